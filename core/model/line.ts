@@ -1,0 +1,160 @@
+/**
+ * One display row of the terminal: a fixed number of cells plus a soft-wrap
+ * flag. See `cell.ts` for the cell layout.
+ *
+ * @module
+ */
+import {
+  A_CLUSTER,
+  A_GLYPH_MASK,
+  A_WIDE_TAIL,
+  ATTR,
+  BG,
+  CELL_STRIDE,
+  CODE,
+  FG,
+} from "./cell.ts";
+
+/** A row of cells. */
+export class Line {
+  /** Cells, {@link CELL_STRIDE} words each. */
+  data: Uint32Array;
+  /** Number of cells. */
+  cols: number;
+  /** True when the text continues on the next line (soft wrap, autowrap). */
+  wrapped = false;
+  /**
+   * Set by every change to the line; the renderer clears it after it has
+   * drawn the line. New lines start dirty.
+   */
+  dirty = true;
+  /** Grapheme-cluster text of cells that have the A_CLUSTER attribute. */
+  clusters: Map<number, string> | null = null;
+
+  /** A blank line of `cols` cells with background `bg` (erase colour). */
+  constructor(cols: number, bg = 0) {
+    this.cols = cols;
+    this.data = new Uint32Array(cols * CELL_STRIDE);
+    if (bg !== 0) this.fill(0, cols, 0, 0, bg, 0);
+  }
+
+  /** Code point of cell `x` (0 for blank cells and wide-character tails). */
+  code(x: number): number {
+    return this.data[x * CELL_STRIDE + CODE];
+  }
+  /** Foreground colour word of cell `x`. */
+  fg(x: number): number {
+    return this.data[x * CELL_STRIDE + FG];
+  }
+  /** Background colour word of cell `x`. */
+  bg(x: number): number {
+    return this.data[x * CELL_STRIDE + BG];
+  }
+  /** Attribute word of cell `x`. */
+  attr(x: number): number {
+    return this.data[x * CELL_STRIDE + ATTR];
+  }
+
+  /** Write one cell. Clears any cluster text the cell had. */
+  set(x: number, code: number, fg: number, bg: number, attr: number): void {
+    const i = x * CELL_STRIDE;
+    const d = this.data;
+    if ((d[i + ATTR] & A_CLUSTER) !== 0) this.clusters?.delete(x);
+    d[i + CODE] = code;
+    d[i + FG] = fg;
+    d[i + BG] = bg;
+    d[i + ATTR] = attr;
+    this.dirty = true;
+  }
+
+  /** Give cell `x` grapheme-cluster text (sets A_CLUSTER). */
+  setCluster(x: number, text: string): void {
+    (this.clusters ??= new Map()).set(x, text);
+    this.data[x * CELL_STRIDE + ATTR] |= A_CLUSTER;
+    this.dirty = true;
+  }
+
+  /** Fill cells [from, to) with `code`, colours and attributes (clamped to the line). */
+  fill(
+    from: number,
+    to: number,
+    code: number,
+    fg: number,
+    bg: number,
+    attr: number,
+  ): void {
+    from = Math.max(0, from);
+    to = Math.min(this.cols, to);
+    if (from >= to) return;
+    const d = this.data;
+    if (this.clusters) {
+      for (let x = from; x < to; x++) this.clusters.delete(x);
+    }
+    for (let i = from * CELL_STRIDE, e = to * CELL_STRIDE; i < e; i += CELL_STRIDE) {
+      d[i + CODE] = code;
+      d[i + FG] = fg;
+      d[i + BG] = bg;
+      d[i + ATTR] = attr;
+    }
+    this.dirty = true;
+  }
+
+  /** The text of cell `x`: "" for a wide-character tail, " " for a blank. */
+  text(x: number): string {
+    const i = x * CELL_STRIDE;
+    const a = this.data[i + ATTR];
+    if ((a & A_GLYPH_MASK) !== 0) {
+      if ((a & A_WIDE_TAIL) !== 0) return "";
+      if ((a & A_CLUSTER) !== 0) {
+        const s = this.clusters?.get(x);
+        if (s !== undefined) return s;
+      }
+    }
+    const c = this.data[i + CODE];
+    return c === 0 ? " " : String.fromCodePoint(c);
+  }
+
+  /**
+   * The line's text from `start` to `end` (cells), blanks as spaces. With
+   * `trimRight`, trailing blank cells are left out.
+   */
+  toString(trimRight = false, start = 0, end = this.cols): string {
+    end = Math.min(end, this.cols);
+    if (trimRight) {
+      while (end > start && this.data[(end - 1) * CELL_STRIDE + CODE] === 0) {
+        end--;
+      }
+    }
+    let s = "";
+    for (let x = start; x < end; x++) s += this.text(x);
+    return s;
+  }
+
+  /** A deep copy. */
+  clone(): Line {
+    const l = new Line(0);
+    l.cols = this.cols;
+    l.data = this.data.slice();
+    l.wrapped = this.wrapped;
+    l.clusters = this.clusters ? new Map(this.clusters) : null;
+    return l;
+  }
+
+  /**
+   * Change the number of cells: truncate, or extend with blank cells of
+   * background `bg`. Does not rewrap.
+   */
+  resize(cols: number, bg = 0): void {
+    if (cols === this.cols) return;
+    const data = new Uint32Array(cols * CELL_STRIDE);
+    data.set(this.data.subarray(0, Math.min(cols, this.cols) * CELL_STRIDE));
+    const old = this.cols;
+    this.data = data;
+    this.cols = cols;
+    if (cols > old && bg !== 0) this.fill(old, cols, 0, 0, bg, 0);
+    if (this.clusters) {
+      for (const x of this.clusters.keys()) if (x >= cols) this.clusters.delete(x);
+    }
+    this.dirty = true;
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The wire protocol between the server and a browser window, one WebSocket
+ * per window (see docs/protocol.md). Binary frames carry raw PTY bytes in
+ * both directions; text frames carry one JSON object of the types below.
+ *
+ * @module
+ */
+
+/** Path of the WebSocket endpoint. */
+export const WS_PATH = "/ws";
+
+/** WebSocket close codes the server uses. */
+export const CLOSE_BAD_KEY = 4001;
+export const CLOSE_BAD_MESSAGE = 4002;
+export const CLOSE_SESSION_ENDED = 4003;
+
+/** Bytes a window may be behind before the session stops reading the PTY. */
+export const HIGH_WATER = 1 << 20;
+/** Reading resumes when every window is at most this far behind. */
+export const LOW_WATER = 1 << 18;
+
+/** Largest text frame the server accepts. */
+export const MAX_CONTROL_MESSAGE = 64 * 1024;
+
+/** Client -> server: must be the first message; anything else first closes the socket. */
+export interface HelloMessage {
+  type: "hello";
+  /** The server key, from the page's URL fragment. */
+  key: string;
+  cols: number;
+  rows: number;
+}
+
+/** Client -> server: the window's text area changed size. */
+export interface ResizeMessage {
+  type: "resize";
+  cols: number;
+  rows: number;
+  /** Text area size in pixels (for TIOCSWINSZ and CSI 14 t). */
+  width?: number;
+  height?: number;
+}
+
+/** Client -> server: the window has processed `bytes` more output bytes. */
+export interface AckMessage {
+  type: "ack";
+  bytes: number;
+}
+
+/** Messages a client sends as text frames. */
+export type ClientMessage = HelloMessage | ResizeMessage | AckMessage;
+
+/** Server -> client: answer to a valid hello. */
+export interface ReadyMessage {
+  type: "ready";
+  /** Session number (also in the child's DOMTERM variable). */
+  session: number;
+  /** Process id of the session's child. */
+  pid: number;
+  version: string;
+}
+
+/** Server -> client: the child exited; no more output follows. */
+export interface ExitMessage {
+  type: "exit";
+  /** Exit status, or null when killed by a signal. */
+  code: number | null;
+  /** Signal number when killed by a signal, else null. */
+  signal: number | null;
+}
+
+/** Server -> client: something went wrong (the socket closes after it). */
+export interface ErrorMessage {
+  type: "error";
+  message: string;
+}
+
+/** Messages the server sends as text frames. */
+export type ServerMessage = ReadyMessage | ExitMessage | ErrorMessage;
+
+/** Largest terminal size either side accepts. */
+export const MAX_COLS = 2000;
+export const MAX_ROWS = 1000;
+
+function isSize(v: unknown, max: number): v is number {
+  return Number.isInteger(v) && (v as number) >= 1 && (v as number) <= max;
+}
+
+/**
+ * Parse and validate a client text frame. Returns the message, or a string
+ * that says what is wrong with it.
+ */
+export function parseClientMessage(text: string): ClientMessage | string {
+  if (text.length > MAX_CONTROL_MESSAGE) return "message too large";
+  let m: unknown;
+  try {
+    m = JSON.parse(text);
+  } catch {
+    return "message is not JSON";
+  }
+  if (typeof m !== "object" || m === null) return "message is not an object";
+  const o = m as Record<string, unknown>;
+  switch (o.type) {
+    case "hello":
+      if (typeof o.key !== "string") return "hello: key must be a string";
+      if (!isSize(o.cols, MAX_COLS) || !isSize(o.rows, MAX_ROWS)) {
+        return "hello: bad cols/rows";
+      }
+      return { type: "hello", key: o.key, cols: o.cols, rows: o.rows };
+    case "resize": {
+      if (!isSize(o.cols, MAX_COLS) || !isSize(o.rows, MAX_ROWS)) {
+        return "resize: bad cols/rows";
+      }
+      const r: ResizeMessage = { type: "resize", cols: o.cols, rows: o.rows };
+      if (isSize(o.width, 100000)) r.width = o.width;
+      if (isSize(o.height, 100000)) r.height = o.height;
+      return r;
+    }
+    case "ack":
+      if (!Number.isSafeInteger(o.bytes) || (o.bytes as number) < 0) {
+        return "ack: bad byte count";
+      }
+      return { type: "ack", bytes: o.bytes as number };
+    default:
+      return `unknown message type ${JSON.stringify(o.type)}`.slice(0, 200);
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The read-only face of the emulator that a renderer draws from. The
+ * emulator (`core/emulator/terminal.ts`) implements it; the client's
+ * renderer only reads through it.
+ *
+ * Change detection: every modified `Line` has `dirty = true`; lines that
+ * scroll into history are never modified again (until a resize). The
+ * renderer keeps one element per line index, compares `Line` identity and
+ * the dirty flag for the screen rows, and clears `dirty` after drawing.
+ *
+ * @module
+ */
+import type { Line } from "./model/line.ts";
+
+/** One buffer: the normal one (history + screen) or the alternate screen. */
+export interface BufferView {
+  /** Lines held: history followed by the `rows` screen lines. */
+  readonly length: number;
+  /**
+   * Lines dropped from the top of the history since the buffer was created
+   * (the absolute number of line 0). Grows when the scrollback limit trims.
+   */
+  readonly trimmed: number;
+  /** Line `i`, 0 <= i < length. Screen row y is line `length - rows + y`. */
+  getLine(i: number): Line;
+  /** True for the alternate screen (which has no history). */
+  readonly isAlt: boolean;
+}
+
+/** Cursor shapes (DECSCUSR). */
+export type CursorStyle = "block" | "underline" | "bar";
+
+/** Modes that the input side (keys, paste, mouse, focus) needs to know. */
+export interface InputModes {
+  /** DECCKM (?1). */
+  applicationCursorKeys: boolean;
+  /** DECKPAM / DECKPNM (ESC = / ESC >). */
+  applicationKeypad: boolean;
+  /** ?2004 */
+  bracketedPaste: boolean;
+  /** ?1004 */
+  sendFocus: boolean;
+  /** Mouse tracking: 0 off, 9 X10, 1000 normal, 1002 button-event, 1003 any-event. */
+  mouseTracking: 0 | 9 | 1000 | 1002 | 1003;
+  /** Mouse encoding: 0 default (X10 bytes), 1005 UTF-8, 1006 SGR, 1015 urxvt, 1016 SGR-pixels. */
+  mouseEncoding: 0 | 1005 | 1006 | 1015 | 1016;
+  /** LNM (20): Enter sends CR LF. */
+  newlineMode: boolean;
+}
+
+/** Extended style of a cell (see `extId` in `model/cell.ts`). */
+export interface ExtStyle {
+  /** Underline colour word (0 = same as text). */
+  underlineColor: number;
+  /** OSC 8 hyperlink URI, or null. */
+  link: string | null;
+}
+
+/** What a renderer reads. */
+export interface TerminalView {
+  readonly cols: number;
+  readonly rows: number;
+  /** The active buffer (normal or alternate). */
+  readonly buffer: BufferView;
+  /** Cursor column, 0-based, 0 <= x <= cols - 1. */
+  readonly cursorX: number;
+  /** Cursor screen row, 0-based. */
+  readonly cursorY: number;
+  /** DECTCEM (?25). */
+  readonly cursorVisible: boolean;
+  readonly cursorStyle: CursorStyle;
+  readonly cursorBlink: boolean;
+  /** DECSCNM (?5): reverse video for the whole screen. */
+  readonly reverseVideo: boolean;
+  readonly title: string;
+  readonly modes: InputModes;
+  /** Extended style `id` (> 0), see `ExtStyle`. */
+  ext(id: number): ExtStyle;
+  /**
+   * Palette colour `index` (0-255) as "#rrggbb" if a program changed it
+   * (OSC 4), else null (the stylesheet's default applies).
+   */
+  paletteOverride(index: number): string | null;
+}
+
+/** Changes that are not visible in the lines (the emulator's change feed). */
+export type TerminalEvent =
+  | { type: "title"; title: string }
+  | { type: "bell" }
+  | { type: "modes" }
+  | { type: "buffer" }
+  | { type: "resize"; cols: number; rows: number };
