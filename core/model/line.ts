@@ -90,7 +90,11 @@ export class Line {
     if (this.clusters) {
       for (let x = from; x < to; x++) this.clusters.delete(x);
     }
-    for (let i = from * CELL_STRIDE, e = to * CELL_STRIDE; i < e; i += CELL_STRIDE) {
+    for (
+      let i = from * CELL_STRIDE, e = to * CELL_STRIDE;
+      i < e;
+      i += CELL_STRIDE
+    ) {
       d[i + CODE] = code;
       d[i + FG] = fg;
       d[i + BG] = bg;
@@ -153,7 +157,9 @@ export class Line {
     this.cols = cols;
     if (cols > old && bg !== 0) this.fill(old, cols, 0, 0, bg, 0);
     if (this.clusters) {
-      for (const x of this.clusters.keys()) if (x >= cols) this.clusters.delete(x);
+      for (const x of this.clusters.keys()) {
+        if (x >= cols) this.clusters.delete(x);
+      }
     }
     this.dirty = true;
   }

@@ -41,7 +41,12 @@ export interface ParserHandler {
    * "=" or "<"), `intermediates` the 0x20-0x2f bytes (e.g. "$", " ", "!",
    * "\""), `final` the final byte's code (0x40-0x7e).
    */
-  csi(prefix: string, params: Params, intermediates: string, final: number): void;
+  csi(
+    prefix: string,
+    params: Params,
+    intermediates: string,
+    final: number,
+  ): void;
   /** A complete ESC sequence, e.g. ESC ( 0 gives intermediates "(" final 0x30. */
   esc(intermediates: string, final: number): void;
   /**

@@ -1,0 +1,87 @@
+/**
+ * Finds and launches a Chromium for the browser tests: CHROME_PATH, then a
+ * system Chromium/Chrome on PATH or in the usual places, else the one that
+ * ships inside the npm package `@sparticuz/chromium`. Never downloads a
+ * browser from anywhere else.
+ *
+ * @module
+ */
+import { type Browser, chromium } from "playwright-core";
+
+const CANDIDATES = [
+  "chromium",
+  "chromium-browser",
+  "google-chrome",
+  "google-chrome-stable",
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome",
+  "/snap/bin/chromium",
+  "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+  "/Applications/Chromium.app/Contents/MacOS/Chromium",
+];
+
+function isExecutable(path: string): boolean {
+  try {
+    const st = Deno.statSync(path);
+    return st.isFile && ((st.mode ?? 0o111) & 0o111) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+function onPath(name: string): string | null {
+  if (name.includes("/")) return isExecutable(name) ? name : null;
+  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+    if (dir && isExecutable(`${dir}/${name}`)) return `${dir}/${name}`;
+  }
+  return null;
+}
+
+let cached: string | undefined;
+
+/** Path of a Chromium executable for tests; throws saying what is missing. */
+export async function findChromium(): Promise<string> {
+  if (cached) return cached;
+  const env = Deno.env.get("CHROME_PATH");
+  if (env) {
+    if (!isExecutable(env)) {
+      throw new Error(`CHROME_PATH=${env} is not an executable file`);
+    }
+    return cached = env;
+  }
+  for (const c of CANDIDATES) {
+    const p = onPath(c);
+    if (p) return cached = p;
+  }
+  try {
+    const mod = await import("@sparticuz/chromium");
+    return cached = await mod.default.executablePath();
+  } catch (e) {
+    throw new Error(
+      "no Chromium found: install Debian's `chromium` package, set CHROME_PATH, " +
+        `or make npm:@sparticuz/chromium available (${(e as Error).message})`,
+    );
+  }
+}
+
+/** Flags that keep Chromium quiet on a machine without network access. */
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+];
+
+/** Launch a headless Chromium through playwright-core. */
+export async function launchChromium(): Promise<Browser> {
+  return await chromium.launch({
+    executablePath: await findChromium(),
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+}
