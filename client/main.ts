@@ -1,0 +1,120 @@
+/**
+ * The page: wires the emulator (core), the renderer, keyboard input and the
+ * WebSocket together.
+ *
+ * @module
+ */
+import { Terminal } from "../core/emulator/terminal.ts";
+import type { ServerMessage } from "../core/protocol.ts";
+import { Connection } from "./connection.ts";
+import { InputHandler } from "./input.ts";
+import { Renderer } from "./renderer.ts";
+
+/** How long the "process exited" notice stays before the window closes. */
+const CLOSE_DELAY_MS = 1500;
+
+function readKey(): string {
+  // The key arrives in the URL fragment (never sent to a server or logged).
+  // Keep it for reloads of this tab only, and take it out of the address.
+  const fromHash = new URLSearchParams(location.hash.slice(1)).get("key");
+  if (fromHash) {
+    sessionStorage.setItem("domterm-key", fromHash);
+    history.replaceState(null, "", location.pathname + location.search);
+    return fromHash;
+  }
+  return sessionStorage.getItem("domterm-key") ?? "";
+}
+
+function showStatus(text: string, isError = false): void {
+  const el = document.getElementById("status");
+  if (!el) return;
+  el.textContent = text;
+  el.classList.toggle("dt-error", isError);
+  el.hidden = false;
+}
+
+function exitText(msg: { code: number | null; signal: number | null }): string {
+  if (msg.signal !== null) return `Process killed by signal ${msg.signal}`;
+  return `Process exited with code ${msg.code}`;
+}
+
+function start(): void {
+  const root = document.getElementById("terminal");
+  if (!root) throw new Error("index.html lacks #terminal");
+  const key = readKey();
+
+  let conn: Connection | null = null;
+  const term = new Terminal({
+    cols: 80,
+    rows: 24,
+    reply: (data) => conn?.sendInput(data),
+    onEvent: (e) => {
+      if (e.type === "title") document.title = e.title || "domterm";
+      renderer.schedule();
+    },
+  });
+  const renderer = new Renderer(root, term);
+  let size = renderer.fit();
+  term.resize(size.cols, size.rows);
+  renderer.schedule();
+
+  let exited = false;
+  conn = new Connection(key, size, {
+    output(data) {
+      term.write(data);
+      renderer.schedule();
+    },
+    message(msg: ServerMessage) {
+      switch (msg.type) {
+        case "ready":
+          break;
+        case "exit":
+          exited = true;
+          showStatus(exitText(msg));
+          // Closing works for app windows (one history entry); elsewhere the notice stays.
+          setTimeout(() => globalThis.close(), CLOSE_DELAY_MS);
+          break;
+        case "error":
+          showStatus(msg.message, true);
+          break;
+      }
+    },
+    closed(code, reason) {
+      if (exited) return;
+      showStatus(`Disconnected from domterm${reason ? `: ${reason}` : ""} (${code})`, true);
+    },
+  });
+
+  const input = new InputHandler(root, {
+    send: (data) => conn?.sendInput(data),
+    modes: () => term.modes,
+    cursorRect: () => renderer.cursorRect(),
+  });
+  input.onFocusChange = (focused) => renderer.setFocused(focused);
+  input.focus();
+
+  let pending = 0;
+  const refit = () => {
+    pending = 0;
+    const next = renderer.fit();
+    if (next.cols === size.cols && next.rows === size.rows) return;
+    size = next;
+    term.resize(size.cols, size.rows);
+    const cell = renderer.measureCell();
+    conn?.sendResize(
+      size.cols,
+      size.rows,
+      Math.round(cell.width * size.cols),
+      Math.round(cell.height * size.rows),
+    );
+    renderer.schedule();
+  };
+  new ResizeObserver(() => {
+    if (!pending) pending = requestAnimationFrame(refit);
+  }).observe(root);
+
+  // For tests and for poking around in the console.
+  Object.assign(globalThis, { domterm: { term, renderer, input, conn } });
+}
+
+start();

@@ -1,0 +1,209 @@
+/**
+ * Opening the terminal page in a browser: Chrome, Chromium, Edge or Brave in
+ * app mode (a window with no URL bar), else the platform's default opener.
+ *
+ * The server key must not appear on any command line (`ps` shows them to
+ * every user), so the browser is handed a 0600 launcher file that redirects
+ * to the real URL, key included.
+ *
+ * @module
+ */
+import { join } from "node:path";
+
+/** A browser we know how to start in app mode. */
+export interface BrowserCandidate {
+  name: string;
+  /** Executable names looked up on PATH. */
+  commands: string[];
+  /** Absolute paths tried when nothing is on PATH. */
+  paths: string[];
+}
+
+/** Chromium-family browsers, in order of preference. */
+export const CHROMIUM_BROWSERS: BrowserCandidate[] = [
+  {
+    name: "chrome",
+    commands: ["google-chrome", "google-chrome-stable", "chrome"],
+    paths: [
+      "/opt/google/chrome/chrome",
+      "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+    ],
+  },
+  {
+    name: "chromium",
+    commands: ["chromium", "chromium-browser"],
+    paths: [
+      "/usr/bin/chromium",
+      "/snap/bin/chromium",
+      "/Applications/Chromium.app/Contents/MacOS/Chromium",
+    ],
+  },
+  {
+    name: "edge",
+    commands: ["microsoft-edge", "microsoft-edge-stable"],
+    paths: [
+      "/opt/microsoft/msedge/msedge",
+      "/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge",
+    ],
+  },
+  {
+    name: "brave",
+    commands: ["brave-browser", "brave"],
+    paths: [
+      "/opt/brave.com/brave/brave",
+      "/Applications/Brave Browser.app/Contents/MacOS/Brave Browser",
+    ],
+  },
+];
+
+/** How the page will be opened. */
+export type BrowserChoice =
+  | { kind: "app"; path: string }
+  | { kind: "opener"; path: string };
+
+function isExecutable(path: string): boolean {
+  try {
+    const st = Deno.statSync(path);
+    return st.isFile && ((st.mode ?? 0o111) & 0o111) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Look `name` up on PATH; absolute or relative paths are checked as they are. */
+export function which(name: string, path = Deno.env.get("PATH") ?? ""): string | null {
+  if (name.includes("/")) return isExecutable(name) ? name : null;
+  for (const dir of path.split(":")) {
+    if (dir && isExecutable(join(dir, name))) return join(dir, name);
+  }
+  return null;
+}
+
+function findCandidate(c: BrowserCandidate): string | null {
+  for (const cmd of c.commands) {
+    const p = which(cmd);
+    if (p) return p;
+  }
+  for (const p of c.paths) if (isExecutable(p)) return p;
+  return null;
+}
+
+/** The platform's "open this with the default application" command. */
+export function defaultOpener(os = Deno.build.os): string | null {
+  if (os === "darwin") return which("open") ?? "/usr/bin/open";
+  return which("xdg-open");
+}
+
+/**
+ * Decide how to open the page. `requested` is the `--browser` value:
+ * a name (chrome, chromium, edge, brave, default) or a path to an
+ * executable. Without it: CHROME_PATH, then the Chromium family, then the
+ * default opener. Throws an Error saying what is missing.
+ */
+export function chooseBrowser(requested?: string): BrowserChoice {
+  if (requested !== undefined) {
+    if (requested === "default") {
+      const opener = defaultOpener();
+      if (!opener) throw new Error("no default opener (xdg-open) found");
+      return { kind: "opener", path: opener };
+    }
+    const known = CHROMIUM_BROWSERS.find((c) => c.name === requested);
+    if (known) {
+      const p = findCandidate(known);
+      if (!p) throw new Error(`browser '${requested}' not found`);
+      return { kind: "app", path: p };
+    }
+    const p = which(requested);
+    if (!p) {
+      throw new Error(
+        `browser '${requested}' not found (give chrome, chromium, edge, brave, default, or a path)`,
+      );
+    }
+    return { kind: "app", path: p };
+  }
+  const env = Deno.env.get("CHROME_PATH");
+  if (env && isExecutable(env)) return { kind: "app", path: env };
+  for (const c of CHROMIUM_BROWSERS) {
+    const p = findCandidate(c);
+    if (p) return { kind: "app", path: p };
+  }
+  const opener = defaultOpener();
+  if (opener) return { kind: "opener", path: opener };
+  throw new Error(
+    "no browser found: install Chrome or Chromium, set CHROME_PATH, pass --browser PATH, " +
+      "or use --no-browser and open the printed URL yourself",
+  );
+}
+
+/** The per-user configuration directory of domterm. */
+export function configDir(): string {
+  const xdg = Deno.env.get("XDG_CONFIG_HOME");
+  const home = Deno.env.get("HOME") ?? Deno.cwd();
+  if (Deno.build.os === "darwin" && !xdg) {
+    return join(home, "Library", "Application Support", "domterm");
+  }
+  return join(xdg || join(home, ".config"), "domterm");
+}
+
+/**
+ * Write a launcher page, readable only by the user, that sends the browser
+ * on to `url` without adding a history entry (so the app window may later
+ * close itself). Returns its path.
+ */
+export async function writeLauncher(url: string, dir = configDir()): Promise<string> {
+  const launchDir = join(dir, "launch");
+  await Deno.mkdir(launchDir, { recursive: true, mode: 0o700 });
+  await Deno.chmod(launchDir, 0o700);
+  const name = `open-${crypto.randomUUID()}.html`;
+  const path = join(launchDir, name);
+  const html = `<!DOCTYPE html><meta charset="utf-8"><title>domterm</title>` +
+    `<script>location.replace(${JSON.stringify(url)});</script>\n`;
+  await Deno.writeTextFile(path, html, { mode: 0o600, createNew: true });
+  return path;
+}
+
+/** Arguments for a Chromium-family browser in app mode. */
+export function appArgs(
+  launcherPath: string,
+  profileDir: string,
+  size = { width: 900, height: 600 },
+): string[] {
+  return [
+    `--app=file://${launcherPath}`,
+    `--user-data-dir=${profileDir}`,
+    `--window-size=${size.width},${size.height}`,
+    "--no-first-run",
+    "--no-default-browser-check",
+  ];
+}
+
+/**
+ * Open `url` in a new window. Resolves with the launcher file's path once
+ * the browser process has started (it does not wait for it to exit); the
+ * caller removes the file once the page has connected.
+ */
+export async function openBrowser(
+  url: string,
+  choice: BrowserChoice,
+  options: { size?: { width: number; height: number } } = {},
+): Promise<string> {
+  const dir = configDir();
+  const launcher = await writeLauncher(url, dir);
+  const args = choice.kind === "app"
+    ? appArgs(launcher, join(dir, "browser-profile"), options.size)
+    : [launcher];
+  try {
+    const child = new Deno.Command(choice.path, {
+      args,
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    child.unref();
+    child.status.catch(() => {});
+  } catch (e) {
+    await Deno.remove(launcher).catch(() => {});
+    throw new Error(`cannot start ${choice.path}: ${(e as Error).message}`);
+  }
+  return launcher;
+}

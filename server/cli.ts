@@ -1,0 +1,198 @@
+/**
+ * The `domterm` command line: options, help, and starting the server.
+ *
+ * @module
+ */
+import { chooseBrowser, openBrowser } from "./browser.ts";
+import { type Asset, startServer } from "./http.ts";
+import { VERSION } from "./version.ts";
+
+/** Parsed command line. */
+export interface CliOptions {
+  help: boolean;
+  version: boolean;
+  port: number;
+  browser: string | undefined;
+  noBrowser: boolean;
+  /** The command to run (empty: the user's shell). */
+  command: string[];
+}
+
+/** A command-line mistake: printed with a hint, exit status 2. */
+export class UsageError extends Error {}
+
+/** The text of `domterm --help`. */
+export const HELP = `domterm ${VERSION} - a rich terminal emulator in your browser
+
+Usage:
+  domterm [options] [-- command [args...]]
+
+Runs command (default: $SHELL, else /bin/sh) on a new pseudo-terminal and
+opens a terminal window for it: Chrome, Chromium, Edge or Brave in app mode
+(no URL bar), else the system's default browser.
+
+Options:
+  --port N          listen on 127.0.0.1 port N (default: a free port)
+  --browser B       open the window with B: chrome, chromium, edge, brave,
+                    default (the system opener), or the path of a browser
+                    (default: $CHROME_PATH, then the first one found)
+  --no-browser      open nothing; print the URL to open (it contains the
+                    server key) alone on one line of standard output
+  -h, --help        show this help and exit
+  -V, --version     print the version and exit
+
+The server listens on 127.0.0.1 only. Every window proves it knows a random
+server key that is never put on a command line. The program ends when the
+last session ends: when its command exits or its last window closes.
+
+Environment of the command: your environment plus TERM=xterm-256color,
+COLORTERM=truecolor and DOMTERM=version=..;tty=..;session#=..;pid=..
+
+Exit status: 0 normally, 1 on a runtime error, 2 on a usage error.
+`;
+
+/** Parse argv (without the program name). Throws UsageError. */
+export function parseCli(argv: string[]): CliOptions {
+  const o: CliOptions = {
+    help: false,
+    version: false,
+    port: 0,
+    browser: undefined,
+    noBrowser: false,
+    command: [],
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const value = (): string => {
+      if (eq > 0) return arg.slice(eq + 1);
+      if (i + 1 >= argv.length) throw new UsageError(`option '${name}' needs a value`);
+      return argv[++i];
+    };
+    const noValue = () => {
+      if (eq > 0) throw new UsageError(`option '${name}' takes no value`);
+    };
+    switch (name) {
+      case "--":
+        o.command = argv.slice(i + 1);
+        if (o.command.length === 0) throw new UsageError("'--' must be followed by a command");
+        return o;
+      case "-h":
+      case "--help":
+        noValue();
+        o.help = true;
+        break;
+      case "-V":
+      case "--version":
+        noValue();
+        o.version = true;
+        break;
+      case "--no-browser":
+        noValue();
+        o.noBrowser = true;
+        break;
+      case "--browser": {
+        const v = value();
+        if (v === "") throw new UsageError("--browser needs a name or a path");
+        o.browser = v;
+        break;
+      }
+      case "--port": {
+        const v = value();
+        if (!/^\d{1,5}$/.test(v) || Number(v) > 65535) {
+          throw new UsageError(`--port: '${v}' is not a port number (0-65535)`);
+        }
+        o.port = Number(v);
+        break;
+      }
+      default:
+        if (arg.startsWith("-")) throw new UsageError(`unknown option '${name}'`);
+        throw new UsageError(
+          `unexpected argument '${arg}' (to run a command, put it after '--')`,
+        );
+    }
+  }
+  if (o.noBrowser && o.browser !== undefined) {
+    throw new UsageError("--browser and --no-browser cannot be used together");
+  }
+  return o;
+}
+
+/** The command a session runs by default: $SHELL, else /bin/sh. */
+export function defaultCommand(): string[] {
+  const shell = Deno.env.get("SHELL");
+  return [shell && shell.trim() ? shell : "/bin/sh"];
+}
+
+/** Run `domterm` with `argv`; resolves with the exit status. */
+export async function main(argv: string[], assets: Record<string, Asset>): Promise<number> {
+  let opts: CliOptions;
+  try {
+    opts = parseCli(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    console.error(`domterm: ${e.message}\nTry 'domterm --help' for more information.`);
+    return 2;
+  }
+  if (opts.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (opts.version) {
+    console.log(`domterm ${VERSION}`);
+    return 0;
+  }
+  const [command, ...args] = opts.command.length ? opts.command : defaultCommand();
+
+  const { promise: idle, resolve: done } = Promise.withResolvers<void>();
+  let launcher: string | null = null;
+  const removeLauncher = () => {
+    if (launcher) Deno.remove(launcher).catch(() => {});
+    launcher = null;
+  };
+  let server;
+  try {
+    server = startServer({
+      port: opts.port,
+      command,
+      args,
+      assets,
+      onIdle: () => done(),
+      onConnect: removeLauncher,
+    });
+  } catch (e) {
+    const err = e as Error & { code?: string };
+    if (err.name === "AddrInUse") {
+      console.error(`domterm: port ${opts.port} is already in use`);
+    } else {
+      console.error(`domterm: cannot start the server: ${err.message}`);
+    }
+    return 1;
+  }
+  const stop = () => done();
+  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    try {
+      Deno.addSignalListener(sig, stop);
+    } catch {
+      // not available on this platform
+    }
+  }
+
+  if (opts.noBrowser) {
+    console.log(server.url);
+  } else {
+    try {
+      const choice = chooseBrowser(opts.browser);
+      launcher = await openBrowser(server.url, choice);
+    } catch (e) {
+      console.error(`domterm: ${(e as Error).message}`);
+      console.error("domterm: open this URL yourself (it contains the server key):");
+      console.log(server.url);
+    }
+  }
+  await idle;
+  removeLauncher();
+  await server.shutdown();
+  return 0;
+}

@@ -1,0 +1,223 @@
+/**
+ * The HTTP + WebSocket server: serves the embedded client and connects each
+ * window's WebSocket to a session. Listens on 127.0.0.1 by default.
+ *
+ * @module
+ */
+import {
+  CLOSE_BAD_KEY,
+  CLOSE_BAD_MESSAGE,
+  parseClientMessage,
+  type ServerMessage,
+  WS_PATH,
+} from "../core/protocol.ts";
+import { keysEqual, newServerKey } from "./key.ts";
+import { Session } from "./session.ts";
+import { VERSION } from "./version.ts";
+
+/** A static file the server hands out. */
+export interface Asset {
+  body: string | Uint8Array;
+  type: string;
+}
+
+/** Server configuration. */
+export interface ServerOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  hostname?: string;
+  /** The program each new session runs, and its arguments. */
+  command: string;
+  args: string[];
+  /** Static files by path ("/" is the page). */
+  assets: Record<string, Asset>;
+  /** Fixed key (tests); default: a new random key. */
+  key?: string;
+  env?: Record<string, string>;
+  cwd?: string;
+  highWater?: number;
+  lowWater?: number;
+  /** Called when the last session has ended (after at least one started). */
+  onIdle?: () => void;
+  /** Called when a window has connected with the right key. */
+  onConnect?: () => void;
+  /** Where to report problems (default: console.error). */
+  log?: (message: string) => void;
+}
+
+/** A running server. */
+export interface DomtermServer {
+  readonly port: number;
+  readonly key: string;
+  /** The page URL with the key in the fragment. */
+  readonly url: string;
+  readonly sessions: ReadonlyMap<number, Session>;
+  /** End all sessions and stop listening. */
+  shutdown(): Promise<void>;
+}
+
+const HELLO_TIMEOUT_MS = 10_000;
+
+function send(socket: WebSocket, msg: ServerMessage): void {
+  if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(msg));
+}
+
+function securityHeaders(type: string): Headers {
+  return new Headers({
+    "content-type": type,
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "content-security-policy": "default-src 'self'; script-src 'self'; " +
+      "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
+      "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  });
+}
+
+/** Start listening. Resolves once the port is bound. */
+export function startServer(options: ServerOptions): DomtermServer {
+  const key = options.key ?? newServerKey();
+  const hostname = options.hostname ?? "127.0.0.1";
+  const log = options.log ?? ((m: string) => console.error(`domterm: ${m}`));
+  const sessions = new Map<number, Session>();
+  let nextSession = 1;
+  let port = 0;
+
+  const allowedHosts = () => [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+
+  function handleSocket(socket: WebSocket): void {
+    socket.binaryType = "arraybuffer";
+    let session: Session | null = null;
+    let win: ReturnType<Session["attach"]> | null = null;
+    const helloTimer = setTimeout(() => {
+      if (!session) socket.close(CLOSE_BAD_KEY, "no hello");
+    }, HELLO_TIMEOUT_MS);
+
+    socket.onmessage = (ev) => {
+      if (!session || !win) {
+        if (typeof ev.data !== "string") {
+          send(socket, { type: "error", message: "the first message must be hello" });
+          socket.close(CLOSE_BAD_MESSAGE, "expected hello");
+          return;
+        }
+        const m = parseClientMessage(ev.data);
+        if (typeof m === "string" || m.type !== "hello") {
+          const why = typeof m === "string" ? m : "the first message must be hello";
+          send(socket, { type: "error", message: why });
+          socket.close(CLOSE_BAD_MESSAGE, "expected hello");
+          return;
+        }
+        if (!keysEqual(m.key, key)) {
+          send(socket, { type: "error", message: "wrong server key" });
+          socket.close(CLOSE_BAD_KEY, "wrong key");
+          return;
+        }
+        clearTimeout(helloTimer);
+        const id = nextSession++;
+        try {
+          session = Session.start({
+            id,
+            command: options.command,
+            args: options.args,
+            cols: m.cols,
+            rows: m.rows,
+            env: options.env,
+            cwd: options.cwd,
+            highWater: options.highWater,
+            lowWater: options.lowWater,
+          });
+        } catch (e) {
+          const message = (e as Error).message;
+          log(message);
+          send(socket, { type: "error", message });
+          socket.close(1011, "cannot start");
+          return;
+        }
+        const s = session;
+        sessions.set(id, s);
+        win = s.attach(socket);
+        send(socket, { type: "ready", session: id, pid: s.pty.pid, version: VERSION });
+        options.onConnect?.();
+        s.finished.finally(() => {
+          sessions.delete(id);
+          if (sessions.size === 0) options.onIdle?.();
+        });
+        return;
+      }
+      if (typeof ev.data !== "string") {
+        void session.input(new Uint8Array(ev.data as ArrayBuffer));
+        return;
+      }
+      const m = parseClientMessage(ev.data);
+      if (typeof m === "string") {
+        // A broken control message is reported, not fatal: no output or input is lost.
+        send(socket, { type: "error", message: m });
+        return;
+      }
+      switch (m.type) {
+        case "resize":
+          session.resize(m.cols, m.rows, m.width, m.height);
+          break;
+        case "ack":
+          session.ack(win, m.bytes);
+          break;
+        case "hello":
+          send(socket, { type: "error", message: "already connected" });
+          break;
+      }
+    };
+    socket.onclose = () => {
+      clearTimeout(helloTimer);
+      if (session && win) session.detach(win);
+    };
+    socket.onerror = () => {};
+  }
+
+  const server = Deno.serve({
+    port: options.port ?? 0,
+    hostname,
+    onListen: () => {},
+    onError: (e) => {
+      log(`request failed: ${(e as Error).message}`);
+      return new Response("internal error", { status: 500 });
+    },
+  }, (req) => {
+    const url = new URL(req.url);
+    if (url.pathname === WS_PATH) {
+      if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+        return new Response("expected a WebSocket upgrade", { status: 400 });
+      }
+      const host = req.headers.get("host") ?? "";
+      if (!allowedHosts().includes(host)) {
+        return new Response("forbidden host", { status: 403 });
+      }
+      const origin = req.headers.get("origin");
+      if (origin !== null && !allowedHosts().some((h) => origin === `http://${h}`)) {
+        return new Response("forbidden origin", { status: 403 });
+      }
+      const { socket, response } = Deno.upgradeWebSocket(req, { idleTimeout: 0 });
+      handleSocket(socket);
+      return response;
+    }
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      return new Response("method not allowed", { status: 405 });
+    }
+    const asset = options.assets[url.pathname === "/index.html" ? "/" : url.pathname];
+    if (!asset) return new Response("not found", { status: 404 });
+    return new Response(req.method === "HEAD" ? null : asset.body, {
+      headers: securityHeaders(asset.type),
+    });
+  });
+  port = server.addr.port;
+
+  return {
+    port,
+    key,
+    url: `http://127.0.0.1:${port}/#key=${key}`,
+    sessions,
+    async shutdown() {
+      await Promise.all([...sessions.values()].map((s) => s.close()));
+      await server.shutdown();
+    },
+  };
+}

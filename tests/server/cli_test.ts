@@ -1,0 +1,111 @@
+/** The `domterm` command line, run as a real process. */
+import { assert, assertEquals, assertMatch } from "../assert.ts";
+import { parseCli, UsageError } from "../../server/cli.ts";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+
+async function run(args: string[], env: Record<string, string> = {}) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, ...args],
+    env,
+    stdin: "null",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+Deno.test("cli: --help explains the options", async () => {
+  const r = await run(["--help"]);
+  assertEquals(r.code, 0);
+  for (const opt of ["--port", "--browser", "--no-browser", "--help", "--version", "-- command"]) {
+    assert(r.stdout.includes(opt), `help mentions ${opt}`);
+  }
+});
+
+Deno.test("cli: unknown flags and bad values exit 2 with a clear message", async () => {
+  for (
+    const [args, msg] of [
+      [["--frobnicate"], /unknown option '--frobnicate'/],
+      [["--port", "http"], /--port: 'http' is not a port number/],
+      [["--port", "70000"], /not a port number/],
+      [["--port"], /option '--port' needs a value/],
+      [["bash"], /unexpected argument 'bash'/],
+      [["--"], /'--' must be followed by a command/],
+      [["--no-browser", "--browser", "chrome"], /cannot be used together/],
+    ] as [string[], RegExp][]
+  ) {
+    const r = await run(args);
+    assertEquals(r.code, 2, `exit code for ${args.join(" ")}`);
+    assertMatch(r.stderr, msg);
+    assertMatch(r.stderr, /Try 'domterm --help'/);
+  }
+});
+
+Deno.test("cli: parseCli takes the command after --", () => {
+  assertEquals(parseCli(["--port=0", "--no-browser", "--", "vim", "-u", "NONE"]).command, [
+    "vim",
+    "-u",
+    "NONE",
+  ]);
+  assertEquals(parseCli(["--browser", "/x/y"]).browser, "/x/y");
+  let err: unknown;
+  try {
+    parseCli(["--help=yes"]);
+  } catch (e) {
+    err = e;
+  }
+  assert(err instanceof UsageError);
+});
+
+Deno.test("cli: --no-browser prints the URL alone on a line and serves it", async () => {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "--no-browser", "--", "/bin/sh", "-c", "exit 0"],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  try {
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += value;
+    }
+    reader.releaseLock();
+    const line = text.split("\n")[0];
+    assertMatch(line, /^http:\/\/127\.0\.0\.1:\d+\/#key=[A-Za-z0-9_-]{32,}$/);
+    const page = await fetch(line);
+    assertEquals(page.status, 200);
+    assertMatch(await page.text(), /<div id="terminal"/);
+  } finally {
+    child.kill("SIGTERM");
+    const status = await child.status;
+    await child.stdout.cancel().catch(() => {});
+    await child.stderr.cancel();
+    assertEquals(status.code, 0, "SIGTERM shuts the server down cleanly");
+  }
+});
+
+Deno.test("cli: a missing browser gives a clear error and still prints the URL", async () => {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "--browser", "/nonexistent/browser", "--", "/bin/sh"],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  reader.releaseLock();
+  child.kill("SIGTERM");
+  await child.status;
+  await child.stdout.cancel().catch(() => {});
+  const err = await new Response(child.stderr).text();
+  assertMatch(err, /browser '\/nonexistent\/browser' not found/);
+  assertMatch(text, /^http:\/\/127\.0\.0\.1:\d+\/#key=/);
+});
