@@ -1,0 +1,92 @@
+/**
+ * Starts the real `domterm --no-browser` (main.ts) as a subprocess for
+ * end-to-end tests and opens its URL in headless Chromium.
+ *
+ * @module
+ */
+import type { Browser, Page } from "playwright-core";
+import { launchChromium } from "./chromium.ts";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+
+/** A running domterm with a page connected to it. */
+export interface Running {
+  url: string;
+  page: Page;
+  browser: Browser;
+  child: Deno.ChildProcess;
+  /** Stop everything (browser and server). */
+  close(): Promise<void>;
+}
+
+/** Start domterm running `command` and open it in a fresh page. */
+export async function startDomterm(
+  command: string[],
+  options: { env?: Record<string, string>; viewport?: { width: number; height: number } } = {},
+): Promise<Running> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "--no-browser", "--", ...command],
+    env: options.env,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`domterm exited before printing its URL: ${text}`);
+    text += value;
+  }
+  // Keep draining stdout so the server never blocks on it.
+  (async () => {
+    try {
+      while (!(await reader.read()).done) { /* drain */ }
+    } catch { /* closed */ }
+  })();
+  const url = text.split("\n")[0];
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport: options.viewport ?? { width: 800, height: 480 } });
+  page.on("pageerror", (e) => console.error("page error:", e.message));
+  await page.goto(url);
+  await page.waitForFunction(() => "domterm" in globalThis);
+  return {
+    url,
+    page,
+    browser,
+    child,
+    async close() {
+      await browser.close();
+      try {
+        child.kill("SIGTERM");
+      } catch { /* already gone */ }
+      await child.status;
+    },
+  };
+}
+
+/** The text of every rendered row of the normal buffer, trailing blanks trimmed. */
+export function rowTexts(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll("#terminal .dt-row")).map((r) =>
+      (r.textContent ?? "").replace(/\s+$/, "")
+    )
+  );
+}
+
+/** Wait until some rendered row's text equals `line` exactly. */
+export async function waitForRow(page: Page, line: string, timeout = 10_000): Promise<void> {
+  try {
+    await page.waitForFunction(
+      (want) =>
+        Array.from(document.querySelectorAll("#terminal .dt-row")).some((r) =>
+          (r.textContent ?? "").replace(/\s+$/, "") === want
+        ),
+      line,
+      { timeout },
+    );
+  } catch {
+    const rows = await rowTexts(page);
+    throw new Error(`no row ${JSON.stringify(line)}; rows: ${JSON.stringify(rows.slice(-15))}`);
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * The whole product end to end: the real domterm server with a real bash on
+ * a PTY, the real client in a real headless Chromium.
+ */
+import { assert, assertEquals } from "../assert.ts";
+import { rowTexts, startDomterm, waitForRow } from "./domterm.ts";
+
+const BASH = ["bash", "--norc", "--noprofile", "-i"];
+const ENV = { PS1: "$ ", HOME: Deno.env.get("HOME") ?? "/tmp", INPUTRC: "/dev/null" };
+
+Deno.test("e2e: typing a command shows its output as a DOM row", async () => {
+  const t = await startDomterm(BASH, { env: ENV });
+  try {
+    await waitForRow(t.page, "$");
+    await t.page.keyboard.type("echo $((6*7))");
+    await t.page.keyboard.press("Enter");
+    await waitForRow(t.page, "42");
+    await waitForRow(t.page, "$ echo $((6*7))");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("e2e: red text is drawn red", async () => {
+  const t = await startDomterm(BASH, { env: ENV });
+  try {
+    await waitForRow(t.page, "$");
+    await t.page.keyboard.type("printf '\\033[31mALARM\\033[0m ok\\n'");
+    await t.page.keyboard.press("Enter");
+    await waitForRow(t.page, "ALARM ok");
+    const color = await t.page.evaluate(() => {
+      const rows = Array.from(document.querySelectorAll("#terminal .dt-row"));
+      const row = rows.find((r) => (r.textContent ?? "").trim() === "ALARM ok")!;
+      const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        if (n.textContent?.includes("ALARM")) return getComputedStyle(n.parentElement!).color;
+      }
+      return "";
+    });
+    const m = color.match(/rgba?\((\d+), (\d+), (\d+)/);
+    assert(m, `computed colour ${color}`);
+    const [r, g, b] = m.slice(1).map(Number);
+    assert(r > 150 && g < 110 && b < 110, `ALARM is red: ${color}`);
+    const plain = await t.page.evaluate(() => {
+      const rows = Array.from(document.querySelectorAll("#terminal .dt-row"));
+      const row = rows.find((r) => (r.textContent ?? "").trim() === "ALARM ok")!;
+      const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        if (n.textContent?.includes("ok")) return getComputedStyle(n.parentElement!).color;
+      }
+      return "";
+    });
+    assert(plain !== color, `the text after SGR 0 is not red (${plain})`);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("e2e: resizing the window changes stty size", async () => {
+  const t = await startDomterm(BASH, { env: ENV, viewport: { width: 800, height: 480 } });
+  try {
+    await waitForRow(t.page, "$");
+    const before = await t.page.evaluate(() => {
+      const d = (globalThis as unknown as { domterm: { term: { cols: number; rows: number } } })
+        .domterm;
+      return { cols: d.term.cols, rows: d.term.rows };
+    });
+    await t.page.keyboard.type("stty size");
+    await t.page.keyboard.press("Enter");
+    await waitForRow(t.page, `${before.rows} ${before.cols}`);
+
+    await t.page.setViewportSize({ width: 1100, height: 640 });
+    await t.page.waitForFunction(
+      (b) => {
+        const d = (globalThis as unknown as { domterm: { term: { cols: number; rows: number } } })
+          .domterm;
+        return d.term.cols > b.cols && d.term.rows > b.rows;
+      },
+      before,
+    );
+    const after = await t.page.evaluate(() => {
+      const d = (globalThis as unknown as { domterm: { term: { cols: number; rows: number } } })
+        .domterm;
+      return { cols: d.term.cols, rows: d.term.rows };
+    });
+    await t.page.keyboard.type("stty size");
+    await t.page.keyboard.press("Enter");
+    await waitForRow(t.page, `${after.rows} ${after.cols}`);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("e2e: a multi-line paste arrives bracketed and runs both lines", async () => {
+  const t = await startDomterm(BASH, { env: ENV });
+  try {
+    await waitForRow(t.page, "$");
+    const bracketed = await t.page.evaluate(() =>
+      (globalThis as unknown as { domterm: { term: { modes: { bracketedPaste: boolean } } } })
+        .domterm.term.modes.bracketedPaste
+    );
+    await t.page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.setData("text/plain", "echo first-$((1+1))\necho second-$((2+2))");
+      const target = document.activeElement ?? document.body;
+      target.dispatchEvent(
+        new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }),
+      );
+    });
+    if (bracketed) {
+      // readline holds a bracketed paste in the line until Enter.
+      await t.page.keyboard.press("Enter");
+    }
+    await waitForRow(t.page, "first-2");
+    await waitForRow(t.page, "second-4");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("e2e: when the shell exits the window says so", async () => {
+  const t = await startDomterm(BASH, { env: ENV });
+  try {
+    await waitForRow(t.page, "$");
+    await t.page.keyboard.type("exit 3");
+    await t.page.keyboard.press("Enter");
+    await t.page.waitForFunction(() =>
+      (document.getElementById("status")?.textContent ?? "").includes("exited with code 3")
+    );
+    const rows = await rowTexts(t.page);
+    assert(rows.some((r) => r === "$ exit 3"), `rows: ${JSON.stringify(rows)}`);
+    await t.page.waitForEvent("close", { timeout: 5000 });
+    const status = await t.child.status;
+    assertEquals(status.code, 0, "the server exits once its last session ended");
+  } finally {
+    await t.close();
+  }
+});
