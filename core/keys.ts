@@ -1,0 +1,342 @@
+/**
+ * Keyboard, paste and focus encoding: what an xterm sends to the host for a
+ * key press, a paste or a focus change. Pure data in, a string of code
+ * points out (the connection UTF-8-encodes it); no DOM, no Deno.
+ *
+ * The encoding follows xterm's "PC-style function keys" in its default
+ * configuration (modifyOtherKeys off, modifyCursorKeys 2, modifyFunctionKeys
+ * 2): cursor and function keys carry modifiers as the parameter
+ * 1 + (Shift 1 | Alt 2 | Ctrl 4 | Meta 8), Ctrl+character maps to C0 controls
+ * as X11 does, and Alt prefixes ESC.
+ *
+ * Room for more protocols: {@link encodeKey} first turns the DOM-like key
+ * press into a {@link NormalizedKey} (named key or character plus modifier
+ * bits), then hands it to the legacy encoder. modifyOtherKeys
+ * (`CSI 27 ; m ; code ~`) and the kitty keyboard protocol (`CSI code ; m u`)
+ * become further encoders over the same normalized key, chosen from modes
+ * the emulator will report in `InputModes`.
+ *
+ * @module
+ */
+import type { InputModes } from "./terminal_view.ts";
+
+/** A key press as plain data (what the client copies out of a DOM KeyboardEvent). */
+export interface KeyPress {
+  /** `KeyboardEvent.key`: the character produced, or a key name ("ArrowUp"). */
+  key: string;
+  /** `KeyboardEvent.code`: the physical key ("KeyA", "Numpad5"). */
+  code: string;
+  ctrlKey: boolean;
+  altKey: boolean;
+  shiftKey: boolean;
+  metaKey: boolean;
+  /**
+   * AltGr held (`getModifierState("AltGraph")`). Windows reports AltGr as
+   * Ctrl+Alt; with this set, a character key is left to the browser, which
+   * produces the AltGr character itself.
+   */
+  altGraph?: boolean;
+}
+
+/** User preferences that change the encoding. */
+export interface KeyOptions {
+  /** Alt+x sends ESC x (xterm's metaSendsEscape). Default true. */
+  altSendsEscape?: boolean;
+  /**
+   * On macOS (see `isMac`), Option+x normally composes a character (Option+e
+   * is a dead acute). When true, Option acts as Meta/Alt instead: ESC plus
+   * the unmodified character of the physical key. Default false.
+   */
+  macOptionIsMeta?: boolean;
+  /** The client runs on macOS (Option is the Alt key there). Default false. */
+  isMac?: boolean;
+}
+
+const ESC = "\x1b";
+const CSI = "\x1b[";
+const SS3 = "\x1bO";
+
+/** Modifier bits as in xterm's modifier parameter (parameter = 1 + bits). */
+export const MOD_SHIFT = 1;
+export const MOD_ALT = 2;
+export const MOD_CTRL = 4;
+export const MOD_META = 8;
+
+/**
+ * A key press reduced to what the encoders need: either a named key
+ * (`name`, e.g. "ArrowUp", "F5", "Enter") or a character (`char`, one
+ * grapheme), plus modifier bits and the physical key.
+ */
+export interface NormalizedKey {
+  name: string | null;
+  char: string | null;
+  /** MOD_* bits. */
+  mods: number;
+  code: string;
+  altGraph: boolean;
+}
+
+/** Cursor-type keys: final byte; CSI in normal and SS3 in application cursor mode. */
+const CURSOR_FINAL: Readonly<Record<string, string>> = {
+  ArrowUp: "A",
+  ArrowDown: "B",
+  ArrowRight: "C",
+  ArrowLeft: "D",
+  Home: "H",
+  End: "F",
+  // Keypad 5 with NumLock off (xterm's KP_Begin).
+  Clear: "E",
+};
+
+/** Keys sent as `CSI n ~`. */
+const TILDE_NUMBER: Readonly<Record<string, number>> = {
+  Insert: 2,
+  Delete: 3,
+  PageUp: 5,
+  PageDown: 6,
+  F5: 15,
+  F6: 17,
+  F7: 18,
+  F8: 19,
+  F9: 20,
+  F10: 21,
+  F11: 23,
+  F12: 24,
+  F13: 25,
+  F14: 26,
+  F15: 28,
+  F16: 29,
+  F17: 31,
+  F18: 32,
+  F19: 33,
+  F20: 34,
+};
+
+/** F1-F4: `SS3 P..S` unmodified, `CSI 1 ; m P..S` with modifiers. */
+const PF_FINAL: Readonly<Record<string, string>> = {
+  F1: "P",
+  F2: "Q",
+  F3: "R",
+  F4: "S",
+};
+
+/** Application keypad (DECKPAM): final byte of the `SS3 x` form, by `code`. */
+const KEYPAD_APP_FINAL: Readonly<Record<string, string>> = {
+  NumpadEnter: "M",
+  NumpadMultiply: "j",
+  NumpadAdd: "k",
+  NumpadComma: "l",
+  NumpadSubtract: "m",
+  NumpadDecimal: "n",
+  NumpadDivide: "o",
+  Numpad0: "p",
+  Numpad1: "q",
+  Numpad2: "r",
+  Numpad3: "s",
+  Numpad4: "t",
+  Numpad5: "u",
+  Numpad6: "v",
+  Numpad7: "w",
+  Numpad8: "x",
+  Numpad9: "y",
+  NumpadEqual: "X",
+};
+
+/** A `key` that names a key rather than a character ("Enter", "F5", "Dead"). */
+function isKeyName(key: string): boolean {
+  return key.length > 1 && /^[A-Z][A-Za-z0-9]*$/.test(key);
+}
+
+/** Copy the modifier flags into MOD_* bits. */
+function modifierBits(k: KeyPress): number {
+  return (k.shiftKey ? MOD_SHIFT : 0) | (k.altKey ? MOD_ALT : 0) |
+    (k.ctrlKey ? MOD_CTRL : 0) | (k.metaKey ? MOD_META : 0);
+}
+
+/** Reduce a key press to a named key or a character plus modifier bits. */
+export function normalizeKey(k: KeyPress): NormalizedKey {
+  const named = isKeyName(k.key);
+  return {
+    // Space is both: a character, but with Ctrl it is a control key.
+    name: named ? k.key : null,
+    char: named || k.key === "" ? null : k.key,
+    mods: modifierBits(k),
+    code: k.code,
+    altGraph: k.altGraph ?? false,
+  };
+}
+
+/**
+ * The control character that Ctrl+`ch` produces, as X11 maps it for xterm:
+ * `@`..`~` (letters either case, `[ \ ] ^ _` and `` ` { | } ~``) -> ch & 0x1f,
+ * space and `2` -> NUL, `3`..`7` -> ESC, FS, GS, RS, US, `8` -> DEL,
+ * `/` -> US. Ctrl+? -> DEL is the VT convention (`^?`). Null when Ctrl
+ * does not change the character (Ctrl+1, Ctrl+=, ...).
+ */
+export function controlCharacter(ch: string): string | null {
+  if (ch.length !== 1) return null;
+  const c = ch.charCodeAt(0);
+  if ((c >= 0x40 && c <= 0x7e) || c === 0x20) {
+    return String.fromCharCode(c & 0x1f);
+  }
+  if (ch === "2") return "\x00";
+  if (ch >= "3" && ch <= "7") return String.fromCharCode(c - 0x33 + 0x1b);
+  if (ch === "8") return "\x7f";
+  if (ch === "/") return "\x1f";
+  if (ch === "?") return "\x7f";
+  return null;
+}
+
+/**
+ * The unshifted (or shifted) US-layout character of a physical letter or
+ * digit key, for layouts whose `key` is not Latin (Ctrl+С on a Russian
+ * layout is still Ctrl+C) and for macOS Option-as-Meta.
+ */
+function charFromCode(code: string, shift: boolean): string | null {
+  let m = /^Key([A-Z])$/.exec(code);
+  if (m) return shift ? m[1] : m[1].toLowerCase();
+  m = /^Digit([0-9])$/.exec(code);
+  if (m) return shift ? ")!@#$%^&*("[Number(m[1])] : m[1];
+  return null;
+}
+
+const isAsciiLetter = (ch: string) => /^[A-Za-z]$/.test(ch);
+
+/** `CSI number final`, or `CSI number ; 1+mods final` when modified. */
+function csiWithMods(number: number, mods: number, final: string): string {
+  return mods === 0
+    ? `${CSI}${number}${final}`
+    : `${CSI}${number};${mods + 1}${final}`;
+}
+
+/**
+ * Bytes (as a string of code points) an xterm sends for this key, or null if
+ * the terminal should not handle it: unmodified or shifted printable keys
+ * (their text arrives through the `input` event), dead keys, IME processing,
+ * lone modifiers, and combinations left to the browser (Ctrl+Shift+letter,
+ * Cmd/Meta+character, Ctrl+= ...).
+ */
+export function encodeKey(
+  k: KeyPress,
+  modes: InputModes,
+  options: KeyOptions = {},
+): string | null {
+  const n = normalizeKey(k);
+  // modifyOtherKeys / kitty encoders will be chosen here from `modes`.
+  return encodeLegacy(n, modes, options);
+}
+
+/** xterm's default (legacy) key encoding. */
+function encodeLegacy(
+  n: NormalizedKey,
+  modes: InputModes,
+  options: KeyOptions,
+): string | null {
+  const altSendsEscape = options.altSendsEscape ?? true;
+  const { mods, code } = n;
+  const shift = (mods & MOD_SHIFT) !== 0;
+  const alt = (mods & MOD_ALT) !== 0;
+  const ctrl = (mods & MOD_CTRL) !== 0;
+  const meta = (mods & MOD_META) !== 0;
+  // Alt on a key that has no modifier parameter: ESC prefix, if enabled.
+  const altPrefix = (s: string) => alt ? (altSendsEscape ? ESC + s : s) : s;
+
+  // Application keypad: keypad keys that produce their NumLock-on character
+  // (with NumLock off they produce "ArrowUp" etc. and are cursor keys).
+  if (
+    modes.applicationKeypad && code in KEYPAD_APP_FINAL &&
+    (n.char !== null || n.name === "Enter") && !ctrl && !alt && !meta
+  ) {
+    return SS3 + KEYPAD_APP_FINAL[code];
+  }
+
+  if (n.name !== null) {
+    const name = n.name;
+    if (name in CURSOR_FINAL) {
+      const final = CURSOR_FINAL[name];
+      if (mods !== 0) return csiWithMods(1, mods, final);
+      return (modes.applicationCursorKeys ? SS3 : CSI) + final;
+    }
+    if (name in TILDE_NUMBER) return csiWithMods(TILDE_NUMBER[name], mods, "~");
+    if (name in PF_FINAL) {
+      return mods === 0
+        ? SS3 + PF_FINAL[name]
+        : csiWithMods(1, mods, PF_FINAL[name]);
+    }
+    // C0 keys: the Cmd/Meta combinations belong to the OS and browser.
+    if (meta) return null;
+    switch (name) {
+      case "Enter":
+        return altPrefix(modes.newlineMode ? "\r\n" : "\r");
+      case "Tab":
+        return altPrefix(shift ? CSI + "Z" : "\t");
+      case "Backspace":
+        return altPrefix(ctrl ? "\x08" : "\x7f");
+      case "Escape":
+        return altPrefix(ESC);
+    }
+    // Dead, Process, Unidentified, modifiers, media keys...
+    return null;
+  }
+
+  if (n.char === null) return null;
+  let ch = n.char;
+  // Cmd (macOS) / Super: browser and OS shortcuts (Cmd+C, Cmd+V, ...).
+  if (meta) return null;
+  // The browser produces the AltGr character itself.
+  if (n.altGraph) return null;
+
+  if (ctrl) {
+    // Non-Latin layouts: use the physical key's Latin letter or digit.
+    if (ch.length !== 1 || ch.charCodeAt(0) > 0x7e) {
+      const fromCode = charFromCode(code, shift);
+      if (fromCode === null) return null;
+      ch = fromCode;
+    }
+    // Ctrl+Shift+letter is the same control character as Ctrl+letter in
+    // xterm; leave it to the browser (Ctrl+Shift+I devtools, ...).
+    if (shift && !alt && isAsciiLetter(ch)) return null;
+    const c = controlCharacter(ch);
+    if (c === null) return null; // Ctrl+=, Ctrl+- (zoom), Ctrl+1 (tabs)...
+    return altPrefix(c);
+  }
+
+  if (alt) {
+    if (options.isMac) {
+      // Option composes characters unless it is configured as Meta; then
+      // the physical key's plain character is wanted, not the composed one.
+      if (!options.macOptionIsMeta) return null;
+      ch = charFromCode(code, shift) ?? ch;
+    }
+    return altSendsEscape ? ESC + ch : null;
+  }
+  // Plain or shifted text (including Space): the input event sends it.
+  return null;
+}
+
+/**
+ * Wrap pasted text for the PTY: newlines (`\r\n`, `\n`) become `\r` as if
+ * typed. In bracketed-paste mode (?2004) the text is wrapped in
+ * `ESC[200~` ... `ESC[201~`, and any bracket markers and ESC (and C1 CSI)
+ * characters inside it are removed, so pasted text cannot end the bracket
+ * early and smuggle in keystrokes.
+ */
+export function encodePaste(text: string, bracketed: boolean): string {
+  let s = text.replace(/\r\n|\n/g, "\r");
+  if (!bracketed) return s;
+  // Removing a marker could join its neighbours into a new one: repeat.
+  let prev: string;
+  do {
+    prev = s;
+    // deno-lint-ignore no-control-regex
+    s = s.replace(/(?:\x1b\[|\x9b)20[01]~/g, "");
+  } while (s !== prev);
+  // deno-lint-ignore no-control-regex
+  s = s.replace(/[\x1b\x9b]/g, "");
+  return `${CSI}200~${s}${CSI}201~`;
+}
+
+/** Focus report for ?1004: `ESC[I` on focus, `ESC[O` on blur. */
+export function encodeFocus(focused: boolean): string {
+  return focused ? CSI + "I" : CSI + "O";
+}
