@@ -1,0 +1,542 @@
+/**
+ * A pseudo-terminal with a child process on its slave side, through Deno FFI
+ * to libc: no native build, no download.
+ *
+ * The master is non-blocking; waiting (for output, for room to write, for
+ * the child's exit) happens in `nonblocking` FFI calls on worker threads, so
+ * the event loop never blocks.
+ *
+ * Needs `--allow-ffi` (and `--allow-env` for the default environment).
+ *
+ * @module
+ */
+
+import { C, decodeWaitStatus, libc, SIZES } from "./libc.ts";
+
+/** How to start the child process. */
+export interface SpawnOptions {
+  /** Program to run, resolved through the PATH of this process by posix_spawnp. */
+  command: string;
+  /** argv[1..]; argv[0] is `command`. */
+  args?: string[];
+  /** The full environment of the child (default: `Deno.env.toObject()`). */
+  env?: Record<string, string>;
+  /** Working directory of the child (default: this process's). */
+  cwd?: string;
+  /** Initial window size, set before the child starts. */
+  cols: number;
+  rows: number;
+  pixelWidth?: number;
+  pixelHeight?: number;
+}
+
+/** How the child ended: `code` if it exited, `signal` if a signal killed it (null/null if unknown). */
+export interface ExitStatus {
+  code: number | null;
+  signal: number | null;
+}
+
+/** Up to this many bytes per read() chunk. */
+const READ_CHUNK = 64 * 1024;
+/** A poll() on a worker thread returns after this long, so close() is noticed promptly. */
+const POLL_TIMEOUT_MS = 200;
+/** close(): time between SIGHUP and SIGKILL. */
+const KILL_GRACE_MS = 2000;
+
+const encoder = new TextEncoder();
+
+/** A NUL-terminated copy of `s`; rejects embedded NULs, which C would truncate at. */
+function cString(s: string, what: string): Uint8Array<ArrayBuffer> {
+  if (s.includes("\0")) throw new Error(`pty: ${what} contains a NUL byte`);
+  const bytes = encoder.encode(s);
+  const out = new Uint8Array(bytes.length + 1);
+  out.set(bytes);
+  return out;
+}
+
+/**
+ * A NULL-terminated `char *[]` for argv/envp. The returned `keep` holds the
+ * string storage: it must stay reachable until the C call has returned.
+ */
+function cStringArray(
+  items: string[],
+  what: string,
+): { array: BigUint64Array<ArrayBuffer>; keep: Uint8Array[] } {
+  const keep = items.map((s) => cString(s, what));
+  const array = new BigUint64Array(items.length + 1);
+  keep.forEach((buf, i) => {
+    array[i] = Deno.UnsafePointer.value(Deno.UnsafePointer.of(buf));
+  });
+  return { array, keep };
+}
+
+function checkSize(name: string, value: number, min: number): void {
+  if (!Number.isInteger(value) || value < min || value > 0xffff) {
+    throw new RangeError(`pty: ${name} must be an integer in ${min}..65535`);
+  }
+}
+
+/** Window size as struct winsize { ws_row, ws_col, ws_xpixel, ws_ypixel } (unsigned shorts). */
+function winsize(cols: number, rows: number, pw = 0, ph = 0): Uint8Array {
+  checkSize("cols", cols, 1);
+  checkSize("rows", rows, 1);
+  checkSize("pixelWidth", pw, 0);
+  checkSize("pixelHeight", ph, 0);
+  return new Uint8Array(new Uint16Array([rows, cols, pw, ph]).buffer);
+}
+
+/** Error for a failed libc call (`err` is an errno value). */
+function sysError(what: string, err: number): Error {
+  return new Error(`pty: ${what} failed: ${libc().strerror(err)}`);
+}
+
+/**
+ * A child process running on a new pseudo-terminal. The child is a session
+ * leader whose controlling terminal is the pty slave; this object holds the
+ * master. Create one with {@linkcode Pty.spawn}; always end with
+ * {@linkcode Pty.close} (it releases the master fd, even after the child
+ * exited). While the child runs, a pending waitid call keeps the event loop
+ * alive.
+ */
+export class Pty {
+  /** Process id of the child. */
+  readonly pid: number;
+  /** Path of the slave device, e.g. "/dev/pts/3". */
+  readonly ttyName: string;
+  /** Resolves once, when the child has ended and has been reaped. Never rejects. */
+  readonly exited: Promise<ExitStatus>;
+
+  #fd: number;
+  #closing = false;
+  #eof = false;
+  #status: ExitStatus | null = null;
+  #closed: Promise<ExitStatus> | null = null;
+  #readBuf = new Uint8Array(READ_CHUNK);
+  // struct pollfd { int fd; short events; short revents; } one for each direction
+  #readPoll = new Uint8Array(8);
+  #writePoll = new Uint8Array(8);
+  /** poll() calls in flight: the fd must not be closed under them. */
+  #polls = new Set<Promise<number>>();
+  #readQueue: Promise<unknown> = Promise.resolve();
+  #writeQueue: Promise<unknown> = Promise.resolve();
+
+  private constructor(fd: number, pid: number, ttyName: string) {
+    this.#fd = fd;
+    this.pid = pid;
+    this.ttyName = ttyName;
+    this.exited = this.#waitForExit();
+  }
+
+  /**
+   * Opens a pty, sets its window size and starts `options.command` on it.
+   *
+   * @throws Error with a readable message, e.g. "cannot run 'foo': No such
+   *   file or directory", when the pty cannot be set up or the program cannot
+   *   be started.
+   */
+  static spawn(options: SpawnOptions): Pty {
+    const L = libc();
+    const s = L.symbols;
+    const ws = winsize(
+      options.cols,
+      options.rows,
+      options.pixelWidth,
+      options.pixelHeight,
+    );
+    if (!options.command) throw new Error("pty: command is empty");
+    if (options.cwd !== undefined) checkDirectory(options.cwd);
+
+    const fd = s.posix_openpt(C.O_RDWR | C.O_NOCTTY | C.O_CLOEXEC);
+    if (fd < 0) throw sysError("posix_openpt", L.errno());
+    try {
+      if (C.O_CLOEXEC === 0) {
+        // The master must not leak into children (ours or Deno.Command's).
+        const fl = L.fcntlInt(fd, C.F_GETFD, 0);
+        if (fl < 0 || L.fcntlInt(fd, C.F_SETFD, fl | C.FD_CLOEXEC) < 0) {
+          throw sysError("fcntl(F_SETFD)", L.errno());
+        }
+      }
+      if (s.grantpt(fd) !== 0) throw sysError("grantpt", L.errno());
+      if (s.unlockpt(fd) !== 0) throw sysError("unlockpt", L.errno());
+      const ttyName = slaveName(fd);
+      const fl = L.fcntlInt(fd, C.F_GETFL, 0);
+      if (fl < 0 || L.fcntlInt(fd, C.F_SETFL, fl | C.O_NONBLOCK) < 0) {
+        throw sysError("fcntl(F_SETFL)", L.errno());
+      }
+      if (L.ioctlPtr(fd, C.TIOCSWINSZ, ws) < 0) {
+        throw sysError("ioctl(TIOCSWINSZ)", L.errno());
+      }
+      const pid = spawnOnSlave(ttyName, options);
+      return new Pty(fd, pid, ttyName);
+    } catch (e) {
+      s.close(fd);
+      throw e;
+    }
+  }
+
+  /**
+   * The next chunk of output (a fresh copy, up to 64 KiB), or null at end of
+   * file (the child and everything else holding the slave are gone) or once
+   * close() was called. Concurrent calls are served in order. When nobody
+   * calls read(), the kernel buffer fills and the child blocks: that is the
+   * back-pressure.
+   */
+  read(): Promise<Uint8Array | null> {
+    const result = this.#readQueue.then(() => this.#readOnce());
+    this.#readQueue = result.catch(() => {});
+    return result;
+  }
+
+  async #readOnce(): Promise<Uint8Array | null> {
+    const L = libc();
+    for (;;) {
+      if (this.#closing || this.#eof) return null;
+      const n = Number(
+        L.symbols.read(this.#fd, this.#readBuf, BigInt(READ_CHUNK)),
+      );
+      if (n > 0) return this.#readBuf.slice(0, n);
+      if (n === 0) {
+        this.#eof = true;
+        return null;
+      }
+      const err = L.errno();
+      if (err === C.EAGAIN) await this.#poll(this.#readPoll, C.POLLIN);
+      else if (err === C.EIO) {
+        // Linux: every slave fd is closed (macOS reports 0 instead).
+        this.#eof = true;
+        return null;
+      } else if (err !== C.EINTR) throw sysError("read", err);
+    }
+  }
+
+  /**
+   * Writes all of `data` (strings as UTF-8) to the child's input. Writes are
+   * queued: concurrent calls never interleave. The bytes are copied, so the
+   * caller may reuse its buffer at once. Resolves when every byte went into
+   * the kernel, or when the rest can no longer be delivered (close() was
+   * called, or no process has the slave open: EIO / POLLHUP); rejects only on
+   * unexpected errors.
+   */
+  write(data: Uint8Array | string): Promise<void> {
+    const bytes = typeof data === "string"
+      ? encoder.encode(data)
+      : data.slice();
+    const result = this.#writeQueue.then(() => this.#writeAll(bytes));
+    this.#writeQueue = result.catch(() => {});
+    return result;
+  }
+
+  async #writeAll(bytes: Uint8Array): Promise<void> {
+    const L = libc();
+    let offset = 0;
+    while (offset < bytes.length) {
+      if (this.#closing) return;
+      const rest = bytes.subarray(offset);
+      const n = Number(L.symbols.write(this.#fd, rest, BigInt(rest.length)));
+      if (n >= 0) {
+        offset += n;
+        continue;
+      }
+      const err = L.errno();
+      if (err === C.EAGAIN) {
+        const revents = await this.#poll(this.#writePoll, C.POLLOUT);
+        // POLLHUP: no process has the slave open, nobody will ever read this.
+        if (revents & C.POLLHUP) return;
+      } else if (err === C.EIO) return;
+      else if (err !== C.EINTR) throw sysError("write", err);
+    }
+  }
+
+  /** poll() one event on the master on a worker thread; returns revents (0 on timeout). */
+  async #poll(pollfd: Uint8Array, events: number): Promise<number> {
+    new Int32Array(pollfd.buffer, 0, 1)[0] = this.#fd;
+    const shorts = new Int16Array(pollfd.buffer, 4, 2);
+    shorts[0] = events;
+    shorts[1] = 0;
+    const pending = libc().symbols.poll(pollfd, 1, POLL_TIMEOUT_MS);
+    this.#polls.add(pending);
+    try {
+      // -1 (EINTR on the worker thread; errno is not readable from here): just retry.
+      await pending;
+    } finally {
+      this.#polls.delete(pending);
+    }
+    return shorts[1];
+  }
+
+  /**
+   * Sets the window size (TIOCSWINSZ); the kernel sends SIGWINCH to the
+   * foreground process group. Does nothing after close().
+   */
+  resize(
+    cols: number,
+    rows: number,
+    pixelWidth?: number,
+    pixelHeight?: number,
+  ): void {
+    const ws = winsize(cols, rows, pixelWidth, pixelHeight);
+    if (this.#closing) return;
+    const L = libc();
+    if (L.ioctlPtr(this.#fd, C.TIOCSWINSZ, ws) < 0) {
+      throw sysError("ioctl(TIOCSWINSZ)", L.errno());
+    }
+  }
+
+  /**
+   * The slave's line discipline state (tcgetattr on the master reports the
+   * slave's termios): canonical (ICANON, line editing by the kernel) and ECHO.
+   *
+   * @throws Error after close().
+   */
+  getTermios(): { canonical: boolean; echo: boolean } {
+    if (this.#closing) throw new Error("pty: getTermios() after close()");
+    const L = libc();
+    const t = new Uint8Array(SIZES.termios);
+    if (L.symbols.tcgetattr(this.#fd, t) !== 0) {
+      throw sysError("tcgetattr", L.errno());
+    }
+    const view = new DataView(t.buffer);
+    const lflag = C.termiosLflagSize === 4
+      ? view.getUint32(C.termiosLflagOffset, true)
+      : Number(view.getBigUint64(C.termiosLflagOffset, true) & 0xffffffffn);
+    return {
+      canonical: (lflag & C.ICANON) !== 0,
+      echo: (lflag & C.ECHO) !== 0,
+    };
+  }
+
+  /**
+   * Sends a signal (name or number; default SIGHUP) to the child. Does
+   * nothing once the child has been reaped (its pid may belong to another
+   * process by then) or when it is already gone (ESRCH).
+   */
+  kill(signal: Deno.Signal | number = "SIGHUP"): void {
+    const num = typeof signal === "number" ? signal : C.signals[signal];
+    if (num === undefined) {
+      throw new Error(`pty: signal ${signal} does not exist on this platform`);
+    }
+    this.#signal(this.pid, num);
+  }
+
+  #signal(target: number, signal: number): void {
+    if (this.#status) return;
+    const L = libc();
+    if (L.symbols.kill(target, signal) !== 0) {
+      const err = L.errno();
+      if (err !== C.ESRCH) throw sysError(`kill(${target}, ${signal})`, err);
+    }
+  }
+
+  /**
+   * Ends the session: stops reading and writing, sends SIGHUP, closes the
+   * master (which hangs up the slave), sends SIGKILL to the child's process
+   * group if it is still alive after 2 s, and resolves with the exit status.
+   * Calling it again returns the same promise.
+   */
+  close(): Promise<ExitStatus> {
+    this.#closed ??= this.#close();
+    return this.#closed;
+  }
+
+  async #close(): Promise<ExitStatus> {
+    this.#closing = true;
+    this.#signal(this.pid, C.signals.SIGHUP!);
+    const timer = setTimeout(() => {
+      // The child is a session and process group leader: -pid also reaches
+      // the programs it started (e.g. a `sleep` that inherited an ignored HUP).
+      // Safe from pid reuse: the leader is not reaped before #status is set.
+      this.#signal(-this.pid, C.SIGKILL);
+      this.#signal(this.pid, C.SIGKILL);
+    }, KILL_GRACE_MS);
+    try {
+      // A poll() on a worker thread may still use the fd: let it time out first.
+      while (this.#polls.size > 0) await Promise.allSettled([...this.#polls]);
+      libc().symbols.close(this.#fd);
+      this.#fd = -1;
+      return await this.exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Waits (on a worker thread) for the child to end, then reaps it here. */
+  async #waitForExit(): Promise<ExitStatus> {
+    const L = libc();
+    const s = L.symbols;
+    const info = new Uint8Array(SIZES.siginfo);
+    const status = new Int32Array(1);
+    let result: ExitStatus = { code: null, signal: null };
+    try {
+      for (;;) {
+        // WNOWAIT: report the exit but leave the zombie, so the pid stays
+        // ours until the synchronous waitpid below, in the same JS turn as
+        // setting #status.
+        const rc = await s.waitid(
+          C.P_PID,
+          this.pid,
+          info,
+          C.WEXITED | C.WNOWAIT,
+        );
+        const r = s.waitpid(this.pid, status, C.WNOHANG);
+        if (r === this.pid) {
+          result = decodeWaitStatus(status[0]);
+          break;
+        }
+        if (r < 0) {
+          const err = L.errno();
+          if (err === C.EINTR) continue;
+          break; // ECHILD: someone else reaped it; the status is unknown
+        }
+        // Still running: waitid was interrupted (EINTR). Avoid spinning if it
+        // keeps failing for another reason.
+        if (rc !== 0) await new Promise((ok) => setTimeout(ok, 20));
+      }
+    } catch {
+      // Keep the promise from rejecting; status stays unknown.
+    }
+    this.#status = result;
+    return result;
+  }
+}
+
+/** The slave's path (ptsname_r, or ptsname where that is missing). */
+function slaveName(fd: number): string {
+  const L = libc();
+  const s = L.symbols;
+  if (s.ptsname_r) {
+    const buf = new Uint8Array(256);
+    const err = s.ptsname_r(fd, buf, BigInt(buf.length));
+    if (err !== 0) throw sysError("ptsname_r", err > 0 ? err : L.errno());
+    return new TextDecoder().decode(buf.subarray(0, buf.indexOf(0)));
+  }
+  const p = s.ptsname(fd);
+  if (p === null) throw sysError("ptsname", L.errno());
+  return Deno.UnsafePointerView.getCString(p);
+}
+
+/** A readable error for a cwd that is missing or not a directory, checked before spawning. */
+function checkDirectory(cwd: string): void {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(cwd);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotCapable) return; // no --allow-read: let chdir decide
+    const why = e instanceof Deno.errors.NotFound
+      ? "No such file or directory"
+      : (e as Error).message;
+    throw new Error(`pty: cannot change directory to '${cwd}': ${why}`);
+  }
+  if (!info.isDirectory) {
+    throw new Error(
+      `pty: cannot change directory to '${cwd}': Not a directory`,
+    );
+  }
+}
+
+/**
+ * posix_spawnp the child: a new session (SETSID), empty signal mask, default
+ * dispositions (Deno ignores SIGPIPE; children must not inherit that), and
+ * the slave opened without O_NOCTTY as fd 0 (so it becomes the controlling
+ * terminal of the new session), duplicated to 1 and 2.
+ */
+function spawnOnSlave(slave: string, options: SpawnOptions): number {
+  const L = libc();
+  const s = L.symbols;
+  const env = options.env ?? Deno.env.toObject();
+  const envList = Object.entries(env).map(([k, v]) => {
+    if (k === "" || k.includes("=")) {
+      throw new Error(`pty: invalid environment variable name '${k}'`);
+    }
+    return `${k}=${v}`;
+  });
+  const argv = cStringArray(
+    [options.command, ...(options.args ?? [])],
+    "an argument",
+  );
+  const envp = cStringArray(envList, "the environment");
+  const file = cString(options.command, "the command");
+  const slavePath = cString(slave, "the tty name");
+  const cwd = options.cwd === undefined
+    ? null
+    : cString(options.cwd, "the directory");
+
+  const attr = new Uint8Array(SIZES.spawnattr);
+  const actions = new Uint8Array(SIZES.fileActions);
+  const noSignals = new Uint8Array(SIZES.sigset);
+  const allSignals = new Uint8Array(SIZES.sigset);
+  const pid = new Int32Array(1);
+  const check = (what: string, err: number) => {
+    if (err !== 0) throw sysError(what, err);
+  };
+
+  check("posix_spawnattr_init", s.posix_spawnattr_init(attr));
+  try {
+    check(
+      "posix_spawnattr_setflags",
+      s.posix_spawnattr_setflags(
+        attr,
+        C.POSIX_SPAWN_SETSID | C.POSIX_SPAWN_SETSIGMASK |
+          C.POSIX_SPAWN_SETSIGDEF | C.POSIX_SPAWN_CLOEXEC_DEFAULT,
+      ),
+    );
+    s.sigemptyset(noSignals);
+    check(
+      "posix_spawnattr_setsigmask",
+      s.posix_spawnattr_setsigmask(attr, noSignals),
+    );
+    s.sigfillset(allSignals);
+    s.sigdelset(allSignals, C.SIGKILL);
+    s.sigdelset(allSignals, C.SIGSTOP);
+    check(
+      "posix_spawnattr_setsigdefault",
+      s.posix_spawnattr_setsigdefault(attr, allSignals),
+    );
+
+    check(
+      "posix_spawn_file_actions_init",
+      s.posix_spawn_file_actions_init(actions),
+    );
+    try {
+      if (cwd) {
+        const addchdir = s.posix_spawn_file_actions_addchdir_np;
+        if (!addchdir) {
+          throw new Error(
+            "pty: cwd is not supported: this libc lacks posix_spawn_file_actions_addchdir_np",
+          );
+        }
+        check("posix_spawn_file_actions_addchdir_np", addchdir(actions, cwd));
+      }
+      check(
+        "posix_spawn_file_actions_addopen",
+        s.posix_spawn_file_actions_addopen(actions, 0, slavePath, C.O_RDWR, 0),
+      );
+      check(
+        "posix_spawn_file_actions_adddup2",
+        s.posix_spawn_file_actions_adddup2(actions, 0, 1),
+      );
+      check(
+        "posix_spawn_file_actions_adddup2",
+        s.posix_spawn_file_actions_adddup2(actions, 0, 2),
+      );
+      const err = s.posix_spawnp(
+        pid,
+        file,
+        actions,
+        attr,
+        argv.array,
+        envp.array,
+      );
+      // The pointer arrays point into these: keep them reachable until here.
+      void argv.keep.length;
+      void envp.keep.length;
+      if (err !== 0) {
+        throw new Error(`cannot run '${options.command}': ${L.strerror(err)}`);
+      }
+    } finally {
+      s.posix_spawn_file_actions_destroy(actions);
+    }
+  } finally {
+    s.posix_spawnattr_destroy(attr);
+  }
+  return pid[0];
+}
