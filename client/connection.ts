@@ -63,7 +63,12 @@ export class Connection {
   }
 
   /** Tell the server the window's size changed. */
-  sendResize(cols: number, rows: number, width?: number, height?: number): void {
+  sendResize(
+    cols: number,
+    rows: number,
+    width?: number,
+    height?: number,
+  ): void {
     this.#send({ type: "resize", cols, rows, width, height });
   }
 
@@ -72,7 +77,9 @@ export class Connection {
   }
 
   #send(msg: ClientMessage): void {
-    if (this.#ws.readyState === WebSocket.OPEN) this.#ws.send(JSON.stringify(msg));
+    if (this.#ws.readyState === WebSocket.OPEN) {
+      this.#ws.send(JSON.stringify(msg));
+    }
   }
 
   // Acks are batched: one per ACK_EVERY bytes, plus one for the tail as soon

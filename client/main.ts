@@ -81,7 +81,10 @@ function start(): void {
     },
     closed(code, reason) {
       if (exited) return;
-      showStatus(`Disconnected from domterm${reason ? `: ${reason}` : ""} (${code})`, true);
+      showStatus(
+        `Disconnected from domterm${reason ? `: ${reason}` : ""} (${code})`,
+        true,
+      );
     },
   });
 

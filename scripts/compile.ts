@@ -34,12 +34,16 @@ if (result.success) {
   Deno.exit(0);
 }
 await Deno.stderr.write(result.stderr);
-if (/denort|dl\.deno\.land|error sending request|dns error|Setting up base binary/i.test(err)) {
+if (
+  /denort|dl\.deno\.land|error sending request|dns error|Setting up base binary/i
+    .test(err)
+) {
   console.error(
     "\ncompile: FAILED because deno compile could not download the Deno runtime (denort)\n" +
       "for the target from Deno's release server, which this machine cannot reach.\n" +
       "Run `deno task compile` on a machine with internet access, or point DENORT_BIN\n" +
-      "at a denort binary of the same Deno version (" + Deno.version.deno + ").",
+      "at a denort binary of the same Deno version (" + Deno.version.deno +
+      ").",
   );
 } else {
   console.error("\ncompile: deno compile failed (see above)");

@@ -71,7 +71,10 @@ function isExecutable(path: string): boolean {
 }
 
 /** Look `name` up on PATH; absolute or relative paths are checked as they are. */
-export function which(name: string, path = Deno.env.get("PATH") ?? ""): string | null {
+export function which(
+  name: string,
+  path = Deno.env.get("PATH") ?? "",
+): string | null {
   if (name.includes("/")) return isExecutable(name) ? name : null;
   for (const dir of path.split(":")) {
     if (dir && isExecutable(join(dir, name))) return join(dir, name);
@@ -150,7 +153,10 @@ export function configDir(): string {
  * on to `url` without adding a history entry (so the app window may later
  * close itself). Returns its path.
  */
-export async function writeLauncher(url: string, dir = configDir()): Promise<string> {
+export async function writeLauncher(
+  url: string,
+  dir = configDir(),
+): Promise<string> {
   const launchDir = join(dir, "launch");
   await Deno.mkdir(launchDir, { recursive: true, mode: 0o700 });
   await Deno.chmod(launchDir, 0o700);

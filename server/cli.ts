@@ -22,7 +22,8 @@ export interface CliOptions {
 export class UsageError extends Error {}
 
 /** The text of `domterm --help`. */
-export const HELP = `domterm ${VERSION} - a rich terminal emulator in your browser
+export const HELP =
+  `domterm ${VERSION} - a rich terminal emulator in your browser
 
 Usage:
   domterm [options] [-- command [args...]]
@@ -67,7 +68,9 @@ export function parseCli(argv: string[]): CliOptions {
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     const value = (): string => {
       if (eq > 0) return arg.slice(eq + 1);
-      if (i + 1 >= argv.length) throw new UsageError(`option '${name}' needs a value`);
+      if (i + 1 >= argv.length) {
+        throw new UsageError(`option '${name}' needs a value`);
+      }
       return argv[++i];
     };
     const noValue = () => {
@@ -76,7 +79,9 @@ export function parseCli(argv: string[]): CliOptions {
     switch (name) {
       case "--":
         o.command = argv.slice(i + 1);
-        if (o.command.length === 0) throw new UsageError("'--' must be followed by a command");
+        if (o.command.length === 0) {
+          throw new UsageError("'--' must be followed by a command");
+        }
         return o;
       case "-h":
       case "--help":
@@ -107,7 +112,9 @@ export function parseCli(argv: string[]): CliOptions {
         break;
       }
       default:
-        if (arg.startsWith("-")) throw new UsageError(`unknown option '${name}'`);
+        if (arg.startsWith("-")) {
+          throw new UsageError(`unknown option '${name}'`);
+        }
         throw new UsageError(
           `unexpected argument '${arg}' (to run a command, put it after '--')`,
         );
@@ -126,13 +133,18 @@ export function defaultCommand(): string[] {
 }
 
 /** Run `domterm` with `argv`; resolves with the exit status. */
-export async function main(argv: string[], assets: Record<string, Asset>): Promise<number> {
+export async function main(
+  argv: string[],
+  assets: Record<string, Asset>,
+): Promise<number> {
   let opts: CliOptions;
   try {
     opts = parseCli(argv);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    console.error(`domterm: ${e.message}\nTry 'domterm --help' for more information.`);
+    console.error(
+      `domterm: ${e.message}\nTry 'domterm --help' for more information.`,
+    );
     return 2;
   }
   if (opts.help) {
@@ -143,7 +155,9 @@ export async function main(argv: string[], assets: Record<string, Asset>): Promi
     console.log(`domterm ${VERSION}`);
     return 0;
   }
-  const [command, ...args] = opts.command.length ? opts.command : defaultCommand();
+  const [command, ...args] = opts.command.length
+    ? opts.command
+    : defaultCommand();
 
   const { promise: idle, resolve: done } = Promise.withResolvers<void>();
   let launcher: string | null = null;
@@ -187,7 +201,9 @@ export async function main(argv: string[], assets: Record<string, Asset>): Promi
       launcher = await openBrowser(server.url, choice);
     } catch (e) {
       console.error(`domterm: ${(e as Error).message}`);
-      console.error("domterm: open this URL yourself (it contains the server key):");
+      console.error(
+        "domterm: open this URL yourself (it contains the server key):",
+      );
       console.log(server.url);
     }
   }

@@ -17,7 +17,7 @@ import { VERSION } from "./version.ts";
 
 /** A static file the server hands out. */
 export interface Asset {
-  body: string | Uint8Array;
+  body: string | Uint8Array<ArrayBuffer>;
   type: string;
 }
 
@@ -83,7 +83,8 @@ export function startServer(options: ServerOptions): DomtermServer {
   let nextSession = 1;
   let port = 0;
 
-  const allowedHosts = () => [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+  const allowedHosts =
+    () => [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
 
   function handleSocket(socket: WebSocket): void {
     socket.binaryType = "arraybuffer";
@@ -96,13 +97,18 @@ export function startServer(options: ServerOptions): DomtermServer {
     socket.onmessage = (ev) => {
       if (!session || !win) {
         if (typeof ev.data !== "string") {
-          send(socket, { type: "error", message: "the first message must be hello" });
+          send(socket, {
+            type: "error",
+            message: "the first message must be hello",
+          });
           socket.close(CLOSE_BAD_MESSAGE, "expected hello");
           return;
         }
         const m = parseClientMessage(ev.data);
         if (typeof m === "string" || m.type !== "hello") {
-          const why = typeof m === "string" ? m : "the first message must be hello";
+          const why = typeof m === "string"
+            ? m
+            : "the first message must be hello";
           send(socket, { type: "error", message: why });
           socket.close(CLOSE_BAD_MESSAGE, "expected hello");
           return;
@@ -136,7 +142,12 @@ export function startServer(options: ServerOptions): DomtermServer {
         const s = session;
         sessions.set(id, s);
         win = s.attach(socket);
-        send(socket, { type: "ready", session: id, pid: s.pty.pid, version: VERSION });
+        send(socket, {
+          type: "ready",
+          session: id,
+          pid: s.pty.pid,
+          version: VERSION,
+        });
         options.onConnect?.();
         s.finished.finally(() => {
           sessions.delete(id);
@@ -192,17 +203,22 @@ export function startServer(options: ServerOptions): DomtermServer {
         return new Response("forbidden host", { status: 403 });
       }
       const origin = req.headers.get("origin");
-      if (origin !== null && !allowedHosts().some((h) => origin === `http://${h}`)) {
+      if (
+        origin !== null && !allowedHosts().some((h) => origin === `http://${h}`)
+      ) {
         return new Response("forbidden origin", { status: 403 });
       }
-      const { socket, response } = Deno.upgradeWebSocket(req, { idleTimeout: 0 });
+      const { socket, response } = Deno.upgradeWebSocket(req, {
+        idleTimeout: 0,
+      });
       handleSocket(socket);
       return response;
     }
     if (req.method !== "GET" && req.method !== "HEAD") {
       return new Response("method not allowed", { status: 405 });
     }
-    const asset = options.assets[url.pathname === "/index.html" ? "/" : url.pathname];
+    const asset =
+      options.assets[url.pathname === "/index.html" ? "/" : url.pathname];
     if (!asset) return new Response("not found", { status: 404 });
     return new Response(req.method === "HEAD" ? null : asset.body, {
       headers: securityHeaders(asset.type),

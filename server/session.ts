@@ -52,10 +52,19 @@ export function childEnv(
   const env = { ...base };
   env.TERM = "xterm-256color";
   env.COLORTERM = "truecolor";
-  env.DOMTERM = `version=${VERSION};tty=${ttyName};session#=${session};pid=${Deno.pid}`;
+  env.DOMTERM =
+    `version=${VERSION};tty=${ttyName};session#=${session};pid=${Deno.pid}`;
   // Variables of the terminal this server may itself run in would mislead
   // programs about the terminal they talk to.
-  for (const k of ["TERM_PROGRAM", "TERM_PROGRAM_VERSION", "VTE_VERSION", "KITTY_WINDOW_ID", "WT_SESSION"]) {
+  for (
+    const k of [
+      "TERM_PROGRAM",
+      "TERM_PROGRAM_VERSION",
+      "VTE_VERSION",
+      "KITTY_WINDOW_ID",
+      "WT_SESSION",
+    ]
+  ) {
     delete env[k];
   }
   return env;
@@ -166,7 +175,7 @@ export class Session {
     }
   }
 
-  #broadcast(msg: ServerMessage | Uint8Array): void {
+  #broadcast(msg: ServerMessage | Uint8Array<ArrayBuffer>): void {
     const data = msg instanceof Uint8Array ? msg : JSON.stringify(msg);
     for (const w of this.windows) {
       if (w.socket.readyState !== WebSocket.OPEN) continue;

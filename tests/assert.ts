@@ -22,7 +22,10 @@ export function assertMatch(text: string, re: RegExp, msg?: string): void {
 }
 
 /** `fn` throws (or rejects) an Error whose message matches `re`. */
-export async function assertRejects(fn: () => unknown, re: RegExp): Promise<void> {
+export async function assertRejects(
+  fn: () => unknown,
+  re: RegExp,
+): Promise<void> {
   let err: unknown = null;
   try {
     await fn();

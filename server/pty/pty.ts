@@ -19,8 +19,12 @@ export interface SpawnOptions {
   command: string;
   /** argv[1..]; argv[0] is `command`. */
   args?: string[];
-  /** The full environment of the child (default: `Deno.env.toObject()`). */
-  env?: Record<string, string>;
+  /**
+   * The full environment of the child (default: `Deno.env.toObject()`), or
+   * a function that makes it from the slave's name (e.g. "/dev/pts/3"), for
+   * variables that mention the terminal.
+   */
+  env?: Record<string, string> | ((ttyName: string) => Record<string, string>);
   /** Working directory of the child (default: this process's). */
   cwd?: string;
   /** Initial window size, set before the child starts. */
@@ -181,13 +185,13 @@ export class Pty {
    * calls read(), the kernel buffer fills and the child blocks: that is the
    * back-pressure.
    */
-  read(): Promise<Uint8Array | null> {
+  read(): Promise<Uint8Array<ArrayBuffer> | null> {
     const result = this.#readQueue.then(() => this.#readOnce());
     this.#readQueue = result.catch(() => {});
     return result;
   }
 
-  async #readOnce(): Promise<Uint8Array | null> {
+  async #readOnce(): Promise<Uint8Array<ArrayBuffer> | null> {
     const L = libc();
     for (;;) {
       if (this.#closing || this.#eof) return null;
@@ -442,7 +446,9 @@ function checkDirectory(cwd: string): void {
 function spawnOnSlave(slave: string, options: SpawnOptions): number {
   const L = libc();
   const s = L.symbols;
-  const env = options.env ?? Deno.env.toObject();
+  const env = typeof options.env === "function"
+    ? options.env(slave)
+    : options.env ?? Deno.env.toObject();
   const envList = Object.entries(env).map(([k, v]) => {
     if (k === "" || k.includes("=")) {
       throw new Error(`pty: invalid environment variable name '${k}'`);

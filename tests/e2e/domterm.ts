@@ -22,7 +22,10 @@ export interface Running {
 /** Start domterm running `command` and open it in a fresh page. */
 export async function startDomterm(
   command: string[],
-  options: { env?: Record<string, string>; viewport?: { width: number; height: number } } = {},
+  options: {
+    env?: Record<string, string>;
+    viewport?: { width: number; height: number };
+  } = {},
 ): Promise<Running> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", MAIN, "--no-browser", "--", ...command],
@@ -35,7 +38,9 @@ export async function startDomterm(
   let text = "";
   while (!text.includes("\n")) {
     const { value, done } = await reader.read();
-    if (done) throw new Error(`domterm exited before printing its URL: ${text}`);
+    if (done) {
+      throw new Error(`domterm exited before printing its URL: ${text}`);
+    }
     text += value;
   }
   // Keep draining stdout so the server never blocks on it.
@@ -46,7 +51,9 @@ export async function startDomterm(
   })();
   const url = text.split("\n")[0];
   const browser = await launchChromium();
-  const page = await browser.newPage({ viewport: options.viewport ?? { width: 800, height: 480 } });
+  const page = await browser.newPage({
+    viewport: options.viewport ?? { width: 800, height: 480 },
+  });
   page.on("pageerror", (e) => console.error("page error:", e.message));
   await page.goto(url);
   await page.waitForFunction(() => "domterm" in globalThis);
@@ -75,7 +82,11 @@ export function rowTexts(page: Page): Promise<string[]> {
 }
 
 /** Wait until some rendered row's text equals `line` exactly. */
-export async function waitForRow(page: Page, line: string, timeout = 10_000): Promise<void> {
+export async function waitForRow(
+  page: Page,
+  line: string,
+  timeout = 10_000,
+): Promise<void> {
   try {
     await page.waitForFunction(
       (want) =>
@@ -87,6 +98,10 @@ export async function waitForRow(page: Page, line: string, timeout = 10_000): Pr
     );
   } catch {
     const rows = await rowTexts(page);
-    throw new Error(`no row ${JSON.stringify(line)}; rows: ${JSON.stringify(rows.slice(-15))}`);
+    throw new Error(
+      `no row ${JSON.stringify(line)}; rows: ${
+        JSON.stringify(rows.slice(-15))
+      }`,
+    );
   }
 }

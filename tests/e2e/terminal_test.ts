@@ -6,7 +6,11 @@ import { assert, assertEquals } from "../assert.ts";
 import { rowTexts, startDomterm, waitForRow } from "./domterm.ts";
 
 const BASH = ["bash", "--norc", "--noprofile", "-i"];
-const ENV = { PS1: "$ ", HOME: Deno.env.get("HOME") ?? "/tmp", INPUTRC: "/dev/null" };
+const ENV = {
+  PS1: "$ ",
+  HOME: Deno.env.get("HOME") ?? "/tmp",
+  INPUTRC: "/dev/null",
+};
 
 Deno.test("e2e: typing a command shows its output as a DOM row", async () => {
   const t = await startDomterm(BASH, { env: ENV });
@@ -30,10 +34,14 @@ Deno.test("e2e: red text is drawn red", async () => {
     await waitForRow(t.page, "ALARM ok");
     const color = await t.page.evaluate(() => {
       const rows = Array.from(document.querySelectorAll("#terminal .dt-row"));
-      const row = rows.find((r) => (r.textContent ?? "").trim() === "ALARM ok")!;
+      const row = rows.find((r) =>
+        (r.textContent ?? "").trim() === "ALARM ok"
+      )!;
       const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
       for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-        if (n.textContent?.includes("ALARM")) return getComputedStyle(n.parentElement!).color;
+        if (n.textContent?.includes("ALARM")) {
+          return getComputedStyle(n.parentElement!).color;
+        }
       }
       return "";
     });
@@ -43,10 +51,14 @@ Deno.test("e2e: red text is drawn red", async () => {
     assert(r > 150 && g < 110 && b < 110, `ALARM is red: ${color}`);
     const plain = await t.page.evaluate(() => {
       const rows = Array.from(document.querySelectorAll("#terminal .dt-row"));
-      const row = rows.find((r) => (r.textContent ?? "").trim() === "ALARM ok")!;
+      const row = rows.find((r) =>
+        (r.textContent ?? "").trim() === "ALARM ok"
+      )!;
       const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
       for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-        if (n.textContent?.includes("ok")) return getComputedStyle(n.parentElement!).color;
+        if (n.textContent?.includes("ok")) {
+          return getComputedStyle(n.parentElement!).color;
+        }
       }
       return "";
     });
@@ -57,11 +69,16 @@ Deno.test("e2e: red text is drawn red", async () => {
 });
 
 Deno.test("e2e: resizing the window changes stty size", async () => {
-  const t = await startDomterm(BASH, { env: ENV, viewport: { width: 800, height: 480 } });
+  const t = await startDomterm(BASH, {
+    env: ENV,
+    viewport: { width: 800, height: 480 },
+  });
   try {
     await waitForRow(t.page, "$");
     const before = await t.page.evaluate(() => {
-      const d = (globalThis as unknown as { domterm: { term: { cols: number; rows: number } } })
+      const d = (globalThis as unknown as {
+        domterm: { term: { cols: number; rows: number } };
+      })
         .domterm;
       return { cols: d.term.cols, rows: d.term.rows };
     });
@@ -72,14 +89,18 @@ Deno.test("e2e: resizing the window changes stty size", async () => {
     await t.page.setViewportSize({ width: 1100, height: 640 });
     await t.page.waitForFunction(
       (b) => {
-        const d = (globalThis as unknown as { domterm: { term: { cols: number; rows: number } } })
+        const d = (globalThis as unknown as {
+          domterm: { term: { cols: number; rows: number } };
+        })
           .domterm;
         return d.term.cols > b.cols && d.term.rows > b.rows;
       },
       before,
     );
     const after = await t.page.evaluate(() => {
-      const d = (globalThis as unknown as { domterm: { term: { cols: number; rows: number } } })
+      const d = (globalThis as unknown as {
+        domterm: { term: { cols: number; rows: number } };
+      })
         .domterm;
       return { cols: d.term.cols, rows: d.term.rows };
     });
@@ -96,7 +117,9 @@ Deno.test("e2e: a multi-line paste arrives bracketed and runs both lines", async
   try {
     await waitForRow(t.page, "$");
     const bracketed = await t.page.evaluate(() =>
-      (globalThis as unknown as { domterm: { term: { modes: { bracketedPaste: boolean } } } })
+      (globalThis as unknown as {
+        domterm: { term: { modes: { bracketedPaste: boolean } } };
+      })
         .domterm.term.modes.bracketedPaste
     );
     await t.page.evaluate(() => {
@@ -104,7 +127,11 @@ Deno.test("e2e: a multi-line paste arrives bracketed and runs both lines", async
       dt.setData("text/plain", "echo first-$((1+1))\necho second-$((2+2))");
       const target = document.activeElement ?? document.body;
       target.dispatchEvent(
-        new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }),
+        new ClipboardEvent("paste", {
+          clipboardData: dt,
+          bubbles: true,
+          cancelable: true,
+        }),
       );
     });
     if (bracketed) {
@@ -125,13 +152,19 @@ Deno.test("e2e: when the shell exits the window says so", async () => {
     await t.page.keyboard.type("exit 3");
     await t.page.keyboard.press("Enter");
     await t.page.waitForFunction(() =>
-      (document.getElementById("status")?.textContent ?? "").includes("exited with code 3")
+      (document.getElementById("status")?.textContent ?? "").includes(
+        "exited with code 3",
+      )
     );
     const rows = await rowTexts(t.page);
     assert(rows.some((r) => r === "$ exit 3"), `rows: ${JSON.stringify(rows)}`);
     await t.page.waitForEvent("close", { timeout: 5000 });
     const status = await t.child.status;
-    assertEquals(status.code, 0, "the server exits once its last session ended");
+    assertEquals(
+      status.code,
+      0,
+      "the server exits once its last session ended",
+    );
   } finally {
     await t.close();
   }

@@ -11,13 +11,26 @@ async function run(args: string[], env: Record<string, string> = {}) {
     stdin: "null",
   }).output();
   const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  return {
+    code: out.code,
+    stdout: dec.decode(out.stdout),
+    stderr: dec.decode(out.stderr),
+  };
 }
 
 Deno.test("cli: --help explains the options", async () => {
   const r = await run(["--help"]);
   assertEquals(r.code, 0);
-  for (const opt of ["--port", "--browser", "--no-browser", "--help", "--version", "-- command"]) {
+  for (
+    const opt of [
+      "--port",
+      "--browser",
+      "--no-browser",
+      "--help",
+      "--version",
+      "-- command",
+    ]
+  ) {
     assert(r.stdout.includes(opt), `help mentions ${opt}`);
   }
 });
@@ -42,11 +55,14 @@ Deno.test("cli: unknown flags and bad values exit 2 with a clear message", async
 });
 
 Deno.test("cli: parseCli takes the command after --", () => {
-  assertEquals(parseCli(["--port=0", "--no-browser", "--", "vim", "-u", "NONE"]).command, [
-    "vim",
-    "-u",
-    "NONE",
-  ]);
+  assertEquals(
+    parseCli(["--port=0", "--no-browser", "--", "vim", "-u", "NONE"]).command,
+    [
+      "vim",
+      "-u",
+      "NONE",
+    ],
+  );
   assertEquals(parseCli(["--browser", "/x/y"]).browser, "/x/y");
   let err: unknown;
   try {
@@ -65,7 +81,8 @@ Deno.test("cli: --no-browser prints the URL alone on a line and serves it", asyn
     stderr: "piped",
   }).spawn();
   try {
-    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    const reader = child.stdout.pipeThrough(new TextDecoderStream())
+      .getReader();
     let text = "";
     while (!text.includes("\n")) {
       const { value, done } = await reader.read();
@@ -89,7 +106,15 @@ Deno.test("cli: --no-browser prints the URL alone on a line and serves it", asyn
 
 Deno.test("cli: a missing browser gives a clear error and still prints the URL", async () => {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "--browser", "/nonexistent/browser", "--", "/bin/sh"],
+    args: [
+      "run",
+      "-A",
+      MAIN,
+      "--browser",
+      "/nonexistent/browser",
+      "--",
+      "/bin/sh",
+    ],
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

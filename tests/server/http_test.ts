@@ -8,9 +8,14 @@ import { startServer } from "../../server/http.ts";
 import { CLOSE_BAD_KEY } from "../../core/protocol.ts";
 import { TestClient } from "./ws_client.ts";
 
-const ASSETS = { "/": { type: "text/html", body: "<!DOCTYPE html><title>t</title>" } };
+const ASSETS = {
+  "/": { type: "text/html", body: "<!DOCTYPE html><title>t</title>" },
+};
 
-function serve(command: string[], extra: { highWater?: number; lowWater?: number } = {}) {
+function serve(
+  command: string[],
+  extra: { highWater?: number; lowWater?: number } = {},
+) {
   return startServer({
     command: command[0],
     args: command.slice(1),
@@ -31,7 +36,10 @@ async function hello(c: TestClient, key: string, cols = 80, rows = 24) {
 }
 
 /** Send a raw HTTP upgrade request and return the status line. */
-async function rawUpgrade(port: number, origin: string | null): Promise<string> {
+async function rawUpgrade(
+  port: number,
+  origin: string | null,
+): Promise<string> {
   const conn = await Deno.connect({ hostname: "127.0.0.1", port });
   const lines = [
     "GET /ws HTTP/1.1",
@@ -54,7 +62,10 @@ Deno.test("server: serves the page with a restrictive CSP, 404 elsewhere", async
   try {
     const r = await fetch(`http://127.0.0.1:${s.port}/`);
     assertEquals(r.status, 200);
-    assertMatch(r.headers.get("content-security-policy") ?? "", /script-src 'self'/);
+    assertMatch(
+      r.headers.get("content-security-policy") ?? "",
+      /script-src 'self'/,
+    );
     await r.body?.cancel();
     const r2 = await fetch(`http://127.0.0.1:${s.port}/../../etc/passwd`);
     assertEquals(r2.status, 404);
@@ -90,8 +101,14 @@ Deno.test("server: a foreign Origin is refused, our own accepted", async () => {
   const s = serve(["/bin/sh"]);
   try {
     assertMatch(await rawUpgrade(s.port, "http://evil.example"), / 403 /);
-    assertMatch(await rawUpgrade(s.port, `http://127.0.0.1:${s.port + 1}`), / 403 /);
-    assertMatch(await rawUpgrade(s.port, `http://127.0.0.1:${s.port}`), / 101 /);
+    assertMatch(
+      await rawUpgrade(s.port, `http://127.0.0.1:${s.port + 1}`),
+      / 403 /,
+    );
+    assertMatch(
+      await rawUpgrade(s.port, `http://127.0.0.1:${s.port}`),
+      / 101 /,
+    );
     assertMatch(await rawUpgrade(s.port, null), / 101 /);
   } finally {
     await s.shutdown();
@@ -108,7 +125,10 @@ Deno.test("server: output arrives, input reaches the program, env is set", async
     const c = new TestClient(wsUrl(s.port));
     await hello(c, s.key);
     await c.until(() => c.text.includes("env:"), "env line");
-    await c.until(() => /\r\n/.test(c.text.split("env:")[1]), "end of env line");
+    await c.until(
+      () => /\r\n/.test(c.text.split("env:")[1]),
+      "end of env line",
+    );
     const env = c.text.split("env:")[1].split("\r\n")[0];
     assertMatch(
       env,
@@ -159,7 +179,11 @@ Deno.test("server: resize reaches the program (stty size)", async () => {
 });
 
 Deno.test("server: broken control messages get an error and lose nothing", async () => {
-  const s = serve(["/bin/sh", "-c", "read a; echo first:$a; read b; echo second:$b"]);
+  const s = serve([
+    "/bin/sh",
+    "-c",
+    "read a; echo first:$a; read b; echo second:$b",
+  ]);
   try {
     const c = new TestClient(wsUrl(s.port));
     await hello(c, s.key);
@@ -203,7 +227,11 @@ Deno.test("server: a window that closes ends its session and leaves no child", a
 Deno.test("server: flow control pauses the PTY and resumes on ack", async () => {
   const total = 8_000_000;
   const s = serve(
-    ["/bin/sh", "-c", `head -c ${total} /dev/zero | tr '\\0' x; echo; echo done`],
+    [
+      "/bin/sh",
+      "-c",
+      `head -c ${total} /dev/zero | tr '\\0' x; echo; echo done`,
+    ],
     { highWater: 256 * 1024, lowWater: 64 * 1024 },
   );
   try {
@@ -216,17 +244,24 @@ Deno.test("server: flow control pauses the PTY and resumes on ack", async () => 
     const before = c.outputLength;
     await new Promise((r) => setTimeout(r, 300));
     assertEquals(c.outputLength, before);
-    assert(before < 256 * 1024 + 128 * 1024, `received ${before} bytes unacked`);
+    assert(
+      before < 256 * 1024 + 128 * 1024,
+      `received ${before} bytes unacked`,
+    );
     assert(before < total);
     // Acknowledge everything as it arrives: the rest flows.
     let acked = 0;
-    await c.until(() => {
-      if (c.outputLength > acked) {
-        c.send({ type: "ack", bytes: c.outputLength - acked });
-        acked = c.outputLength;
-      }
-      return c.messages.some((m) => m.type === "exit");
-    }, "the whole output", 60_000);
+    await c.until(
+      () => {
+        if (c.outputLength > acked) {
+          c.send({ type: "ack", bytes: c.outputLength - acked });
+          acked = c.outputLength;
+        }
+        return c.messages.some((m) => m.type === "exit");
+      },
+      "the whole output",
+      60_000,
+    );
     assert(c.outputLength >= total, `got ${c.outputLength} of ${total}`);
     await c.closed;
   } finally {

@@ -72,7 +72,9 @@ export class TestClient {
       const left = deadline - Date.now();
       if (left <= 0) {
         throw new Error(
-          `timed out waiting for ${what}; output so far: ${JSON.stringify(this.text.slice(-500))}` +
+          `timed out waiting for ${what}; output so far: ${
+            JSON.stringify(this.text.slice(-500))
+          }` +
             `, messages: ${JSON.stringify(this.messages)}`,
         );
       }
