@@ -7,9 +7,10 @@
  *
  * @module
  */
-import { dirname, fromFileUrl, join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-const root = join(dirname(fromFileUrl(import.meta.url)), "..");
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const gen = join(root, "static", "gen");
 await Deno.mkdir(gen, { recursive: true });
 

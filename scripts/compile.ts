@@ -10,9 +10,10 @@
  *
  * @module
  */
-import { dirname, fromFileUrl, join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-const root = join(dirname(fromFileUrl(import.meta.url)), "..");
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const output = join(root, "domterm");
 const result = await new Deno.Command(Deno.execPath(), {
   args: [
