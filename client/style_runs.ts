@@ -1,0 +1,190 @@
+/**
+ * Line -> HTML for one display row: the renderer's hot path.
+ *
+ * Adjacent cells with the same colours and style attributes form one run;
+ * a run in the default style is bare text, any other run one `<span>` with
+ * classes for the flags and inline colours (palette colours as
+ * `var(--dt-color-N)`, so they follow the theme). A double-width character
+ * is a nested fixed-width `<span class="dt-w">`; its tail cell adds no text.
+ * Trailing blank cells in the default style are left out: the row's CSS
+ * width keeps the grid, and copied text gets no trailing spaces.
+ *
+ * @module
+ */
+import type { ExtStyle } from "../core/terminal_view.ts";
+import type { Line } from "../core/model/line.ts";
+import {
+  A_BLINK,
+  A_BOLD,
+  A_CLUSTER,
+  A_FAINT,
+  A_GLYPH_MASK,
+  A_INVERSE,
+  A_INVISIBLE,
+  A_ITALIC,
+  A_OVERLINE,
+  A_PROTECTED,
+  A_STRIKE,
+  A_WIDE,
+  A_WIDE_TAIL,
+  ATTR,
+  BG,
+  CELL_STRIDE,
+  CODE,
+  extId,
+  FG,
+  underlineStyle,
+} from "../core/model/cell.ts";
+import { colorCss } from "./colors.ts";
+
+/** Attribute bits that do not change how a cell looks. */
+const NON_STYLE = A_GLYPH_MASK | A_PROTECTED;
+/** Style bits of an ATTR word (including the extended-style id). */
+const STYLE_MASK = ~NON_STYLE >>> 0;
+
+/** HTML-escape text for element content. */
+export function escapeHtml(s: string): string {
+  return s.replace(
+    /[&<>]/g,
+    (c) => c === "&" ? "&amp;" : c === "<" ? "&lt;" : "&gt;",
+  );
+}
+
+/**
+ * Opening tag of a run with colours `fg`, `bg` and style attributes `attr`
+ * (not all-default). `ext` resolves the extended-style id (underline colour).
+ */
+export function openTag(
+  fg: number,
+  bg: number,
+  attr: number,
+  ext: (id: number) => ExtStyle,
+): string {
+  let cls = "";
+  let style = "";
+  let f = colorCss(fg);
+  let b = colorCss(bg);
+  if ((attr & A_INVERSE) !== 0) {
+    // Inverse swaps the colours, default ones included (the effective
+    // defaults --dt-dfg/--dt-dbg already follow whole-screen reverse video).
+    const t = f;
+    f = b ?? "var(--dt-dbg)";
+    b = t ?? "var(--dt-dfg)";
+    cls += " dt-inverse";
+  }
+  if (f !== null) style += `color:${f};`;
+  if (b !== null) {
+    style += `background-color:${b};`;
+    cls += " dt-bg";
+  }
+  if ((attr & A_BOLD) !== 0) cls += " dt-bold";
+  if ((attr & A_FAINT) !== 0) cls += " dt-faint";
+  if ((attr & A_ITALIC) !== 0) cls += " dt-italic";
+  const ul = underlineStyle(attr);
+  if (ul !== 0) {
+    cls += ` dt-ul${ul > 5 ? 1 : ul}`;
+    const id = extId(attr);
+    if (id !== 0) {
+      const c = colorCss(ext(id).underlineColor);
+      if (c !== null) style += `--dt-ulc:${c};`;
+    }
+  }
+  if ((attr & A_BLINK) !== 0) cls += " dt-blink";
+  if ((attr & A_INVISIBLE) !== 0) cls += " dt-invisible";
+  if ((attr & A_STRIKE) !== 0) cls += " dt-strike";
+  if ((attr & A_OVERLINE) !== 0) cls += " dt-overline";
+  let tag = "<span";
+  if (cls !== "") tag += ` class="${cls.slice(1)}"`;
+  if (style !== "") tag += ` style="${style}"`;
+  return tag + ">";
+}
+
+/**
+ * Builds row HTML. Keeps a cache of opening tags by style, so the common
+ * case costs one Map lookup per run.
+ */
+export class RowPainter {
+  #ext: (id: number) => ExtStyle;
+  #tags = new Map<string, string>();
+
+  /** `ext` resolves extended-style ids (the terminal's `ext`). */
+  constructor(ext: (id: number) => ExtStyle) {
+    this.#ext = ext;
+  }
+
+  /** Forget cached tags (e.g. after extended styles may have been reused). */
+  clearCache(): void {
+    this.#tags.clear();
+  }
+
+  #tag(fg: number, bg: number, attr: number): string {
+    // Tags with an extended style are not cached: ext ids may be recycled.
+    if (extId(attr) !== 0) return openTag(fg, bg, attr, this.#ext);
+    const key = `${fg}:${bg}:${attr}`;
+    let t = this.#tags.get(key);
+    if (t === undefined) {
+      if (this.#tags.size > 4096) this.#tags.clear();
+      t = openTag(fg, bg, attr, this.#ext);
+      this.#tags.set(key, t);
+    }
+    return t;
+  }
+
+  /** The inner HTML of the row that shows `line` ("<br>" when it is empty). */
+  html(line: Line): string {
+    const d = line.data;
+    let end = line.cols;
+    // Drop trailing blanks that look like nothing.
+    while (end > 0) {
+      const i = (end - 1) * CELL_STRIDE;
+      if (d[i + CODE] !== 0 || d[i + FG] !== 0 || d[i + BG] !== 0) break;
+      if ((d[i + ATTR] & STYLE_MASK) !== 0) break;
+      if ((d[i + ATTR] & A_WIDE_TAIL) !== 0) break;
+      end--;
+    }
+    // An empty block would vanish from copied text; <br> keeps the line.
+    if (end === 0) return "<br>";
+    let out = "";
+    let run = "";
+    let rf = 0, rb = 0, ra = 0;
+    for (let x = 0, i = 0; x < end; x++, i += CELL_STRIDE) {
+      const f = d[i + FG], b = d[i + BG], a = d[i + ATTR];
+      const sa = a & STYLE_MASK;
+      if (f !== rf || b !== rb || sa !== ra) {
+        if (run !== "") {
+          out += (rf | rb | ra) === 0
+            ? run
+            : this.#tag(rf, rb, ra) + run + "</span>";
+          run = "";
+        }
+        rf = f;
+        rb = b;
+        ra = sa;
+      }
+      if ((a & A_GLYPH_MASK) === 0) {
+        const c = d[i + CODE];
+        if (c === 0) run += " ";
+        else if (c === 0x3c) run += "&lt;";
+        else if (c === 0x26) run += "&amp;";
+        else if (c === 0x3e) run += "&gt;";
+        else if (c < 0x10000) run += String.fromCharCode(c);
+        else run += String.fromCodePoint(c);
+      } else if ((a & A_WIDE_TAIL) !== 0) {
+        // The head drew both cells; an orphaned tail still takes its cell.
+        if (x === 0 || (d[i - CELL_STRIDE + ATTR] & A_WIDE) === 0) run += " ";
+      } else {
+        let t = (a & A_CLUSTER) !== 0 ? escapeHtml(line.text(x)) : line.text(x);
+        if (t === "<") t = "&lt;";
+        else if (t === "&") t = "&amp;";
+        else if (t === ">") t = "&gt;";
+        run += (a & A_WIDE) !== 0 ? `<span class="dt-w">${t}</span>` : t;
+      }
+    }
+    if (run !== "") {
+      out += (rf | rb | ra) === 0
+        ? run
+        : this.#tag(rf, rb, ra) + run + "</span>";
+    }
+    return out;
+  }
+}
