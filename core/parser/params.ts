@@ -8,6 +8,8 @@
 
 import type { Params } from "./handler.ts";
 
+export type { Params };
+
 /** At most this many parameters are kept; further ones are ignored. */
 export const MAX_PARAMS = 32;
 /** At most this many colon sub-parameters are kept per parameter. */

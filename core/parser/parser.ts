@@ -667,6 +667,7 @@ export class Parser {
     this.state = CSI_IGNORE + off;
   }
 
+  /** A complete CSI sequence: hand it to the handler. */
   private csiDispatch(final: number): void {
     this.state = GROUND;
     const params = this.params;
@@ -894,6 +895,7 @@ export class Parser {
     }
   }
 
+  /** A control function: hand it to the handler. */
   private exec(code: number): void {
     this.flushPrint();
     try {
@@ -903,6 +905,7 @@ export class Parser {
     }
   }
 
+  /** Pass what a handler threw to `onError`, if any. */
   private report(err: unknown): void {
     const f = this.onError;
     if (f === undefined) return;

@@ -868,6 +868,29 @@ const dcsCases: Case[] = [
   },
 ];
 
+dcsCases.push(
+  {
+    name: "C1 control ends DCS and executes",
+    input: DCS + "qab\u0085c",
+    expect: [["dcs", "", "", "", "q", "ab"], ["exec", 0x85], ["print", "c"]],
+  },
+  {
+    name: "ESC in DCS header starts an ESC sequence",
+    input: DCS + "1$" + ESC + "7",
+    expect: [["esc", "", "7"]],
+  },
+  {
+    name: "ESC \\ in DCS header is a plain ST",
+    input: DCS + "1" + ST + "x",
+    expect: [["esc", "", "\\"], ["print", "x"]],
+  },
+  {
+    name: "C1 DCS inside DCS",
+    input: DCS + "qa\u0090qb\u009c",
+    expect: [["dcs", "", "", "", "q", "a"], ["dcs", "", "", "", "q", "b"]],
+  },
+);
+
 const spaCases: Case[] = [
   {
     name: "APC (kitty graphics)",
@@ -1301,6 +1324,10 @@ Deno.test("parser: tiny OSC cap still recognises the large OSC numbers", () => {
     "x",
   ]]);
   deepStrictEqual(run(bytes(OSC + "13" + BEL), { maxOsc: 2 }), [["osc", "13"]]);
+  deepStrictEqual(run(bytes(OSC + "0;x" + BEL + "y"), { maxOsc: 0 }), [[
+    "print",
+    "y",
+  ]]);
   // Number incomplete when the string ends: decided at the end.
   deepStrictEqual(run(bytes(OSC + "1" + BEL), { maxOsc: 0 }), []);
   deepStrictEqual(run(bytes(OSC + "13" + BEL), { maxOsc: 1 }), []);
@@ -1364,6 +1391,8 @@ Deno.test("parser: handler errors are reported and parsing continues", () => {
     ["print"],
   ]);
   strictEqual(errors.length, 9);
+  // Without onError, errors are swallowed.
+  new Parser(h).feed(bytes("x" + CSI + "m"));
   // A throwing onError is swallowed as well.
   const q = new Parser(h, {
     onError: () => {
