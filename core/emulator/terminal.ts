@@ -1,0 +1,1650 @@
+/**
+ * The terminal emulator: bytes in (through the parser), model changes and
+ * replies out. Pure and synchronous: no Deno.*, no DOM.
+ *
+ * xterm semantics (ctlseqs). The change feed: every modified {@link Line}
+ * gets `dirty = true`; title, bell, modes, buffer switches and resizes are
+ * reported through `onEvent`.
+ *
+ * @module
+ */
+import { Parser } from "../parser/parser.ts";
+import type { Params, ParserHandler } from "../parser/handler.ts";
+import {
+  A_CLUSTER,
+  A_GLYPH_MASK,
+  A_PROTECTED,
+  A_WIDE,
+  A_WIDE_TAIL,
+  ATTR,
+  CELL_STRIDE,
+  CODE,
+} from "../model/cell.ts";
+import { Buffer, DEFAULT_SCROLLBACK } from "../model/buffer.ts";
+import type { Line } from "../model/line.ts";
+import {
+  deleteCells,
+  eraseCells,
+  insertCells,
+  selectiveEraseCells,
+  splitWideAt,
+} from "../model/line_ops.ts";
+import type {
+  CursorStyle,
+  ExtStyle,
+  InputModes,
+  TerminalEvent,
+  TerminalView,
+} from "../terminal_view.ts";
+import { charWidth, LOW_LIMIT, LOW_WIDTH, ZWJ } from "../unicode/width.ts";
+import { charsetForFinal, CharsetState } from "./charsets.ts";
+import { ColorOverrides } from "./colors.ts";
+import { ExtTable } from "./ext_table.ts";
+import {
+  ansiModeReport,
+  DEC_FLAG_MODES,
+  decModeReport,
+  Modes,
+} from "./modes.ts";
+import { type OscHandler, splitOsc, standardOscHandlers } from "./osc.ts";
+import {
+  csiReply,
+  DA1_REPLY,
+  DA2_REPLY,
+  DA3_REPLY,
+  decrqssReply,
+  STATUS_OK_REPLY,
+  XTVERSION_REPLY,
+} from "./replies.ts";
+import { applySgr, defaultPen, type Pen, penToSgr } from "./sgr.ts";
+import { TabStops } from "./tabs.ts";
+
+/** Options of a {@link Terminal}. */
+export interface TerminalOptions {
+  cols: number;
+  rows: number;
+  /** History limit of the normal buffer in lines (default 10,000; `Infinity` allowed). */
+  scrollback?: number;
+  /** Receives replies to queries (DA, CPR, ...) as strings; the caller encodes them. */
+  reply?: (data: string) => void;
+  /** Receives title, bell, mode, buffer-switch and resize events. */
+  onEvent?: (e: TerminalEvent) => void;
+}
+
+/** Largest accepted number of columns. */
+export const MAX_COLS = 4096;
+/** Largest accepted number of rows. */
+export const MAX_ROWS = 2048;
+/** Grapheme clusters stop growing at this many UTF-16 code units. */
+export const MAX_CLUSTER_LENGTH = 32;
+/** Depth of the title stack (`CSI 22 t`). */
+export const TITLE_STACK_DEPTH = 10;
+
+/** Cursor state saved by DECSC (and ?1048, ?1049, SCOSC). */
+interface SavedCursor {
+  x: number;
+  y: number;
+  wrapPending: boolean;
+  pen: Pen;
+  link: string | null;
+  linkId: string;
+  origin: boolean;
+  charsets: CharsetState;
+}
+
+interface TitleEntry {
+  icon: string | null;
+  title: string | null;
+}
+
+const encoder = new TextEncoder();
+
+function clampDim(n: number, max: number): number {
+  return Number.isFinite(n) ? Math.max(1, Math.min(max, Math.floor(n))) : 1;
+}
+
+/** A count parameter: missing or 0 means 1. */
+function count(params: Params, i: number): number {
+  const v = params.get(i, 1);
+  return v === 0 ? 1 : v;
+}
+
+/** The xterm-compatible terminal emulator. */
+export class Terminal implements TerminalView {
+  #cols: number;
+  #rows: number;
+  #normal: Buffer;
+  #alt: Buffer;
+  #buf: Buffer;
+
+  #x = 0;
+  #y = 0;
+  /** xterm's "last column flag": the next printable wraps first. */
+  #wrapPending = false;
+
+  #pen: Pen = defaultPen();
+  /** The ATTR word written into cells: pen flags | ext id << 16. */
+  #attr = 0;
+  #link: string | null = null;
+  #linkId = "";
+  #ext = new ExtTable();
+
+  #top = 0;
+  #bottom: number;
+  #left = 0;
+  #right: number;
+
+  #modes = new Modes();
+  #charsets = new CharsetState();
+  #tabs: TabStops;
+  #colors = new ColorOverrides();
+  #cursorStyle: CursorStyle = "block";
+  #title = "";
+  #iconTitle = "";
+  #titleStack: TitleEntry[] = [];
+  #modifyOtherKeys = 0;
+  #savedPrivateModes = new Map<number, boolean>();
+
+  /** The last printed character, for REP. */
+  #lastChar = 0;
+  /** The previous printable was a ZWJ: the next one joins its cluster. */
+  #joinNext = false;
+
+  #cellWidth = 8;
+  #cellHeight = 16;
+
+  #parser: Parser;
+  #reply: (data: string) => void;
+  #onEvent: (e: TerminalEvent) => void;
+  #osc: Map<number, OscHandler>;
+
+  /** Create a terminal of `options.cols` x `options.rows` cells. */
+  constructor(options: TerminalOptions) {
+    this.#cols = clampDim(options.cols, MAX_COLS);
+    this.#rows = clampDim(options.rows, MAX_ROWS);
+    const scrollback = options.scrollback ?? DEFAULT_SCROLLBACK;
+    this.#normal = new Buffer(this.#cols, this.#rows, scrollback, false);
+    this.#alt = new Buffer(this.#cols, this.#rows, 0, true);
+    this.#buf = this.#normal;
+    this.#bottom = this.#rows - 1;
+    this.#right = this.#cols - 1;
+    this.#tabs = new TabStops(this.#cols);
+    this.#reply = options.reply ?? (() => {});
+    this.#onEvent = options.onEvent ?? (() => {});
+    this.#osc = standardOscHandlers({
+      setTitles: (icon, title) => this.#setTitles(icon, title),
+      setLink: (uri, id) => this.#setLink(uri, id),
+      colors: this.#colors,
+      colorsChanged: () => this.#emit({ type: "modes" }),
+      reply: (data) => this.#reply(data),
+    });
+    const handler: ParserHandler = {
+      print: (codes, start, end) => this.#print(codes, start, end),
+      execute: (code) => this.#execute(code),
+      csi: (prefix, params, intermediates, final) =>
+        this.#csi(prefix, params, intermediates, final),
+      esc: (intermediates, final) => this.#esc(intermediates, final),
+      osc: (data) => this.#oscDispatch(data),
+      dcs: (prefix, params, intermediates, final, payload) =>
+        this.#dcs(prefix, params, intermediates, final, payload),
+    };
+    this.#parser = new Parser(handler, { onError: () => this.#repair() });
+  }
+
+  // ---------------------------------------------------------------- view
+
+  /** Columns. */
+  get cols(): number {
+    return this.#cols;
+  }
+  /** Rows. */
+  get rows(): number {
+    return this.#rows;
+  }
+  /** The active buffer (normal or alternate). */
+  get buffer(): Buffer {
+    return this.#buf;
+  }
+  /** The normal buffer (history + screen), also while the alternate screen is shown. */
+  get normalBuffer(): Buffer {
+    return this.#normal;
+  }
+  /** Cursor column, 0-based. */
+  get cursorX(): number {
+    return this.#x;
+  }
+  /** Cursor row on the screen, 0-based. */
+  get cursorY(): number {
+    return this.#y;
+  }
+  /** True when the next printable character wraps to the next line first. */
+  get wrapPending(): boolean {
+    return this.#wrapPending;
+  }
+  /** DECTCEM (?25). */
+  get cursorVisible(): boolean {
+    return this.#modes.cursorVisible;
+  }
+  /** DECSCUSR shape. */
+  get cursorStyle(): CursorStyle {
+    return this.#cursorStyle;
+  }
+  /** DECSCUSR blink / ?12. */
+  get cursorBlink(): boolean {
+    return this.#modes.cursorBlink;
+  }
+  /** DECSCNM (?5). */
+  get reverseVideo(): boolean {
+    return this.#modes.reverseVideo;
+  }
+  /** Window title (OSC 0 / 2). */
+  get title(): string {
+    return this.#title;
+  }
+  /** Icon title (OSC 0 / 1). */
+  get iconTitle(): string {
+    return this.#iconTitle;
+  }
+  /** Modes the input side needs (the object stays the same; read it when "modes" fires). */
+  get modes(): InputModes {
+    return this.#modes;
+  }
+  /** ?2026: while true the renderer should hold its frames. */
+  get synchronizedOutput(): boolean {
+    return this.#modes.synchronizedOutput;
+  }
+  /** xterm modifyOtherKeys level (`CSI > 4 ; Pv m`): 0, 1 or 2. */
+  get modifyOtherKeys(): number {
+    return this.#modifyOtherKeys;
+  }
+  /** Scroll region (DECSTBM), 0-based inclusive rows. */
+  get scrollRegion(): { top: number; bottom: number } {
+    return { top: this.#top, bottom: this.#bottom };
+  }
+  /** Left/right margins (DECSLRM), 0-based inclusive columns. */
+  get margins(): { left: number; right: number } {
+    return { left: this.#left, right: this.#right };
+  }
+
+  /** Extended style `id` (underline colour, hyperlink). */
+  ext(id: number): ExtStyle {
+    return this.#ext.get(id);
+  }
+  /** Palette colour `index` as "#rrggbb" if a program set it (OSC 4), else null. */
+  paletteOverride(index: number): string | null {
+    return this.#colors.palette.get(index) ?? null;
+  }
+  /**
+   * Default foreground (0), background (1) or cursor (2) colour as
+   * "#rrggbb" if a program set it (OSC 10/11/12), else null.
+   */
+  dynamicColorOverride(which: 0 | 1 | 2): string | null {
+    return this.#colors.dynamic[which] ?? null;
+  }
+
+  // ---------------------------------------------------------------- API
+
+  /** Feed program output. Strings are UTF-8 encoded first. Never throws. */
+  write(data: Uint8Array | string): void {
+    const bytes = typeof data === "string" ? encoder.encode(data) : data;
+    try {
+      this.#parser.feed(bytes);
+    } catch {
+      // The parser reports handler errors through onError; this is a last resort.
+    }
+    this.#repair();
+  }
+
+  /**
+   * Change the size. No reflow: lines are truncated or extended; fewer rows
+   * push top lines into history (lines below the cursor go first), more rows
+   * pull lines back from history. Margins are reset, pending wrap cleared.
+   */
+  resize(cols: number, rows: number): void {
+    cols = clampDim(cols, MAX_COLS);
+    rows = clampDim(rows, MAX_ROWS);
+    if (cols === this.#cols && rows === this.#rows) return;
+    const active = this.#buf;
+    const other = active === this.#normal ? this.#alt : this.#normal;
+    this.#y = active.resize(cols, rows, this.#y);
+    const otherSaved = this.#savedFor(other);
+    const otherY = other.resize(
+      cols,
+      rows,
+      otherSaved ? otherSaved.y : rows - 1,
+    );
+    if (otherSaved) otherSaved.y = otherY;
+    this.#cols = cols;
+    this.#rows = rows;
+    this.#x = Math.min(this.#x, cols - 1);
+    this.#wrapPending = false;
+    this.#resetMargins();
+    this.#tabs.resize(cols);
+    for (const b of [this.#normal, this.#alt]) {
+      const s = this.#savedFor(b);
+      if (s) {
+        s.x = Math.min(s.x, cols - 1);
+        s.y = Math.min(s.y, rows - 1);
+        s.wrapPending = false;
+      }
+    }
+    this.#emit({ type: "resize", cols, rows });
+  }
+
+  /** RIS: full reset (history is kept; the screen is cleared). */
+  reset(): void {
+    const wasAlt = this.#buf.isAlt;
+    this.#parser.reset();
+    this.#buf = this.#normal;
+    this.#alt = new Buffer(this.#cols, this.#rows, 0, true);
+    this.#normal.clearScreen(0);
+    this.#modes = new Modes();
+    this.#charsets.reset();
+    this.#tabs.reset();
+    this.#colors.reset();
+    this.#pen = defaultPen();
+    this.#link = null;
+    this.#linkId = "";
+    this.#updateAttr();
+    this.#resetMargins();
+    this.#x = 0;
+    this.#y = 0;
+    this.#wrapPending = false;
+    this.#cursorStyle = "block";
+    this.#titleStack = [];
+    this.#modifyOtherKeys = 0;
+    this.#savedPrivateModes.clear();
+    this.#saved.clear();
+    this.#lastChar = 0;
+    this.#joinNext = false;
+    if (wasAlt) this.#emit({ type: "buffer" });
+    this.#emit({ type: "modes" });
+  }
+
+  /** Cell size in pixels, for the `CSI 14 t` / `CSI 16 t` reports (default 8x16). */
+  setCellSize(width: number, height: number): void {
+    if (Number.isFinite(width) && width > 0) {
+      this.#cellWidth = Math.round(width);
+    }
+    if (Number.isFinite(height) && height > 0) {
+      this.#cellHeight = Math.round(height);
+    }
+  }
+
+  /**
+   * Register (or with null remove) the handler of `OSC code ; args`. The
+   * handler receives the text after "code;".
+   */
+  setOscHandler(code: number, handler: ((args: string) => void) | null): void {
+    if (handler === null) this.#osc.delete(code);
+    else this.#osc.set(code, handler);
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  #emit(e: TerminalEvent): void {
+    try {
+      this.#onEvent(e);
+    } catch {
+      // A listener's error must not break the emulator.
+    }
+  }
+
+  #send(data: string): void {
+    try {
+      this.#reply(data);
+    } catch {
+      // ignored, as above
+    }
+  }
+
+  /** Restore the invariants (cursor and margins inside the screen). */
+  #repair(): void {
+    const cols = this.#cols, rows = this.#rows;
+    if (!(this.#x >= 0 && this.#x < cols)) {
+      this.#x = Math.max(0, Math.min(cols - 1, this.#x | 0));
+    }
+    if (!(this.#y >= 0 && this.#y < rows)) {
+      this.#y = Math.max(0, Math.min(rows - 1, this.#y | 0));
+    }
+    if (
+      !(this.#top >= 0 && this.#top < this.#bottom && this.#bottom < rows) ||
+      !(this.#left >= 0 && this.#left < this.#right && this.#right < cols)
+    ) {
+      if (
+        !(this.#top >= 0 && this.#top < this.#bottom && this.#bottom < rows)
+      ) {
+        this.#top = 0;
+        this.#bottom = rows - 1;
+      }
+      if (
+        !(this.#left >= 0 && this.#left <= this.#right && this.#right < cols)
+      ) {
+        this.#left = 0;
+        this.#right = cols - 1;
+      }
+    }
+  }
+
+  #updateAttr(): void {
+    const id = this.#ext.intern(
+      this.#pen.underlineColor,
+      this.#link,
+      this.#linkId,
+    );
+    this.#attr = (this.#pen.flags & 0xffff & ~A_GLYPH_MASK) | (id << 16);
+  }
+
+  #setTitles(icon: string | null, title: string | null): void {
+    if (icon !== null) this.#iconTitle = icon;
+    if (title !== null && title !== this.#title) {
+      this.#title = title;
+      this.#emit({ type: "title", title });
+    }
+  }
+
+  #setLink(uri: string | null, id: string): void {
+    this.#link = uri;
+    this.#linkId = uri === null ? "" : id;
+    this.#updateAttr();
+  }
+
+  #resetMargins(): void {
+    this.#top = 0;
+    this.#bottom = this.#rows - 1;
+    this.#left = 0;
+    this.#right = this.#cols - 1;
+  }
+
+  #line(): Line {
+    return this.#buf.screenLine(this.#y);
+  }
+
+  /** The column where CR goes: the left margin, or 0 when left of it. */
+  #lineStart(): number {
+    return this.#x >= this.#left ? this.#left : 0;
+  }
+
+  /** True when the cursor column is inside the left/right margins. */
+  #inHorizontalMargins(): boolean {
+    return this.#x >= this.#left && this.#x <= this.#right;
+  }
+
+  // ---------------------------------------------------------------- printing
+
+  #print(codes: Uint32Array, start: number, end: number): void {
+    let i = start;
+    while (i < end) {
+      const cp = codes[i];
+      if (
+        cp >= 0x20 && cp < 0x7f && !this.#joinNext && !this.#modes.insert &&
+        !this.#charsets.active
+      ) {
+        i = this.#printAsciiRun(codes, i, end);
+      } else {
+        this.#printChar(
+          this.#charsets.active ? this.#charsets.translate(cp) : cp,
+        );
+        i++;
+      }
+    }
+  }
+
+  /**
+   * The hot path: a run of printable ASCII with replace mode and no charset
+   * translation, written straight into the line's cell array.
+   */
+  #printAsciiRun(codes: Uint32Array, i: number, end: number): number {
+    const modes = this.#modes;
+    if (this.#wrapPending) {
+      if (modes.autowrap) this.#wrap();
+      this.#wrapPending = false;
+    }
+    let x = this.#x;
+    const x0 = x;
+    const limit = x <= this.#right ? this.#right + 1 : this.#cols;
+    const line = this.#buf.screenLine(this.#y);
+    const d = line.data;
+    if ((d[x * CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0) splitWideAt(line, x);
+    const fg = this.#pen.fg, bg = this.#pen.bg, attr = this.#attr;
+    let j = x * CELL_STRIDE;
+    while (i < end && x < limit) {
+      const c = codes[i];
+      if (c < 0x20 || c >= 0x7f) break;
+      d[j] = c;
+      d[j + 1] = fg;
+      d[j + 2] = bg;
+      d[j + 3] = attr;
+      j += CELL_STRIDE;
+      x++;
+      i++;
+    }
+    const clusters = line.clusters;
+    if (clusters !== null && clusters.size > 0) {
+      for (let k = x0; k < x; k++) clusters.delete(k);
+    }
+    if (x < this.#cols && (d[x * CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0) {
+      // The head of this wide character was overwritten: blank its tail.
+      d[x * CELL_STRIDE + CODE] = 0;
+      d[x * CELL_STRIDE + ATTR] &= ~A_GLYPH_MASK;
+    }
+    line.dirty = true;
+    this.#lastChar = codes[i - 1];
+    if (x >= limit) {
+      x = limit - 1;
+      if (modes.autowrap) {
+        this.#wrapPending = true;
+      } else {
+        // No autowrap: the rest of the run overwrites the last column.
+        const k = x * CELL_STRIDE;
+        while (i < end) {
+          const c = codes[i];
+          if (c < 0x20 || c >= 0x7f) break;
+          d[k] = c;
+          this.#lastChar = c;
+          i++;
+        }
+      }
+    }
+    this.#x = x;
+    return i;
+  }
+
+  /** Print one (already translated) character of any width. */
+  #printChar(cp: number): void {
+    const w = cp < LOW_LIMIT ? LOW_WIDTH[cp] : charWidth(cp);
+    if (w === 0 || this.#joinNext) {
+      if (cp >= 0xa0 || w !== 0) this.#appendToCluster(cp);
+      return;
+    }
+    const modes = this.#modes;
+    if (this.#wrapPending) {
+      if (modes.autowrap) this.#wrap();
+      this.#wrapPending = false;
+    }
+    let limit = this.#x <= this.#right ? this.#right + 1 : this.#cols;
+    if (w === 2 && this.#x + 1 >= limit) {
+      const start = this.#inHorizontalMargins() ? this.#left : 0;
+      if (limit - start < 2) return; // no room for a wide character at all
+      if (modes.autowrap) {
+        eraseCells(this.#line(), this.#x, this.#x + 1, this.#pen.bg);
+        this.#wrap();
+        limit = this.#x <= this.#right ? this.#right + 1 : this.#cols;
+      } else {
+        this.#x = limit - 2;
+      }
+    }
+    const x = this.#x;
+    const line = this.#line();
+    if (modes.insert) insertCells(line, x, w, limit, this.#pen.bg);
+    splitWideAt(line, x);
+    splitWideAt(line, x + w);
+    const fg = this.#pen.fg, bg = this.#pen.bg;
+    if (w === 2) {
+      line.set(x, cp, fg, bg, this.#attr | A_WIDE);
+      line.set(x + 1, 0, fg, bg, this.#attr | A_WIDE_TAIL);
+    } else {
+      line.set(x, cp, fg, bg, this.#attr);
+    }
+    this.#lastChar = cp;
+    const nx = x + w;
+    if (nx >= limit) {
+      this.#x = limit - 1;
+      if (modes.autowrap) this.#wrapPending = true;
+    } else {
+      this.#x = nx;
+    }
+  }
+
+  /** Append a combining mark / ZWJ / VS to the cell before the cursor. */
+  #appendToCluster(cp: number): void {
+    this.#joinNext = false;
+    let tx = this.#wrapPending ? this.#x : this.#x - 1;
+    if (tx < 0) return;
+    const line = this.#line();
+    let a = line.attr(tx);
+    if ((a & A_WIDE_TAIL) !== 0 && tx > 0) {
+      tx--;
+      a = line.attr(tx);
+    }
+    const code = line.code(tx);
+    if (code === 0) return;
+    const prev = (a & A_CLUSTER) !== 0
+      ? line.clusters?.get(tx) ?? String.fromCodePoint(code)
+      : String.fromCodePoint(code);
+    if (prev.length >= MAX_CLUSTER_LENGTH) return;
+    line.setCluster(tx, prev + String.fromCodePoint(cp));
+    this.#joinNext = cp === ZWJ;
+  }
+
+  /** Soft wrap: mark the line, go to the start of the next one (scrolling if needed). */
+  #wrap(): void {
+    const line = this.#line();
+    line.wrapped = true;
+    line.dirty = true;
+    this.#x = this.#lineStart();
+    this.#index();
+  }
+
+  // ---------------------------------------------------------------- motion
+
+  /** IND / LF: down one line, scrolling the region at its bottom margin. */
+  #index(): void {
+    this.#wrapPending = false;
+    if (this.#y === this.#bottom) {
+      if (this.#inHorizontalMargins()) this.#scrollUp(1);
+    } else if (this.#y < this.#rows - 1) {
+      this.#y++;
+    }
+  }
+
+  /** RI: up one line, scrolling the region down at its top margin. */
+  #reverseIndex(): void {
+    this.#wrapPending = false;
+    if (this.#y === this.#top) {
+      if (this.#inHorizontalMargins()) this.#scrollDown(1);
+    } else if (this.#y > 0) {
+      this.#y--;
+    }
+  }
+
+  #carriageReturn(): void {
+    this.#x = this.#lineStart();
+    this.#wrapPending = false;
+  }
+
+  #lineFeed(): void {
+    if (this.#modes.newlineMode) this.#carriageReturn();
+    this.#index();
+  }
+
+  #backspace(): void {
+    const modes = this.#modes;
+    const reverse = modes.reverseWrap && modes.autowrap;
+    if (this.#wrapPending) {
+      this.#wrapPending = false;
+      if (reverse) return; // xterm: the BS cancels the pending wrap
+    }
+    const start = this.#lineStart();
+    if (this.#x > start) {
+      this.#x--;
+    } else if (reverse && this.#x === start) {
+      const top = this.#y >= this.#top ? this.#top : 0;
+      if (this.#y > top) {
+        this.#y--;
+        this.#x = this.#right;
+      }
+    }
+  }
+
+  #tab(n: number): void {
+    const limit = this.#x <= this.#right ? this.#right : this.#cols - 1;
+    for (let k = 0; k < n && this.#x < limit; k++) {
+      this.#x = this.#tabs.next(this.#x, limit);
+    }
+    this.#wrapPending = false;
+  }
+
+  #backTab(n: number): void {
+    const start = this.#lineStart();
+    for (let k = 0; k < n && this.#x > start; k++) {
+      this.#x = this.#tabs.prev(this.#x, start);
+    }
+    this.#wrapPending = false;
+  }
+
+  #cursorUp(n: number): void {
+    const top = this.#y >= this.#top ? this.#top : 0;
+    this.#y = Math.max(top, this.#y - n);
+    this.#wrapPending = false;
+  }
+  #cursorDown(n: number): void {
+    const bottom = this.#y <= this.#bottom ? this.#bottom : this.#rows - 1;
+    this.#y = Math.min(bottom, this.#y + n);
+    this.#wrapPending = false;
+  }
+  #cursorForward(n: number): void {
+    const right = this.#x <= this.#right ? this.#right : this.#cols - 1;
+    this.#x = Math.min(right, this.#x + n);
+    this.#wrapPending = false;
+  }
+  #cursorBackward(n: number): void {
+    this.#x = Math.max(this.#lineStart(), this.#x - n);
+    this.#wrapPending = false;
+  }
+
+  /** Absolute column (1-based `col`), relative to the left margin in origin mode. */
+  #setColumn(col: number): void {
+    if (this.#modes.origin) {
+      this.#x = Math.min(this.#right, this.#left + Math.max(0, col - 1));
+    } else {
+      this.#x = Math.min(this.#cols - 1, Math.max(0, col - 1));
+    }
+    this.#wrapPending = false;
+  }
+  /** Absolute row (1-based `row`), relative to the top margin in origin mode. */
+  #setRow(row: number): void {
+    if (this.#modes.origin) {
+      this.#y = Math.min(this.#bottom, this.#top + Math.max(0, row - 1));
+    } else {
+      this.#y = Math.min(this.#rows - 1, Math.max(0, row - 1));
+    }
+    this.#wrapPending = false;
+  }
+  #setPosition(row: number, col: number): void {
+    this.#setRow(row);
+    this.#setColumn(col);
+  }
+
+  // ---------------------------------------------------------------- scrolling
+
+  /** Scroll the region up `n` lines (full width: to history when the top margin is 0). */
+  #scrollUp(n: number): void {
+    const bg = this.#pen.bg;
+    if (this.#left === 0 && this.#right === this.#cols - 1) {
+      this.#buf.scrollUp(this.#top, this.#bottom, n, bg, this.#top === 0);
+    } else {
+      this.#buf.scrollRectUp(
+        this.#top,
+        this.#bottom,
+        this.#left,
+        this.#right,
+        n,
+        bg,
+      );
+    }
+  }
+
+  #scrollDown(n: number): void {
+    const bg = this.#pen.bg;
+    if (this.#left === 0 && this.#right === this.#cols - 1) {
+      this.#buf.scrollDown(this.#top, this.#bottom, n, bg);
+    } else {
+      this.#buf.scrollRectDown(
+        this.#top,
+        this.#bottom,
+        this.#left,
+        this.#right,
+        n,
+        bg,
+      );
+    }
+  }
+
+  /** Insert (n > 0) or delete (n < 0) columns at `x` in the scroll region (DECIC, DECDC, DECBI, DECFI). */
+  #shiftColumns(x: number, n: number): void {
+    const bg = this.#pen.bg;
+    for (let y = this.#top; y <= this.#bottom; y++) {
+      const line = this.#buf.screenLine(y);
+      if (n > 0) insertCells(line, x, n, this.#right + 1, bg);
+      else deleteCells(line, x, -n, this.#right + 1, bg);
+    }
+  }
+
+  #insertLines(n: number): void {
+    if (
+      this.#y < this.#top || this.#y > this.#bottom ||
+      !this.#inHorizontalMargins()
+    ) return;
+    const bg = this.#pen.bg;
+    if (this.#left === 0 && this.#right === this.#cols - 1) {
+      this.#buf.scrollDown(this.#y, this.#bottom, n, bg);
+    } else {
+      this.#buf.scrollRectDown(
+        this.#y,
+        this.#bottom,
+        this.#left,
+        this.#right,
+        n,
+        bg,
+      );
+    }
+    this.#x = this.#left;
+    this.#wrapPending = false;
+  }
+
+  #deleteLines(n: number): void {
+    if (
+      this.#y < this.#top || this.#y > this.#bottom ||
+      !this.#inHorizontalMargins()
+    ) return;
+    const bg = this.#pen.bg;
+    if (this.#left === 0 && this.#right === this.#cols - 1) {
+      this.#buf.scrollUp(this.#y, this.#bottom, n, bg, false);
+    } else {
+      this.#buf.scrollRectUp(
+        this.#y,
+        this.#bottom,
+        this.#left,
+        this.#right,
+        n,
+        bg,
+      );
+    }
+    this.#x = this.#left;
+    this.#wrapPending = false;
+  }
+
+  // ---------------------------------------------------------------- erasing
+
+  /** ED / DECSED. */
+  #eraseInDisplay(mode: number, selective: boolean): void {
+    const buf = this.#buf;
+    const rows = this.#rows, cols = this.#cols;
+    switch (mode) {
+      case 0:
+        this.#eraseInLine(0, selective);
+        for (let y = this.#y + 1; y < rows; y++) {
+          this.#eraseRow(buf.screenLine(y), 0, cols, selective);
+        }
+        break;
+      case 1:
+        for (let y = 0; y < this.#y; y++) {
+          this.#eraseRow(buf.screenLine(y), 0, cols, selective);
+        }
+        this.#eraseInLine(1, selective);
+        break;
+      case 2:
+        for (let y = 0; y < rows; y++) {
+          this.#eraseRow(buf.screenLine(y), 0, cols, selective);
+        }
+        break;
+      case 3:
+        if (!selective) buf.clearHistory();
+        break;
+    }
+    this.#wrapPending = false;
+  }
+
+  /** EL / DECSEL. */
+  #eraseInLine(mode: number, selective: boolean): void {
+    const line = this.#line();
+    const x = this.#x;
+    switch (mode) {
+      case 0:
+        this.#eraseRow(line, x, this.#cols, selective);
+        break;
+      case 1:
+        this.#eraseRow(line, 0, x + 1, selective);
+        break;
+      case 2:
+        this.#eraseRow(line, 0, this.#cols, selective);
+        break;
+    }
+    this.#wrapPending = false;
+  }
+
+  #eraseRow(line: Line, from: number, to: number, selective: boolean): void {
+    if (selective) selectiveEraseCells(line, from, to);
+    else eraseCells(line, from, to, this.#pen.bg);
+    if (to >= this.#cols) {
+      line.wrapped = false;
+      line.dirty = true;
+    }
+  }
+
+  // ---------------------------------------------------------------- cursor save
+
+  #saved = new Map<Buffer, SavedCursor>();
+
+  #savedFor(b: Buffer): SavedCursor | undefined {
+    return this.#saved.get(b);
+  }
+
+  /** DECSC. */
+  #saveCursor(): void {
+    this.#saved.set(this.#buf, {
+      x: this.#x,
+      y: this.#y,
+      wrapPending: this.#wrapPending,
+      pen: { ...this.#pen },
+      link: this.#link,
+      linkId: this.#linkId,
+      origin: this.#modes.origin,
+      charsets: this.#charsets.clone(),
+    });
+  }
+
+  /** DECRC (home and default rendition when nothing was saved, as xterm). */
+  #restoreCursor(): void {
+    const s = this.#saved.get(this.#buf);
+    if (s === undefined) {
+      this.#pen = { ...defaultPen(), flags: 0 };
+      this.#link = null;
+      this.#linkId = "";
+      this.#modes.origin = false;
+      this.#charsets.reset();
+      this.#x = 0;
+      this.#y = 0;
+      this.#wrapPending = false;
+    } else {
+      this.#pen = { ...s.pen };
+      this.#link = s.link;
+      this.#linkId = s.linkId;
+      this.#modes.origin = s.origin;
+      this.#charsets = s.charsets.clone();
+      this.#x = Math.min(s.x, this.#cols - 1);
+      this.#y = Math.min(s.y, this.#rows - 1);
+      this.#wrapPending = s.wrapPending && this.#modes.autowrap;
+    }
+    this.#updateAttr();
+  }
+
+  // ---------------------------------------------------------------- screens
+
+  #switchScreen(alt: boolean, clearAlt: boolean): void {
+    if (alt && clearAlt) this.#alt.clearScreen(this.#pen.bg);
+    const target = alt ? this.#alt : this.#normal;
+    this.#modes.altScreen = alt;
+    if (target === this.#buf) return;
+    this.#buf = target;
+    this.#wrapPending = false;
+    for (let y = 0; y < this.#rows; y++) target.screenLine(y).dirty = true;
+    this.#emit({ type: "buffer" });
+  }
+
+  /** DECALN: fill the screen with E, reset margins, home. */
+  #screenAlignment(): void {
+    this.#resetMargins();
+    for (let y = 0; y < this.#rows; y++) {
+      const line = this.#buf.screenLine(y);
+      line.fill(0, this.#cols, 0x45, 0, 0, 0);
+      line.wrapped = false;
+    }
+    this.#x = 0;
+    this.#y = 0;
+    this.#wrapPending = false;
+  }
+
+  /** DECSTR: soft reset. */
+  #softReset(): void {
+    const m = this.#modes;
+    m.cursorVisible = true;
+    m.insert = false;
+    m.origin = false;
+    m.autowrap = true; // as xterm: DECSTR keeps autowrap on (terminfo's is2 relies on it)
+    m.applicationCursorKeys = false;
+    m.applicationKeypad = false;
+    m.reverseWrap = false;
+    this.#resetMargins();
+    this.#charsets.reset();
+    this.#pen = defaultPen();
+    this.#link = null;
+    this.#linkId = "";
+    this.#updateAttr();
+    this.#saved.delete(this.#buf);
+    this.#wrapPending = false;
+    this.#emit({ type: "modes" });
+  }
+
+  // ---------------------------------------------------------------- modes
+
+  #setAnsiMode(mode: number, on: boolean): void {
+    if (mode === 4) this.#modes.insert = on;
+    else if (mode === 20) {
+      this.#modes.newlineMode = on;
+      this.#emit({ type: "modes" });
+    }
+  }
+
+  #setDecMode(mode: number, on: boolean): void {
+    const m = this.#modes;
+    const flag = DEC_FLAG_MODES[mode];
+    if (flag !== undefined) {
+      const old = m[flag];
+      (m as unknown as Record<string, boolean>)[flag] = on;
+      if (mode === 7 && !on) this.#wrapPending = false;
+      if (old !== on && mode !== 7 && mode !== 45) {
+        this.#emit({ type: "modes" });
+      }
+      return;
+    }
+    switch (mode) {
+      case 3: // DECCOLM: the screen is not resized; clear, home, reset margins
+        m.column132 = on;
+        this.#resetMargins();
+        for (let y = 0; y < this.#rows; y++) {
+          this.#eraseRow(this.#buf.screenLine(y), 0, this.#cols, false);
+        }
+        this.#x = 0;
+        this.#y = 0;
+        this.#wrapPending = false;
+        break;
+      case 6:
+        m.origin = on;
+        this.#setPosition(1, 1);
+        break;
+      case 69:
+        m.leftRightMargins = on;
+        if (!on) {
+          this.#left = 0;
+          this.#right = this.#cols - 1;
+        }
+        break;
+      case 9:
+      case 1000:
+      case 1002:
+      case 1003:
+        m.mouseTracking = on ? mode : 0;
+        this.#emit({ type: "modes" });
+        break;
+      case 1005:
+      case 1006:
+      case 1015:
+      case 1016:
+        if (on) m.mouseEncoding = mode;
+        else if (m.mouseEncoding === mode) m.mouseEncoding = 0;
+        this.#emit({ type: "modes" });
+        break;
+      case 47:
+        this.#switchScreen(on, false);
+        break;
+      case 1047:
+        if (on) this.#switchScreen(true, false);
+        else {
+          if (this.#buf.isAlt) this.#alt.clearScreen(this.#pen.bg);
+          this.#switchScreen(false, false);
+        }
+        break;
+      case 1048:
+        if (on) this.#saveCursor();
+        else this.#restoreCursor();
+        break;
+      case 1049:
+        if (on) {
+          if (!this.#buf.isAlt) this.#saveCursor();
+          this.#switchScreen(true, true);
+        } else if (this.#buf.isAlt) {
+          this.#switchScreen(false, false);
+          this.#restoreCursor();
+        }
+        break;
+    }
+  }
+
+  /** XTSAVE (`CSI ? Pm s`) / XTRESTORE (`CSI ? Pm r`) of DEC private flag modes. */
+  #savePrivateModes(params: Params, restore: boolean): void {
+    for (let i = 0; i < params.length; i++) {
+      const mode = params.get(i, 0);
+      const report = decModeReport(this.#modes, mode);
+      if (report === 0) continue;
+      if (restore) {
+        const v = this.#savedPrivateModes.get(mode);
+        if (v !== undefined) this.#setDecMode(mode, v);
+      } else {
+        this.#savedPrivateModes.set(mode, report === 1);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- C0 / C1 / ESC
+
+  #execute(code: number): void {
+    this.#joinNext = false;
+    switch (code) {
+      case 0x07:
+        this.#emit({ type: "bell" });
+        break;
+      case 0x08:
+        this.#backspace();
+        break;
+      case 0x09:
+        this.#tab(1);
+        break;
+      case 0x0a:
+      case 0x0b:
+      case 0x0c:
+        this.#lineFeed();
+        break;
+      case 0x0d:
+        this.#carriageReturn();
+        break;
+      case 0x0e: // SO: G1 into GL
+        this.#charsets.gl = 1;
+        break;
+      case 0x0f: // SI: G0 into GL
+        this.#charsets.gl = 0;
+        break;
+      case 0x84: // IND
+        this.#index();
+        break;
+      case 0x85: // NEL
+        this.#carriageReturn();
+        this.#index();
+        break;
+      case 0x88: // HTS
+        this.#tabs.set(this.#x);
+        break;
+      case 0x8d: // RI
+        this.#reverseIndex();
+        break;
+      case 0x8e: // SS2
+        this.#charsets.singleShift = 2;
+        break;
+      case 0x8f: // SS3
+        this.#charsets.singleShift = 3;
+        break;
+    }
+  }
+
+  #esc(intermediates: string, final: number): void {
+    this.#joinNext = false;
+    if (intermediates === "") {
+      switch (final) {
+        case 0x37: // 7 DECSC
+          this.#saveCursor();
+          break;
+        case 0x38: // 8 DECRC
+          this.#restoreCursor();
+          break;
+        case 0x44: // D IND
+          this.#index();
+          break;
+        case 0x45: // E NEL
+          this.#carriageReturn();
+          this.#index();
+          break;
+        case 0x48: // H HTS
+          this.#tabs.set(this.#x);
+          break;
+        case 0x4d: // M RI
+          this.#reverseIndex();
+          break;
+        case 0x4e: // N SS2
+          this.#charsets.singleShift = 2;
+          break;
+        case 0x4f: // O SS3
+          this.#charsets.singleShift = 3;
+          break;
+        case 0x63: // c RIS
+          this.reset();
+          break;
+        case 0x3d: // = DECKPAM
+        case 0x3e: // > DECKPNM
+          if (this.#modes.applicationKeypad !== (final === 0x3d)) {
+            this.#modes.applicationKeypad = final === 0x3d;
+            this.#emit({ type: "modes" });
+          }
+          break;
+        case 0x6e: // n LS2
+          this.#charsets.gl = 2;
+          break;
+        case 0x6f: // o LS3
+          this.#charsets.gl = 3;
+          break;
+        case 0x5a: // Z DECID
+          this.#send(DA1_REPLY);
+          break;
+        case 0x36: // 6 DECBI
+          if (this.#x > this.#left || !this.#inHorizontalMargins()) {
+            if (this.#x > 0) this.#x--;
+          } else if (this.#y >= this.#top && this.#y <= this.#bottom) {
+            this.#shiftColumns(this.#left, 1);
+          }
+          this.#wrapPending = false;
+          break;
+        case 0x39: // 9 DECFI
+          if (this.#x < this.#right || !this.#inHorizontalMargins()) {
+            if (this.#x < this.#cols - 1) this.#x++;
+          } else if (this.#y >= this.#top && this.#y <= this.#bottom) {
+            this.#shiftColumns(this.#left, -1);
+          }
+          this.#wrapPending = false;
+          break;
+      }
+      return;
+    }
+    switch (intermediates) {
+      case "#":
+        if (final === 0x38) this.#screenAlignment();
+        break;
+      case "(":
+      case ")":
+      case "*":
+      case "+": {
+        const set = charsetForFinal(final);
+        if (set !== undefined) {
+          this.#charsets.g["()*+".indexOf(intermediates)] = set;
+        }
+        break;
+      }
+        // "%G" / "%@" (UTF-8 / default): input is always UTF-8; nothing to do.
+        // " F" / " G" (S7C1T / S8C1T): replies are always 7-bit.
+    }
+  }
+
+  // ---------------------------------------------------------------- CSI
+
+  #csi(
+    prefix: string,
+    params: Params,
+    intermediates: string,
+    final: number,
+  ): void {
+    this.#joinNext = false;
+    if (intermediates === "") {
+      if (prefix === "") this.#csiPlain(params, final);
+      else if (prefix === "?") this.#csiPrivate(params, final);
+      else if (prefix === ">") this.#csiGreater(params, final);
+      else if (prefix === "=" && final === 0x63 && params.get(0, 0) === 0) {
+        this.#send(DA3_REPLY);
+      }
+      return;
+    }
+    switch (intermediates) {
+      case " ":
+        if (prefix !== "") return;
+        if (final === 0x71) this.#setCursorStyle(params.get(0, 0)); // DECSCUSR
+        else if (final === 0x40) this.#shiftColumnsAll(-count(params, 0)); // SL
+        else if (final === 0x41) this.#shiftColumnsAll(count(params, 0)); // SR
+        return;
+      case "!":
+        if (final === 0x70 && prefix === "") this.#softReset(); // DECSTR
+        return;
+      case "$":
+        if (final === 0x70) { // DECRQM
+          const mode = params.get(0, 0);
+          if (prefix === "?") {
+            this.#send(
+              csiReply(`?${mode};${decModeReport(this.#modes, mode)}$y`),
+            );
+          } else if (prefix === "") {
+            this.#send(
+              csiReply(`${mode};${ansiModeReport(this.#modes, mode)}$y`),
+            );
+          }
+        }
+        return;
+      case '"':
+        if (final === 0x71 && prefix === "") { // DECSCA
+          const p = params.get(0, 0);
+          if (p === 1) this.#pen.flags |= A_PROTECTED;
+          else if (p === 0 || p === 2) this.#pen.flags &= ~A_PROTECTED;
+          this.#updateAttr();
+        }
+        return;
+      case "'":
+        if (prefix !== "") return;
+        if (
+          (final === 0x7d || final === 0x7e) && this.#inHorizontalMargins() &&
+          this.#y >= this.#top && this.#y <= this.#bottom
+        ) {
+          // DECIC / DECDC
+          const n = Math.min(count(params, 0), this.#cols);
+          this.#shiftColumns(this.#x, final === 0x7d ? n : -n);
+        }
+        return;
+    }
+  }
+
+  /** SL / SR: shift the whole scroll region left (n < 0) or right. */
+  #shiftColumnsAll(n: number): void {
+    n = Math.max(-this.#cols, Math.min(this.#cols, n));
+    this.#shiftColumns(this.#left, n);
+  }
+
+  #setCursorStyle(p: number): void {
+    if (p > 6) return;
+    const style: CursorStyle = p <= 2 ? "block" : p <= 4 ? "underline" : "bar";
+    this.#cursorStyle = style;
+    this.#modes.cursorBlink = p === 0 || p % 2 === 1;
+    this.#emit({ type: "modes" });
+  }
+
+  #cursorStyleParam(): number {
+    const base = this.#cursorStyle === "block"
+      ? 1
+      : this.#cursorStyle === "underline"
+      ? 3
+      : 5;
+    return this.#modes.cursorBlink ? base : base + 1;
+  }
+
+  #csiPlain(params: Params, final: number): void {
+    const rows = this.#rows, cols = this.#cols;
+    switch (final) {
+      case 0x40: { // @ ICH
+        if (this.#x < this.#left) break;
+        const limit = this.#x <= this.#right ? this.#right + 1 : cols;
+        insertCells(
+          this.#line(),
+          this.#x,
+          Math.min(count(params, 0), cols),
+          limit,
+          this.#pen.bg,
+        );
+        this.#wrapPending = false;
+        break;
+      }
+      case 0x41: // A CUU
+        this.#cursorUp(count(params, 0));
+        break;
+      case 0x42: // B CUD
+      case 0x65: // e VPR
+        this.#cursorDown(count(params, 0));
+        break;
+      case 0x43: // C CUF
+      case 0x61: // a HPR
+        this.#cursorForward(count(params, 0));
+        break;
+      case 0x44: // D CUB
+        this.#cursorBackward(count(params, 0));
+        break;
+      case 0x45: // E CNL
+        this.#cursorDown(count(params, 0));
+        this.#carriageReturn();
+        break;
+      case 0x46: // F CPL
+        this.#cursorUp(count(params, 0));
+        this.#carriageReturn();
+        break;
+      case 0x47: // G CHA
+      case 0x60: // ` HPA
+        this.#setColumn(count(params, 0));
+        break;
+      case 0x48: // H CUP
+      case 0x66: // f HVP
+        this.#setPosition(count(params, 0), count(params, 1));
+        break;
+      case 0x49: // I CHT
+        this.#tab(Math.min(count(params, 0), cols));
+        break;
+      case 0x4a: // J ED
+        this.#eraseInDisplay(params.get(0, 0), false);
+        break;
+      case 0x4b: // K EL
+        this.#eraseInLine(params.get(0, 0), false);
+        break;
+      case 0x4c: // L IL
+        this.#insertLines(Math.min(count(params, 0), rows));
+        break;
+      case 0x4d: // M DL
+        this.#deleteLines(Math.min(count(params, 0), rows));
+        break;
+      case 0x50: { // P DCH
+        if (this.#x < this.#left) break;
+        const limit = this.#x <= this.#right ? this.#right + 1 : cols;
+        deleteCells(
+          this.#line(),
+          this.#x,
+          Math.min(count(params, 0), cols),
+          limit,
+          this.#pen.bg,
+        );
+        this.#wrapPending = false;
+        break;
+      }
+      case 0x53: // S SU
+        this.#scrollUp(Math.min(count(params, 0), rows));
+        break;
+      case 0x54: // T SD (with more parameters: mouse highlight tracking, ignored)
+        if (params.length <= 1) {
+          this.#scrollDown(Math.min(count(params, 0), rows));
+        }
+        break;
+      case 0x58: { // X ECH
+        const n = Math.min(count(params, 0), cols);
+        eraseCells(this.#line(), this.#x, this.#x + n, this.#pen.bg);
+        this.#wrapPending = false;
+        break;
+      }
+      case 0x5a: // Z CBT
+        this.#backTab(Math.min(count(params, 0), cols));
+        break;
+      case 0x62: { // b REP
+        const ch = this.#lastChar;
+        if (ch === 0) break;
+        const n = Math.min(count(params, 0), cols * rows);
+        for (let k = 0; k < n; k++) this.#printChar(ch);
+        break;
+      }
+      case 0x63: // c DA1
+        if (params.get(0, 0) === 0) this.#send(DA1_REPLY);
+        break;
+      case 0x64: // d VPA
+        this.#setRow(count(params, 0));
+        break;
+      case 0x67: { // g TBC
+        const p = params.get(0, 0);
+        if (p === 0) this.#tabs.clear(this.#x);
+        else if (p === 3) this.#tabs.clearAll();
+        break;
+      }
+      case 0x68: // h SM
+      case 0x6c: // l RM
+        for (let i = 0; i < params.length; i++) {
+          this.#setAnsiMode(params.get(i, 0), final === 0x68);
+        }
+        break;
+      case 0x6d: // m SGR
+        applySgr(this.#pen, params);
+        this.#updateAttr();
+        break;
+      case 0x6e: // n DSR
+        this.#deviceStatus(params.get(0, 0), false);
+        break;
+      case 0x72: { // r DECSTBM
+        const top = params.get(0, 1) || 1;
+        const bottom = Math.min(params.get(1, rows) || rows, rows);
+        if (top < bottom) {
+          this.#top = top - 1;
+          this.#bottom = bottom - 1;
+          this.#setPosition(1, 1);
+        }
+        break;
+      }
+      case 0x73: // s DECSLRM (with ?69) or SCOSC
+        if (this.#modes.leftRightMargins) {
+          const left = params.get(0, 1) || 1;
+          const right = Math.min(params.get(1, cols) || cols, cols);
+          if (left < right) {
+            this.#left = left - 1;
+            this.#right = right - 1;
+            this.#setPosition(1, 1);
+          }
+        } else if (params.length === 0) {
+          this.#saveCursor();
+        }
+        break;
+      case 0x74: // t window operations
+        this.#windowOp(params);
+        break;
+      case 0x75: // u SCORC (only without parameters; CSI Ps u belongs to others)
+        if (params.length === 0) this.#restoreCursor();
+        break;
+    }
+  }
+
+  #csiPrivate(params: Params, final: number): void {
+    switch (final) {
+      case 0x4a: // ?J DECSED
+        this.#eraseInDisplay(params.get(0, 0), true);
+        break;
+      case 0x4b: // ?K DECSEL
+        this.#eraseInLine(params.get(0, 0), true);
+        break;
+      case 0x68: // ?h DECSET
+      case 0x6c: // ?l DECRST
+        for (let i = 0; i < params.length; i++) {
+          this.#setDecMode(params.get(i, 0), final === 0x68);
+        }
+        break;
+      case 0x6e: // ?n DECDSR
+        this.#deviceStatus(params.get(0, 0), true);
+        break;
+      case 0x73: // ?s XTSAVE
+        this.#savePrivateModes(params, false);
+        break;
+      case 0x72: // ?r XTRESTORE
+        this.#savePrivateModes(params, true);
+        break;
+    }
+  }
+
+  #csiGreater(params: Params, final: number): void {
+    switch (final) {
+      case 0x63: // >c DA2
+        if (params.get(0, 0) === 0) this.#send(DA2_REPLY);
+        break;
+      case 0x71: // >q XTVERSION
+        if (params.get(0, 0) === 0) this.#send(XTVERSION_REPLY);
+        break;
+      case 0x6d: // >m XTMODKEYS: only modifyOtherKeys (resource 4) is kept
+        if (params.length === 0) {
+          if (this.#modifyOtherKeys !== 0) {
+            this.#modifyOtherKeys = 0;
+            this.#emit({ type: "modes" });
+          }
+        } else if (params.get(0, -1) === 4) {
+          const v = params.has(1) ? params.get(1, 0) : 0;
+          const level = v >= 0 && v <= 2 ? v : 0;
+          if (level !== this.#modifyOtherKeys) {
+            this.#modifyOtherKeys = level;
+            this.#emit({ type: "modes" });
+          }
+        }
+        break;
+    }
+  }
+
+  #deviceStatus(p: number, dec: boolean): void {
+    if (!dec) {
+      if (p === 5) this.#send(STATUS_OK_REPLY);
+      else if (p === 6) {
+        const [r, c] = this.#reportedPosition();
+        this.#send(csiReply(`${r};${c}R`));
+      }
+      return;
+    }
+    switch (p) {
+      case 6: { // DECXCPR
+        const [r, c] = this.#reportedPosition();
+        this.#send(csiReply(`?${r};${c};1R`));
+        break;
+      }
+      case 15: // printer: none
+        this.#send(csiReply("?13n"));
+        break;
+      case 25: // user-defined keys: locked
+        this.#send(csiReply("?21n"));
+        break;
+      case 26: // keyboard: North American
+        this.#send(csiReply("?27;1;0;0n"));
+        break;
+      case 53:
+      case 55: // locator: none
+        this.#send(csiReply("?50n"));
+        break;
+    }
+  }
+
+  /** 1-based cursor position as CPR reports it (relative to the margins in origin mode). */
+  #reportedPosition(): [number, number] {
+    if (this.#modes.origin) {
+      return [this.#y - this.#top + 1, this.#x - this.#left + 1];
+    }
+    return [this.#y + 1, this.#x + 1];
+  }
+
+  #windowOp(params: Params): void {
+    const op = params.get(0, 0);
+    switch (op) {
+      case 11: // iconified? never
+        this.#send(csiReply("1t"));
+        break;
+      case 13: // window position
+        this.#send(csiReply("3;0;0t"));
+        break;
+      case 14: // text area in pixels
+        this.#send(
+          csiReply(
+            `4;${this.#rows * this.#cellHeight};${
+              this.#cols * this.#cellWidth
+            }t`,
+          ),
+        );
+        break;
+      case 16: // cell size in pixels
+        this.#send(csiReply(`6;${this.#cellHeight};${this.#cellWidth}t`));
+        break;
+      case 18: // text area in characters
+        this.#send(csiReply(`8;${this.#rows};${this.#cols}t`));
+        break;
+      case 19: // screen in characters
+        this.#send(csiReply(`9;${this.#rows};${this.#cols}t`));
+        break;
+      case 22: { // push title(s)
+        const which = params.get(1, 0);
+        if (which > 2) break;
+        if (this.#titleStack.length >= TITLE_STACK_DEPTH) {
+          this.#titleStack.shift();
+        }
+        this.#titleStack.push({
+          icon: which === 0 || which === 1 ? this.#iconTitle : null,
+          title: which === 0 || which === 2 ? this.#title : null,
+        });
+        break;
+      }
+      case 23: { // pop title(s)
+        const which = params.get(1, 0);
+        if (which > 2) break;
+        const e = this.#titleStack.pop();
+        if (e === undefined) break;
+        this.#setTitles(
+          which === 0 || which === 1 ? e.icon : null,
+          which === 0 || which === 2 ? e.title : null,
+        );
+        break;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- OSC / DCS
+
+  #oscDispatch(data: string): void {
+    this.#joinNext = false;
+    const parsed = splitOsc(data);
+    if (parsed === null) return;
+    const handler = this.#osc.get(parsed[0]);
+    if (handler !== undefined) handler(parsed[1]);
+  }
+
+  #dcs(
+    prefix: string,
+    _params: Params,
+    intermediates: string,
+    final: number,
+    payload: Uint8Array,
+  ): void {
+    this.#joinNext = false;
+    if (prefix === "" && intermediates === "$" && final === 0x71) {
+      let s = "";
+      for (let i = 0; i < payload.length && i < 16; i++) {
+        s += String.fromCharCode(payload[i]);
+      }
+      this.#send(decrqssReply(this.#statusString(s)));
+    }
+  }
+
+  /** DECRQSS: the setting named by `request`, or null when unknown. */
+  #statusString(request: string): string | null {
+    switch (request) {
+      case "m":
+        return penToSgr(this.#pen) + "m";
+      case "r":
+        return `${this.#top + 1};${this.#bottom + 1}r`;
+      case "s":
+        return `${this.#left + 1};${this.#right + 1}s`;
+      case " q":
+        return `${this.#cursorStyleParam()} q`;
+      case '"q':
+        return `${(this.#pen.flags & A_PROTECTED) !== 0 ? 1 : 0}"q`;
+      case '"p':
+        return '65;1"p';
+      case "t":
+        return `${this.#rows}t`;
+      default:
+        return null;
+    }
+  }
+}

@@ -1,0 +1,286 @@
+/**
+ * A terminal buffer: history (scrollback) followed by the `rows` screen
+ * lines, kept in a ring so that scrolling one line costs O(1) (no shifting
+ * of the whole history). The alternate screen is a Buffer without history.
+ *
+ * Line indexes: 0 is the oldest history line; screen row `y` is line
+ * `length - rows + y`. `trimmed` counts lines dropped from the top since the
+ * buffer was created, so `trimmed + i` is a stable absolute line number.
+ *
+ * @module
+ */
+import type { BufferView } from "../terminal_view.ts";
+import { Line } from "./line.ts";
+import { copyCells, eraseCells, resizeLine } from "./line_ops.ts";
+
+/** Default scrollback limit of the normal buffer, in lines. */
+export const DEFAULT_SCROLLBACK = 10_000;
+
+/** Smallest power of two >= n (n >= 1). */
+function pow2AtLeast(n: number): number {
+  let c = 16;
+  while (c < n) c *= 2;
+  return c;
+}
+
+/** History plus screen lines of one screen buffer. */
+export class Buffer implements BufferView {
+  /** True for the alternate screen: no history, lines scrolled off are dropped. */
+  readonly isAlt: boolean;
+  /** Lines dropped from the top since creation. */
+  trimmed = 0;
+  #cols: number;
+  #rows: number;
+  #scrollback: number;
+  #ring: (Line | undefined)[];
+  #mask: number;
+  #head = 0;
+  #count = 0;
+
+  /**
+   * @param cols cells per line
+   * @param rows screen lines
+   * @param scrollback history limit in lines (`Infinity` allowed; ignored
+   *   for the alternate screen, which has none)
+   */
+  constructor(cols: number, rows: number, scrollback: number, isAlt = false) {
+    this.isAlt = isAlt;
+    this.#cols = cols;
+    this.#rows = rows;
+    this.#scrollback = isAlt ? 0 : Math.max(0, scrollback);
+    const cap = pow2AtLeast(rows + Math.min(this.#scrollback, 1024));
+    this.#ring = new Array(cap);
+    this.#mask = cap - 1;
+    for (let y = 0; y < rows; y++) this.#append(new Line(cols));
+  }
+
+  /** Cells per line. */
+  get cols(): number {
+    return this.#cols;
+  }
+  /** Screen lines. */
+  get rows(): number {
+    return this.#rows;
+  }
+  /** Lines held: history + screen. */
+  get length(): number {
+    return this.#count;
+  }
+  /** Lines of history above the screen. */
+  get historyLength(): number {
+    return this.#count - this.#rows;
+  }
+  /** The history limit in lines. */
+  get scrollback(): number {
+    return this.#scrollback;
+  }
+  set scrollback(n: number) {
+    if (this.isAlt) return;
+    this.#scrollback = Math.max(0, n);
+    this.#trimToLimit();
+  }
+
+  /** Line `i` (0 = oldest history line). */
+  getLine(i: number): Line {
+    return this.#ring[(this.#head + i) & this.#mask]!;
+  }
+
+  /** Screen row `y` (0 = top of the screen). */
+  screenLine(y: number): Line {
+    return this
+      .#ring[(this.#head + this.#count - this.#rows + y) & this.#mask]!;
+  }
+
+  /** Replace screen row `y`. */
+  setScreenLine(y: number, line: Line): void {
+    this.#ring[(this.#head + this.#count - this.#rows + y) & this.#mask] = line;
+  }
+
+  #ensureCapacity(n: number): void {
+    const cap = this.#ring.length;
+    if (n <= cap) return;
+    const newCap = pow2AtLeast(n);
+    const ring: (Line | undefined)[] = new Array(newCap);
+    for (let i = 0; i < this.#count; i++) {
+      ring[i] = this.#ring[(this.#head + i) & this.#mask];
+    }
+    this.#ring = ring;
+    this.#mask = newCap - 1;
+    this.#head = 0;
+  }
+
+  /** Append a line at the bottom (no limit check). */
+  #append(line: Line): void {
+    this.#ensureCapacity(this.#count + 1);
+    this.#ring[(this.#head + this.#count) & this.#mask] = line;
+    this.#count++;
+  }
+
+  /** Drop `n` lines from the top (oldest). */
+  #dropTop(n: number, countAsTrimmed: boolean): void {
+    for (let i = 0; i < n; i++) {
+      this.#ring[this.#head] = undefined;
+      this.#head = (this.#head + 1) & this.#mask;
+    }
+    this.#count -= n;
+    if (countAsTrimmed) this.trimmed += n;
+  }
+
+  #trimToLimit(): void {
+    const excess = this.#count - this.#rows - this.#scrollback;
+    if (excess > 0) this.#dropTop(excess, true);
+  }
+
+  /**
+   * Scroll screen rows [top, bottom] up by `n` over the full width; `n` new
+   * blank lines of background `bg` appear at `bottom`. With `toHistory`
+   * (normal buffer, `top` = 0) the lines scrolled off go to history (the
+   * oldest history lines are trimmed beyond the limit); otherwise they are
+   * discarded.
+   */
+  scrollUp(
+    top: number,
+    bottom: number,
+    n: number,
+    bg: number,
+    toHistory: boolean,
+  ): void {
+    const rows = this.#rows;
+    n = Math.min(n, bottom - top + 1);
+    if (n <= 0) return;
+    const cols = this.#cols;
+    if (toHistory && top === 0 && !this.isAlt) {
+      const limit = rows + this.#scrollback;
+      for (let k = 0; k < n; k++) {
+        if (this.#count >= limit) this.#dropTop(1, true);
+        this.#append(new Line(cols, bg));
+      }
+      if (bottom < rows - 1) {
+        // Rows below the region moved up with the rest: put them back, and
+        // the new blank lines at the bottom of the region.
+        const blanks: Line[] = [];
+        for (let y = rows - n; y < rows; y++) blanks.push(this.screenLine(y));
+        for (let y = rows - 1; y > bottom; y--) {
+          this.setScreenLine(y, this.screenLine(y - n));
+        }
+        for (let k = 0; k < n; k++) {
+          this.setScreenLine(bottom - n + 1 + k, blanks[k]);
+        }
+      }
+      return;
+    }
+    for (let y = top; y + n <= bottom; y++) {
+      this.setScreenLine(y, this.screenLine(y + n));
+    }
+    for (let y = bottom - n + 1; y <= bottom; y++) {
+      this.setScreenLine(y, new Line(cols, bg));
+    }
+  }
+
+  /** Scroll screen rows [top, bottom] down by `n`; blank lines appear at `top`. */
+  scrollDown(top: number, bottom: number, n: number, bg: number): void {
+    n = Math.min(n, bottom - top + 1);
+    if (n <= 0) return;
+    for (let y = bottom; y - n >= top; y--) {
+      this.setScreenLine(y, this.screenLine(y - n));
+    }
+    for (let y = top; y < top + n; y++) {
+      this.setScreenLine(y, new Line(this.#cols, bg));
+    }
+  }
+
+  /**
+   * Scroll the rectangle rows [top, bottom] x columns [left, right] up by
+   * `n` (cells move, lines stay; nothing goes to history).
+   */
+  scrollRectUp(
+    top: number,
+    bottom: number,
+    left: number,
+    right: number,
+    n: number,
+    bg: number,
+  ): void {
+    n = Math.min(n, bottom - top + 1);
+    if (n <= 0) return;
+    const w = right - left + 1;
+    for (let y = top; y + n <= bottom; y++) {
+      copyCells(this.screenLine(y), left, this.screenLine(y + n), left, w);
+    }
+    for (let y = bottom - n + 1; y <= bottom; y++) {
+      eraseCells(this.screenLine(y), left, right + 1, bg);
+    }
+  }
+
+  /** Scroll the rectangle rows [top, bottom] x columns [left, right] down by `n`. */
+  scrollRectDown(
+    top: number,
+    bottom: number,
+    left: number,
+    right: number,
+    n: number,
+    bg: number,
+  ): void {
+    n = Math.min(n, bottom - top + 1);
+    if (n <= 0) return;
+    const w = right - left + 1;
+    for (let y = bottom; y - n >= top; y--) {
+      copyCells(this.screenLine(y), left, this.screenLine(y - n), left, w);
+    }
+    for (let y = top; y < top + n; y++) {
+      eraseCells(this.screenLine(y), left, right + 1, bg);
+    }
+  }
+
+  /** Drop the whole history (ED 3). */
+  clearHistory(): void {
+    const h = this.historyLength;
+    if (h > 0) this.#dropTop(h, true);
+  }
+
+  /** Replace every screen line with a blank one of background `bg`. */
+  clearScreen(bg: number): void {
+    for (let y = 0; y < this.#rows; y++) {
+      this.setScreenLine(y, new Line(this.#cols, bg));
+    }
+  }
+
+  /**
+   * Change the size without reflow. Columns: every line is truncated or
+   * extended. Fewer rows: lines below `cursorY` are dropped first, then top
+   * lines go to history (the alternate screen drops them). More rows: lines
+   * come back from history, then blank lines are added at the bottom.
+   * Returns the cursor row after the change.
+   */
+  resize(cols: number, rows: number, cursorY: number): number {
+    if (cols !== this.#cols) {
+      for (let i = 0; i < this.#count; i++) resizeLine(this.getLine(i), cols);
+      this.#cols = cols;
+    }
+    const oldRows = this.#rows;
+    if (rows < oldRows) {
+      const remove = oldRows - rows;
+      const below = Math.max(0, Math.min(remove, oldRows - 1 - cursorY));
+      for (let k = 0; k < below; k++) {
+        this.#count--;
+        this.#ring[(this.#head + this.#count) & this.#mask] = undefined;
+      }
+      const up = remove - below;
+      this.#rows = rows;
+      cursorY -= up;
+      if (this.isAlt) {
+        if (up > 0) this.#dropTop(up, false);
+      } else {
+        this.#trimToLimit();
+      }
+    } else if (rows > oldRows) {
+      const add = rows - oldRows;
+      const pull = this.isAlt ? 0 : Math.min(add, this.historyLength);
+      this.#rows = rows;
+      cursorY += pull;
+      for (let k = pull; k < add; k++) this.#append(new Line(cols));
+      for (let y = 0; y < pull; y++) this.screenLine(y).dirty = true;
+    }
+    return Math.max(0, Math.min(rows - 1, cursorY));
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Display width of a Unicode code point in terminal cells: 0, 1 or 2.
+ *
+ * - 0: combining marks (Mn, Me), format characters (Cf: ZWJ, ZWNJ, bidi
+ *   controls, tags, ...), variation selectors, Hangul medial vowels and final
+ *   consonants (U+1160-U+11FF, U+D7B0-U+D7FF).
+ * - 2: East Asian Wide and Fullwidth, which includes emoji with default emoji
+ *   presentation (from the npm package `get-east-asian-width`).
+ * - 1: everything else (including East Asian Ambiguous, as xterm does by
+ *   default).
+ *
+ * Code points below U+0300 come from a precomputed table; the rest from a
+ * lazily built two-level table (256 code points per page, computed on first
+ * use), so the package is called at most once per code point.
+ *
+ * @module
+ */
+import { eastAsianWidth } from "get-east-asian-width";
+
+/** Code points below this have their width in {@link LOW_WIDTH}. */
+export const LOW_LIMIT = 0x300;
+
+/**
+ * Widths of U+0000..U+02FF. Controls (C0, DEL, C1) are 0; U+00AD (soft
+ * hyphen) is 1, as in xterm and wcwidth.
+ */
+export const LOW_WIDTH: Uint8Array = (() => {
+  const t = new Uint8Array(LOW_LIMIT).fill(1);
+  for (let c = 0; c < 0x20; c++) t[c] = 0;
+  for (let c = 0x7f; c < 0xa0; c++) t[c] = 0;
+  return t;
+})();
+
+const ZERO_WIDTH_CATEGORY = /^[\p{Mn}\p{Me}\p{Cf}]$/u;
+
+/** Prepended concatenation marks: Cf, but visible (wcwidth gives 1). */
+function isPrependedMark(cp: number): boolean {
+  return (cp >= 0x600 && cp <= 0x605) || cp === 0x6dd || cp === 0x70f ||
+    cp === 0x890 || cp === 0x891 || cp === 0x8e2 || cp === 0x110bd ||
+    cp === 0x110cd;
+}
+
+/** Width computed from first principles (no cache). Exported for tests. */
+export function computeWidth(cp: number): 0 | 1 | 2 {
+  if (cp < LOW_LIMIT) return LOW_WIDTH[cp] as 0 | 1;
+  if (cp > 0x10ffff) return 1;
+  if ((cp >= 0x1160 && cp <= 0x11ff) || (cp >= 0xd7b0 && cp <= 0xd7ff)) {
+    return 0;
+  }
+  if (cp >= 0xd800 && cp <= 0xdfff) return 1; // lone surrogates (U+FFFD in practice)
+  if (
+    ZERO_WIDTH_CATEGORY.test(String.fromCodePoint(cp)) && !isPrependedMark(cp)
+  ) {
+    return 0;
+  }
+  return eastAsianWidth(cp) as 1 | 2;
+}
+
+const PAGE_SHIFT = 8;
+const PAGE_SIZE = 1 << PAGE_SHIFT;
+const pages: (Uint8Array | undefined)[] = new Array(0x110000 >> PAGE_SHIFT);
+
+function buildPage(page: number): Uint8Array {
+  const t = new Uint8Array(PAGE_SIZE);
+  const base = page << PAGE_SHIFT;
+  for (let i = 0; i < PAGE_SIZE; i++) t[i] = computeWidth(base + i);
+  pages[page] = t;
+  return t;
+}
+
+/**
+ * Width in cells of code point `cp` (0, 1 or 2). Fast for ASCII and Latin
+ * (one table read); other code points cost one table read after the first
+ * use of their 256-code-point page.
+ */
+export function charWidth(cp: number): number {
+  if (cp < LOW_LIMIT) return LOW_WIDTH[cp];
+  if (cp > 0x10ffff) return 1;
+  const page = cp >>> PAGE_SHIFT;
+  const t = pages[page] ?? buildPage(page);
+  return t[cp & (PAGE_SIZE - 1)];
+}
+
+/** Zero width joiner. */
+export const ZWJ = 0x200d;
+/** Variation selector 16 (emoji presentation). */
+export const VS16 = 0xfe0f;

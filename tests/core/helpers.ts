@@ -1,0 +1,193 @@
+/**
+ * Test helpers for the emulator: a terminal that records replies and
+ * events, and text views of its screen.
+ *
+ * @module
+ */
+import { Terminal } from "../../core/emulator/terminal.ts";
+import type { TerminalEvent } from "../../core/terminal_view.ts";
+import type { Line } from "../../core/model/line.ts";
+
+/** A terminal plus what it sent back. */
+export interface TestTerminal {
+  term: Terminal;
+  /** Every reply, in order. */
+  replies: string[];
+  /** Every event, in order. */
+  events: TerminalEvent[];
+}
+
+/** A terminal of `cols` x `rows` that records replies and events. */
+export function makeTerminal(
+  cols = 80,
+  rows = 24,
+  scrollback?: number,
+): TestTerminal {
+  const replies: string[] = [];
+  const events: TerminalEvent[] = [];
+  const term = new Terminal({
+    cols,
+    rows,
+    scrollback,
+    reply: (d) => replies.push(d),
+    onEvent: (e) => events.push(e),
+  });
+  return { term, replies, events };
+}
+
+/** Screen row `y` of the active buffer. */
+export function screenLine(term: Terminal, y: number): Line {
+  const buf = term.buffer;
+  return buf.getLine(buf.length - term.rows + y);
+}
+
+/** The screen rows as text, trailing blanks trimmed. */
+export function screenLines(term: Terminal): string[] {
+  const out: string[] = [];
+  for (let y = 0; y < term.rows; y++) {
+    out.push(screenLine(term, y).toString(true));
+  }
+  return out;
+}
+
+/** The screen as text: rows joined by "\n", trailing blank rows dropped. */
+export function screenText(term: Terminal): string {
+  const lines = screenLines(term);
+  while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  return lines.join("\n");
+}
+
+/** The history lines (normal buffer) as text, trailing blanks trimmed. */
+export function historyLines(term: Terminal): string[] {
+  const buf = term.normalBuffer;
+  const out: string[] = [];
+  for (let i = 0; i < buf.length - term.rows; i++) {
+    out.push(buf.getLine(i).toString(true));
+  }
+  return out;
+}
+
+/** Every screen row's cells as a flat array (for comparing whole states). */
+export function snapshot(term: Terminal): unknown {
+  const buf = term.buffer;
+  const lines: unknown[] = [];
+  for (let i = 0; i < buf.length; i++) {
+    const l = buf.getLine(i);
+    lines.push([
+      Array.from(l.data),
+      l.wrapped,
+      l.clusters ? [...l.clusters.entries()].sort((a, b) => a[0] - b[0]) : [],
+    ]);
+  }
+  return {
+    lines,
+    x: term.cursorX,
+    y: term.cursorY,
+    wrap: term.wrapPending,
+    alt: buf.isAlt,
+    trimmed: buf.trimmed,
+    title: term.title,
+  };
+}
+
+/** Throw unless the invariants hold. */
+export function checkInvariants(term: Terminal): void {
+  const { cols, rows } = term;
+  if (!(term.cursorX >= 0 && term.cursorX < cols)) {
+    throw new Error(`cursorX ${term.cursorX} outside 0..${cols - 1}`);
+  }
+  if (!(term.cursorY >= 0 && term.cursorY < rows)) {
+    throw new Error(`cursorY ${term.cursorY} outside 0..${rows - 1}`);
+  }
+  for (const buf of [term.buffer, term.normalBuffer]) {
+    if (buf.length < rows) {
+      throw new Error(`buffer length ${buf.length} < ${rows}`);
+    }
+    for (let y = 0; y < rows; y++) {
+      const l = buf.getLine(buf.length - rows + y);
+      if (l.cols !== cols || l.data.length !== cols * 4) {
+        throw new Error(`screen row ${y} has ${l.cols} cells, want ${cols}`);
+      }
+    }
+  }
+}
+
+/** ESC, CSI, OSC, DCS and ST as strings, for readable test inputs. */
+export const ESC = "\x1b";
+export const CSI = "\x1b[";
+export const OSC = "\x1b]";
+export const DCS = "\x1bP";
+export const ST = "\x1b\\";
+
+/** One table-driven case: input -> expected screen, cursor, replies. */
+export interface Case {
+  name: string;
+  cols?: number;
+  rows?: number;
+  scrollback?: number;
+  /** Program output (a string is UTF-8 encoded). */
+  input: string | Uint8Array;
+  /** Expected {@link screenText}. */
+  screen?: string;
+  /** Expected [cursorX, cursorY]. */
+  cursor?: [number, number];
+  /** Expected replies (all of them, in order). */
+  replies?: string[];
+  /** Expected history lines (normal buffer). */
+  history?: string[];
+  /** Further checks. */
+  check?: (t: TestTerminal) => void;
+}
+
+/** Assert that `actual` equals `expected` (JSON comparison), with a message. */
+export function expectEqual(
+  actual: unknown,
+  expected: unknown,
+  what: string,
+): void {
+  const a = JSON.stringify(actual), e = JSON.stringify(expected);
+  if (a !== e) throw new Error(`${what}: got ${a}, want ${e}`);
+}
+
+/** Register one Deno test per case (80x24 unless the case says otherwise). */
+export function runCases(group: string, cases: Case[]): void {
+  for (const c of cases) {
+    Deno.test(`${group}: ${c.name}`, () => {
+      const t = makeTerminal(c.cols ?? 80, c.rows ?? 24, c.scrollback);
+      t.term.write(c.input);
+      checkInvariants(t.term);
+      if (c.screen !== undefined) {
+        expectEqual(screenText(t.term), c.screen, "screen");
+      }
+      if (c.cursor !== undefined) {
+        expectEqual([t.term.cursorX, t.term.cursorY], c.cursor, "cursor");
+      }
+      if (c.replies !== undefined) expectEqual(t.replies, c.replies, "replies");
+      if (c.history !== undefined) {
+        expectEqual(historyLines(t.term), c.history, "history");
+      }
+      c.check?.(t);
+    });
+  }
+}
+
+/** Cell (x, y) of the screen: code, fg, bg, attr. */
+export function cell(
+  term: Terminal,
+  x: number,
+  y: number,
+): { code: number; fg: number; bg: number; attr: number; text: string } {
+  const l = screenLine(term, y);
+  return {
+    code: l.code(x),
+    fg: l.fg(x),
+    bg: l.bg(x),
+    attr: l.attr(x),
+    text: l.text(x),
+  };
+}
+
+export {
+  deepStrictEqual as assertEquals,
+  ok as assert,
+} from "node:assert/strict";
