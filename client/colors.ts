@@ -1,6 +1,6 @@
 /**
  * Colour words (see `core/model/cell.ts`) to CSS, and the 256-colour
- * palette's custom properties.
+ * palette's custom properties and classes.
  *
  * Palette colours are drawn as `var(--dt-color-N)` rather than a fixed
  * value, so a theme (or an OSC 4 palette change) recolours text that is
@@ -53,15 +53,29 @@ export function xtermColor(i: number): string {
 }
 
 /**
- * Define `--dt-color-16` .. `--dt-color-255` on `:root`, once per document.
- * The rule goes in a `<style>` at the very start of `<head>`, so any
- * stylesheet loaded after it (domterm.css, a theme) can override entries.
+ * The palette stylesheet: `--dt-color-16` .. `--dt-color-255` on `:root`,
+ * and the classes `dt-fgN` / `dt-bgN` (N = 0-255) that style text with
+ * them.
+ */
+export function paletteCss(): string {
+  let css = ":root{";
+  for (let i = 16; i < 256; i++) css += `--dt-color-${i}:${xtermColor(i)};`;
+  css += "}\n";
+  for (let i = 0; i < 256; i++) {
+    css +=
+      `.dt-fg${i}{color:var(--dt-color-${i})}.dt-bg${i}{background-color:var(--dt-color-${i})}\n`;
+  }
+  return css;
+}
+
+/**
+ * Install {@link paletteCss} once per document, in a `<style>` at the very
+ * start of `<head>`, so any stylesheet loaded after it (domterm.css, a
+ * theme) can override entries.
  */
 export function installPalette(doc: Document): void {
   if (doc.getElementById(PALETTE_STYLE_ID)) return;
-  let css = ":root {";
-  for (let i = 16; i < 256; i++) css += `--dt-color-${i}:${xtermColor(i)};`;
-  css += "}";
+  const css = paletteCss();
   const style = doc.createElement("style");
   style.id = PALETTE_STYLE_ID;
   style.textContent = css;

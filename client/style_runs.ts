@@ -3,8 +3,7 @@
  *
  * Adjacent cells with the same colours and style attributes form one run;
  * a run in the default style is bare text, any other run one `<span>` with
- * classes for the flags and inline colours (palette colours as
- * `var(--dt-color-N)`, so they follow the theme). A double-width character
+ * classes for the flags and palette colours and inline direct colours. A double-width character
  * is a nested fixed-width `<span class="dt-w">`; its tail cell adds no text.
  * Trailing blank cells in the default style are left out: the row's CSS
  * width keeps the grid, and copied text gets no trailing spaces.
@@ -31,6 +30,9 @@ import {
   BG,
   CELL_STRIDE,
   CODE,
+  COLOR_KIND_MASK,
+  COLOR_PALETTE,
+  COLOR_RGB,
   extId,
   FG,
   underlineStyle,
@@ -53,6 +55,10 @@ export function escapeHtml(s: string): string {
 /**
  * Opening tag of a run with colours `fg`, `bg` and style attributes `attr`
  * (not all-default). `ext` resolves the extended-style id (underline colour).
+ *
+ * Palette colours are classes (`dt-fgN`, `dt-bgN`, whose rules use
+ * `var(--dt-color-N)`): cheaper to parse than inline styles, and a theme
+ * restyles old output. Direct colours are inline `rgb()`.
  */
 export function openTag(
   fg: number,
@@ -62,20 +68,25 @@ export function openTag(
 ): string {
   let cls = "";
   let style = "";
-  let f = colorCss(fg);
-  let b = colorCss(bg);
+  let f = fg, b = bg;
   if ((attr & A_INVERSE) !== 0) {
-    // Inverse swaps the colours, default ones included (the effective
-    // defaults --dt-dfg/--dt-dbg already follow whole-screen reverse video).
-    const t = f;
-    f = b ?? "var(--dt-dbg)";
-    b = t ?? "var(--dt-dfg)";
+    f = bg;
+    b = fg;
     cls += " dt-inverse";
   }
-  if (f !== null) style += `color:${f};`;
-  if (b !== null) {
-    style += `background-color:${b};`;
-    cls += " dt-bg";
+  const fk = f & COLOR_KIND_MASK, bk = b & COLOR_KIND_MASK;
+  if (fk === COLOR_PALETTE) cls += ` dt-fg${f & 0xff}`;
+  else if (fk === COLOR_RGB) style += `color:${colorCss(f)};`;
+  // Inverse swaps the colours, default ones included (the effective
+  // defaults --dt-dfg/--dt-dbg already follow whole-screen reverse video).
+  else if ((attr & A_INVERSE) !== 0) style += "color:var(--dt-dbg);";
+  if (bk === COLOR_PALETTE) cls += ` dt-fill dt-bg${b & 0xff}`;
+  else if (bk === COLOR_RGB) {
+    cls += " dt-fill";
+    style += `background-color:${colorCss(b)};`;
+  } else if ((attr & A_INVERSE) !== 0) {
+    cls += " dt-fill";
+    style += "background-color:var(--dt-dfg);";
   }
   if ((attr & A_BOLD) !== 0) cls += " dt-bold";
   if ((attr & A_FAINT) !== 0) cls += " dt-faint";
@@ -130,6 +141,13 @@ export class RowPainter {
     return t;
   }
 
+  /**
+   * Cells drawn by the last {@link html} call: the line's length without
+   * its trailing default blanks. A line cut or extended beyond this point
+   * draws the same.
+   */
+  drawnCells = 0;
+
   /** The inner HTML of the row that shows `line` ("<br>" when it is empty). */
   html(line: Line): string {
     const d = line.data;
@@ -142,6 +160,7 @@ export class RowPainter {
       if ((d[i + ATTR] & A_WIDE_TAIL) !== 0) break;
       end--;
     }
+    this.drawnCells = end;
     // An empty block would vanish from copied text; <br> keeps the line.
     if (end === 0) return "<br>";
     let out = "";
