@@ -69,6 +69,11 @@ export interface TerminalOptions {
   reply?: (data: string) => void;
   /** Receives title, bell, mode, buffer-switch and resize events. */
   onEvent?: (e: TerminalEvent) => void;
+  /**
+   * Called with any error thrown while handling input (a bug); the emulator
+   * repairs its invariants and goes on. For tests and diagnostics.
+   */
+  onError?: (err: unknown) => void;
 }
 
 /** Largest accepted number of columns. */
@@ -188,7 +193,17 @@ export class Terminal implements TerminalView {
       dcs: (prefix, params, intermediates, final, payload) =>
         this.#dcs(prefix, params, intermediates, final, payload),
     };
-    this.#parser = new Parser(handler, { onError: () => this.#repair() });
+    const onError = options.onError;
+    this.#parser = new Parser(handler, {
+      onError: (err) => {
+        this.#repair();
+        try {
+          onError?.(err);
+        } catch {
+          // ignored
+        }
+      },
+    });
   }
 
   // ---------------------------------------------------------------- view
@@ -304,6 +319,7 @@ export class Terminal implements TerminalView {
     cols = clampDim(cols, MAX_COLS);
     rows = clampDim(rows, MAX_ROWS);
     if (cols === this.#cols && rows === this.#rows) return;
+    const oldCols = this.#cols;
     const active = this.#buf;
     const other = active === this.#normal ? this.#alt : this.#normal;
     this.#y = active.resize(cols, rows, this.#y);
@@ -316,7 +332,10 @@ export class Terminal implements TerminalView {
     if (otherSaved) otherSaved.y = otherY;
     this.#cols = cols;
     this.#rows = rows;
-    this.#x = Math.min(this.#x, cols - 1);
+    // A pending wrap becomes a real position when the line grows (the next
+    // character follows the last one), otherwise it is dropped.
+    const after = this.#wrapPending && this.#x === oldCols - 1 ? 1 : 0;
+    this.#x = Math.min(this.#x + after, cols - 1);
     this.#wrapPending = false;
     this.#resetMargins();
     this.#tabs.resize(cols);

@@ -10,11 +10,62 @@
  * @module
  */
 import type { BufferView } from "../terminal_view.ts";
+import { CELL_STRIDE } from "./cell.ts";
 import { Line } from "./line.ts";
 import { copyCells, eraseCells, resizeLine } from "./line_ops.ts";
 
 /** Default scrollback limit of the normal buffer, in lines. */
 export const DEFAULT_SCROLLBACK = 10_000;
+
+/** Lines carved out of one allocation by {@link LineStore}. */
+const BLOCK_LINES = 64;
+/** At most this many cell arrays wait for reuse. */
+const MAX_FREE = 256;
+
+/**
+ * Hands out blank lines. Allocating a typed array per line is slow (an
+ * off-heap, zeroed backing store each time), so cell arrays are views into
+ * shared blocks, and the arrays of lines that left the buffer for good
+ * (trimmed from history, or scrolled out of a region) are reused. A line
+ * object that left the buffer must therefore not be read afterwards; and a
+ * line's `data.buffer` is a whole block: use `data` itself.
+ */
+class LineStore {
+  #block: Uint32Array | null = null;
+  #offset = 0;
+  #free: Uint32Array[] = [];
+  #zero: Uint32Array = new Uint32Array(0);
+
+  /** A new blank line of `cols` cells with background `bg`. */
+  take(cols: number, bg: number): Line {
+    const words = cols * CELL_STRIDE;
+    let data = this.#free.pop();
+    if (data !== undefined && data.length === words) {
+      if (this.#zero.length !== words) this.#zero = new Uint32Array(words);
+      data.set(this.#zero); // faster than fill(0)
+    } else {
+      let block = this.#block;
+      if (block === null || this.#offset + words > block.length) {
+        block = this.#block = new Uint32Array(words * BLOCK_LINES);
+        this.#offset = 0;
+      }
+      data = block.subarray(this.#offset, this.#offset + words);
+      this.#offset += words;
+    }
+    return new Line(cols, bg, data);
+  }
+
+  /** `line` has left the buffer for good: its cell array may be reused. */
+  recycle(line: Line): void {
+    if (this.#free.length < MAX_FREE) this.#free.push(line.data);
+  }
+
+  /** Forget reusable arrays (after a width change they do not fit). */
+  clear(): void {
+    this.#free.length = 0;
+    this.#block = null;
+  }
+}
 
 /** Smallest power of two >= n (n >= 1). */
 function pow2AtLeast(n: number): number {
@@ -36,6 +87,7 @@ export class Buffer implements BufferView {
   #mask: number;
   #head = 0;
   #count = 0;
+  #store = new LineStore();
 
   /**
    * @param cols cells per line
@@ -119,6 +171,8 @@ export class Buffer implements BufferView {
   /** Drop `n` lines from the top (oldest). */
   #dropTop(n: number, countAsTrimmed: boolean): void {
     for (let i = 0; i < n; i++) {
+      const line = this.#ring[this.#head];
+      if (line !== undefined) this.#store.recycle(line);
       this.#ring[this.#head] = undefined;
       this.#head = (this.#head + 1) & this.#mask;
     }
@@ -153,7 +207,7 @@ export class Buffer implements BufferView {
       const limit = rows + this.#scrollback;
       for (let k = 0; k < n; k++) {
         if (this.#count >= limit) this.#dropTop(1, true);
-        this.#append(new Line(cols, bg));
+        this.#append(this.#store.take(cols, bg));
       }
       if (bottom < rows - 1) {
         // Rows below the region moved up with the rest: put them back, and
@@ -169,11 +223,12 @@ export class Buffer implements BufferView {
       }
       return;
     }
+    for (let y = top; y < top + n; y++) this.#store.recycle(this.screenLine(y));
     for (let y = top; y + n <= bottom; y++) {
       this.setScreenLine(y, this.screenLine(y + n));
     }
     for (let y = bottom - n + 1; y <= bottom; y++) {
-      this.setScreenLine(y, new Line(cols, bg));
+      this.setScreenLine(y, this.#store.take(cols, bg));
     }
   }
 
@@ -181,11 +236,14 @@ export class Buffer implements BufferView {
   scrollDown(top: number, bottom: number, n: number, bg: number): void {
     n = Math.min(n, bottom - top + 1);
     if (n <= 0) return;
+    for (let y = bottom - n + 1; y <= bottom; y++) {
+      this.#store.recycle(this.screenLine(y));
+    }
     for (let y = bottom; y - n >= top; y--) {
       this.setScreenLine(y, this.screenLine(y - n));
     }
     for (let y = top; y < top + n; y++) {
-      this.setScreenLine(y, new Line(this.#cols, bg));
+      this.setScreenLine(y, this.#store.take(this.#cols, bg));
     }
   }
 
@@ -241,7 +299,7 @@ export class Buffer implements BufferView {
   /** Replace every screen line with a blank one of background `bg`. */
   clearScreen(bg: number): void {
     for (let y = 0; y < this.#rows; y++) {
-      this.setScreenLine(y, new Line(this.#cols, bg));
+      this.setScreenLine(y, this.#store.take(this.#cols, bg));
     }
   }
 
@@ -256,6 +314,7 @@ export class Buffer implements BufferView {
     if (cols !== this.#cols) {
       for (let i = 0; i < this.#count; i++) resizeLine(this.getLine(i), cols);
       this.#cols = cols;
+      this.#store.clear();
     }
     const oldRows = this.#rows;
     if (rows < oldRows) {

@@ -31,10 +31,15 @@ export class Line {
   /** Grapheme-cluster text of cells that have the A_CLUSTER attribute. */
   clusters: Map<number, string> | null = null;
 
-  /** A blank line of `cols` cells with background `bg` (erase colour). */
-  constructor(cols: number, bg = 0) {
+  /**
+   * A blank line of `cols` cells with background `bg` (erase colour).
+   * `storage`, if given, must be a zero-filled array of exactly
+   * `cols * CELL_STRIDE` words (e.g. a view into a larger block, so that
+   * scrolling does not allocate one backing store per line).
+   */
+  constructor(cols: number, bg = 0, storage?: Uint32Array) {
     this.cols = cols;
-    this.data = new Uint32Array(cols * CELL_STRIDE);
+    this.data = storage ?? new Uint32Array(cols * CELL_STRIDE);
     if (bg !== 0) this.fill(0, cols, 0, 0, bg, 0);
   }
 

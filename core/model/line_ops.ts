@@ -53,7 +53,31 @@ export function eraseCells(
   if (from >= to) return;
   splitWideAt(line, from);
   splitWideAt(line, to);
-  line.fill(from, to, 0, 0, bg, 0);
+  blank(line, from, to, bg);
+}
+
+/** Cells [from, to) (already clamped) become blanks with background `bg`. */
+function blank(line: Line, from: number, to: number, bg: number): void {
+  const clusters = line.clusters;
+  if (clusters !== null && clusters.size > 0) {
+    for (let x = from; x < to; x++) clusters.delete(x);
+  }
+  const d = line.data;
+  if (bg === 0 && to - from > 24) {
+    d.fill(0, from * CELL_STRIDE, to * CELL_STRIDE);
+  } else {
+    for (
+      let i = from * CELL_STRIDE, e = to * CELL_STRIDE;
+      i < e;
+      i += CELL_STRIDE
+    ) {
+      d[i] = 0;
+      d[i + 1] = 0;
+      d[i + 2] = bg;
+      d[i + 3] = 0;
+    }
+  }
+  line.dirty = true;
 }
 
 /**
@@ -127,7 +151,7 @@ export function insertCells(
     x * CELL_STRIDE,
     (right - n) * CELL_STRIDE,
   );
-  line.fill(x, x + n, 0, 0, bg, 0);
+  blank(line, x, x + n, bg);
 }
 
 /**
@@ -153,7 +177,7 @@ export function deleteCells(
     shiftClusters(line, x + n, right, -n, right);
   }
   d.copyWithin(x * CELL_STRIDE, (x + n) * CELL_STRIDE, right * CELL_STRIDE);
-  line.fill(right - n, right, 0, 0, bg, 0);
+  blank(line, right - n, right, bg);
 }
 
 /**

@@ -191,3 +191,32 @@ export {
   deepStrictEqual as assertEquals,
   ok as assert,
 } from "node:assert/strict";
+
+/**
+ * Throw unless every screen line is consistent: wide heads are followed by
+ * tails (and tails preceded by heads), cluster text exists exactly for
+ * A_CLUSTER cells.
+ */
+export function checkCells(term: Terminal): void {
+  const WIDE = 1 << 11, TAIL = 1 << 12, CLUSTER = 1 << 13;
+  for (let y = 0; y < term.rows; y++) {
+    const l = screenLine(term, y);
+    for (let x = 0; x < l.cols; x++) {
+      const a = l.attr(x);
+      if ((a & WIDE) && !(x + 1 < l.cols && (l.attr(x + 1) & TAIL))) {
+        throw new Error(`row ${y} col ${x}: wide head without tail`);
+      }
+      if ((a & TAIL) && !(x > 0 && (l.attr(x - 1) & WIDE))) {
+        throw new Error(`row ${y} col ${x}: tail without head`);
+      }
+      const has = l.clusters?.has(x) ?? false;
+      if (has !== ((a & CLUSTER) !== 0)) {
+        throw new Error(
+          `row ${y} col ${x}: cluster text ${has} but flag ${
+            (a & CLUSTER) !== 0
+          }`,
+        );
+      }
+    }
+  }
+}

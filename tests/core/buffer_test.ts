@@ -1,0 +1,196 @@
+import { Buffer } from "../../core/model/buffer.ts";
+import { Line } from "../../core/model/line.ts";
+import { paletteColor } from "../../core/model/cell.ts";
+import { assert, assertEquals } from "./helpers.ts";
+
+function lineOf(cols: number, text: string): Line {
+  const l = new Line(cols);
+  for (let i = 0; i < text.length && i < cols; i++) {
+    l.set(i, text.charCodeAt(i), 0, 0, 0);
+  }
+  return l;
+}
+
+function screen(b: Buffer): string[] {
+  const out: string[] = [];
+  for (let y = 0; y < b.rows; y++) out.push(b.screenLine(y).toString(true));
+  return out;
+}
+
+function all(b: Buffer): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < b.length; i++) out.push(b.getLine(i).toString(true));
+  return out;
+}
+
+/** Scroll the full screen once and write `text` on the new bottom line. */
+function pushText(b: Buffer, text: string): void {
+  b.scrollUp(0, b.rows - 1, 1, 0, true);
+  b.setScreenLine(b.rows - 1, lineOf(b.cols, text));
+}
+
+Deno.test("buffer: starts with rows blank lines", () => {
+  const b = new Buffer(5, 3, 100);
+  assertEquals(b.length, 3);
+  assertEquals(b.historyLength, 0);
+  assertEquals(b.trimmed, 0);
+  assertEquals(b.screenLine(0).cols, 5);
+  assert(!b.isAlt);
+});
+
+Deno.test("buffer: scrolling the full screen moves lines into history", () => {
+  const b = new Buffer(5, 2, 100);
+  b.setScreenLine(0, lineOf(5, "a"));
+  b.setScreenLine(1, lineOf(5, "b"));
+  pushText(b, "c");
+  assertEquals(all(b), ["a", "b", "c"]);
+  assertEquals(screen(b), ["b", "c"]);
+  assertEquals(b.historyLength, 1);
+});
+
+Deno.test("buffer: the scrollback limit trims the oldest lines (ring wrap-around)", () => {
+  const b = new Buffer(6, 3, 5);
+  for (let i = 0; i < 100; i++) pushText(b, `L${i}`);
+  assertEquals(b.length, 8);
+  assertEquals(b.trimmed, 100 + 3 - 8);
+  assertEquals(b.getLine(0).toString(true), "L92");
+  assertEquals(screen(b), ["L97", "L98", "L99"]);
+});
+
+Deno.test("buffer: trimmed + index is a stable line number", () => {
+  const b = new Buffer(6, 2, 3);
+  for (let i = 0; i < 20; i++) pushText(b, `L${i}`);
+  const line = b.getLine(2);
+  const absolute = b.trimmed + 2;
+  pushText(b, "more");
+  assertEquals(b.getLine(absolute - b.trimmed), line);
+});
+
+Deno.test("buffer: infinite scrollback keeps everything", () => {
+  const b = new Buffer(8, 2, Infinity);
+  for (let i = 0; i < 5000; i++) pushText(b, `L${i}`);
+  assertEquals(b.length, 5002);
+  assertEquals(b.trimmed, 0);
+  assertEquals(b.getLine(2).toString(true), "L0");
+  assertEquals(b.getLine(5001).toString(true), "L4999");
+});
+
+Deno.test("buffer: scrollback 0 keeps only the screen", () => {
+  const b = new Buffer(5, 2, 0);
+  for (let i = 0; i < 10; i++) pushText(b, `${i}`);
+  assertEquals(all(b), ["8", "9"]);
+});
+
+Deno.test("buffer: partial region scroll discards the top line", () => {
+  const b = new Buffer(5, 4, 100);
+  for (let y = 0; y < 4; y++) b.setScreenLine(y, lineOf(5, `${y}`));
+  b.scrollUp(1, 2, 1, 0, true);
+  assertEquals(all(b), ["0", "2", "", "3"]);
+});
+
+Deno.test("buffer: top-0 region scroll goes to history, rows below stay", () => {
+  const b = new Buffer(5, 4, 100);
+  for (let y = 0; y < 4; y++) b.setScreenLine(y, lineOf(5, `${y}`));
+  b.scrollUp(0, 1, 1, 0, true);
+  assertEquals(all(b), ["0", "1", "", "2", "3"]);
+  assertEquals(b.historyLength, 1);
+});
+
+Deno.test("buffer: scroll by more than the region", () => {
+  const b = new Buffer(5, 3, 100);
+  for (let y = 0; y < 3; y++) b.setScreenLine(y, lineOf(5, `${y}`));
+  b.scrollUp(0, 2, 99, 0, false);
+  assertEquals(all(b), ["", "", ""]);
+});
+
+Deno.test("buffer: new lines take the erase background", () => {
+  const b = new Buffer(5, 2, 100);
+  b.scrollUp(0, 1, 1, paletteColor(4), true);
+  assertEquals(b.screenLine(1).bg(3), paletteColor(4));
+});
+
+Deno.test("buffer: scrollDown", () => {
+  const b = new Buffer(5, 4, 100);
+  for (let y = 0; y < 4; y++) b.setScreenLine(y, lineOf(5, `${y}`));
+  b.scrollDown(1, 3, 2, 0);
+  assertEquals(screen(b), ["0", "", "", "1"]);
+});
+
+Deno.test("buffer: rectangle scrolls move cells only", () => {
+  const b = new Buffer(4, 3, 100);
+  b.setScreenLine(0, lineOf(4, "abcd"));
+  b.setScreenLine(1, lineOf(4, "efgh"));
+  b.setScreenLine(2, lineOf(4, "ijkl"));
+  b.scrollRectUp(0, 2, 1, 2, 1, 0);
+  assertEquals(screen(b), ["afgd", "ejkh", "i  l"]);
+  b.scrollRectDown(0, 2, 1, 2, 1, 0);
+  assertEquals(screen(b), ["a  d", "efgh", "ijkl"]);
+  assertEquals(b.historyLength, 0);
+});
+
+Deno.test("buffer: clearHistory counts trimmed lines", () => {
+  const b = new Buffer(5, 2, 100);
+  for (let i = 0; i < 7; i++) pushText(b, `${i}`);
+  b.clearHistory();
+  assertEquals(b.length, 2);
+  assertEquals(b.trimmed, 7);
+  assertEquals(screen(b), ["5", "6"]);
+});
+
+Deno.test("buffer: the alternate buffer never keeps history", () => {
+  const b = new Buffer(5, 2, 100, true);
+  assert(b.isAlt);
+  for (let i = 0; i < 5; i++) pushText(b, `${i}`);
+  assertEquals(all(b), ["3", "4"]);
+});
+
+Deno.test("buffer: resize rows down with the cursor at the bottom", () => {
+  const b = new Buffer(5, 4, 100);
+  for (let y = 0; y < 4; y++) b.setScreenLine(y, lineOf(5, `${y}`));
+  assertEquals(b.resize(5, 2, 3), 1);
+  assertEquals(screen(b), ["2", "3"]);
+  assertEquals(b.historyLength, 2);
+});
+
+Deno.test("buffer: resize rows down drops lines below the cursor first", () => {
+  const b = new Buffer(5, 4, 100);
+  for (let y = 0; y < 4; y++) b.setScreenLine(y, lineOf(5, `${y}`));
+  assertEquals(b.resize(5, 3, 1), 1);
+  assertEquals(all(b), ["0", "1", "2"]);
+});
+
+Deno.test("buffer: resize rows up pulls history back", () => {
+  const b = new Buffer(5, 2, 100);
+  for (let i = 0; i < 3; i++) pushText(b, `${i}`);
+  // History holds the two initial blank lines and "0".
+  assertEquals(b.resize(5, 4, 1), 3);
+  assertEquals(screen(b), ["", "0", "1", "2"]);
+  assertEquals(b.historyLength, 1);
+  assertEquals(b.resize(5, 6, 3), 4);
+  assertEquals(screen(b), ["", "", "0", "1", "2", ""]);
+  assertEquals(b.historyLength, 0);
+});
+
+Deno.test("buffer: alternate resize down drops top lines", () => {
+  const b = new Buffer(5, 3, 0, true);
+  for (let y = 0; y < 3; y++) b.setScreenLine(y, lineOf(5, `${y}`));
+  assertEquals(b.resize(5, 2, 2), 1);
+  assertEquals(all(b), ["1", "2"]);
+});
+
+Deno.test("buffer: resize columns applies to history", () => {
+  const b = new Buffer(5, 2, 100);
+  pushText(b, "hello");
+  pushText(b, "world");
+  b.resize(3, 2, 0);
+  for (let i = 0; i < b.length; i++) assertEquals(b.getLine(i).cols, 3);
+  assertEquals(b.getLine(2).toString(true), "hel");
+});
+
+Deno.test("buffer: lowering the scrollback limit trims", () => {
+  const b = new Buffer(5, 2, 100);
+  for (let i = 0; i < 10; i++) pushText(b, `${i}`);
+  b.scrollback = 3;
+  assertEquals(b.length, 5);
+  assertEquals(b.getLine(0).toString(true), "5");
+});
