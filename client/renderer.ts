@@ -35,6 +35,9 @@ import { RowPainter } from "./style_runs.ts";
  */
 const CHUNK = 64;
 
+/** Custom properties set by OSC 10, 11 and 12. */
+const DYNAMIC_PROPS = ["--dt-fg", "--dt-bg", "--dt-cursor"];
+
 /** Longest time frames wait for a synchronized update (?2026) to end. */
 export const SYNC_HOLD_MS = 500;
 
@@ -290,6 +293,7 @@ export class Renderer {
   #altShown = false;
   #cols = 0;
   #palette: (string | null)[] = new Array(256).fill(null);
+  #dynamic: (string | null)[] = [null, null, null];
   /** Cursor state last applied, to skip redundant DOM writes. */
   #cursorState = "";
   #cursorX = 0;
@@ -504,6 +508,7 @@ export class Renderer {
         root.style.removeProperty(`--dt-color-${i}`);
       }
     }
+    for (const p of DYNAMIC_PROPS) root.style.removeProperty(p);
   }
 
   #atBottom(): boolean {
@@ -512,15 +517,30 @@ export class Renderer {
     return vp.scrollHeight - vp.scrollTop - vp.clientHeight <= slack;
   }
 
-  /** Apply OSC 4 palette changes as custom properties on root. */
+  /**
+   * Apply OSC 4 palette changes, and OSC 10/11/12 default colour changes
+   * where the view has them, as custom properties on root.
+   */
   #syncPalette(): void {
     const pal = this.#palette;
+    const style = this.root.style;
     for (let i = 0; i < 256; i++) {
       const v = this.term.paletteOverride(i);
       if (v === pal[i]) continue;
       pal[i] = v;
-      if (v === null) this.root.style.removeProperty(`--dt-color-${i}`);
-      else this.root.style.setProperty(`--dt-color-${i}`, v);
+      if (v === null) style.removeProperty(`--dt-color-${i}`);
+      else style.setProperty(`--dt-color-${i}`, v);
+    }
+    const term = this.term as {
+      dynamicColorOverride?: (which: 0 | 1 | 2) => string | null;
+    };
+    if (typeof term.dynamicColorOverride !== "function") return;
+    for (let w = 0 as 0 | 1 | 2; w < 3; w++) {
+      const v = term.dynamicColorOverride(w);
+      if (v === this.#dynamic[w]) continue;
+      this.#dynamic[w] = v;
+      if (v === null) style.removeProperty(DYNAMIC_PROPS[w]);
+      else style.setProperty(DYNAMIC_PROPS[w], v);
     }
   }
 

@@ -159,7 +159,12 @@ Deno.test("renderer: one row per line, style runs as spans, colours and attribut
       t.write("\x1b[?5h");
       r.render();
       const rev = getComputedStyle(dt.root());
-      return { ...out, overridden, reversed: [rev.color, rev.backgroundColor] };
+      const reversed = [rev.color, rev.backgroundColor];
+      // OSC 11: the default background changes.
+      t.write("\x1b[?5l\x1b]11;rgb:10/20/30\x07");
+      r.render();
+      const osc11 = getComputedStyle(dt.root()).backgroundColor;
+      return { ...out, overridden, reversed, osc11 };
     });
     assertEquals(r.count, 6);
     assertEquals(r.texts, [
@@ -203,6 +208,7 @@ Deno.test("renderer: one row per line, style runs as spans, colours and attribut
     );
     assertEquals(r.overridden, "rgb(18, 52, 86)");
     assertEquals(r.reversed, [r.defaults[1], r.defaults[0]]);
+    assertEquals(r.osc11, "rgb(16, 32, 48)");
   });
 });
 
@@ -807,27 +813,18 @@ Deno.test("renderer: sample screen (screenshot to $DT_SCREENSHOT)", async () => 
 });
 
 Deno.test({
-  name: "renderer: bench innerHTML vs fragment (DT_BENCH=1)",
+  name: "renderer: bench (DT_BENCH=1)",
   ignore: !Deno.env.get("DT_BENCH"),
   fn: async () => {
     await withPage(async ({ page }) => {
       const extraCss = Deno.env.get("DT_BENCH_CSS");
       if (extraCss) await page.addStyleTag({ content: extraCss });
       const res = await page.evaluate(() => {
-        // deno-lint-ignore no-explicit-any
-        const dt = (globalThis as any).dt;
         const C = dt.cell;
         const cols = 120, n = 2000;
-        const t = new dt.FakeTerm(cols, n);
-        const words = [
-          "ls",
-          "-la",
-          "drwxr-xr-x",
-          "README.md",
-          "src/",
-          "2024-01-01",
-          "12:34",
-        ];
+        // 2000 lines of ls-like text: palette, direct colour and bold runs.
+        const ft = new dt.FakeTerm(cols, n);
+        const words = ["ls", "-la", "drwxr-xr-x", "README.md", "src/", "12:34"];
         for (let y = 0; y < n; y++) {
           let x = 0, k = y;
           while (x < cols - 12) {
@@ -837,74 +834,53 @@ Deno.test({
               : k % 5 === 0
               ? C.rgbColor(k, 2 * k, 3 * k)
               : 0;
-            x = t.put(y, x, w + " ", fg, 0, k % 4 === 0 ? C.A_BOLD : 0);
+            x = ft.put(y, x, w + " ", fg, 0, k % 4 === 0 ? C.A_BOLD : 0);
           }
         }
-        const lines = t.normal.lines;
-        const root = document.getElementById("terminal")!;
-        const r = new dt.Renderer(root, new dt.FakeTerm(cols, 2));
-        r.render();
+        const lines = ft.normal.lines;
+        const root = dt.root();
+        const r0 = new dt.Renderer(root, new dt.FakeTerm(cols, 2));
+        r0.render();
         const rowsEl = root.querySelector(".dt-rows")!;
-        // Reach the painter through a fresh import-free copy: use the renderer's HTML.
-        const probe = new dt.FakeTerm(cols, 1);
-        const html: string[] = [];
-        const tHtml0 = performance.now();
-        for (const l of lines) {
-          probe.normal.lines[0] = l;
-          l.dirty = true;
-          r.render();
-          html.push(root.querySelector(".dt-row")!.innerHTML);
-        }
+        const painter = new dt.RowPainter(() => ({
+          underlineColor: 0,
+          link: null,
+        }));
         const out: Record<string, number> = {};
-        const time = (name: string, f: () => void) => {
-          let build = Infinity, all = Infinity;
+        const best = (reps: number, f: () => void) => {
+          let b = Infinity;
+          for (let i = 0; i < reps; i++) {
+            const t0 = performance.now();
+            f();
+            b = Math.min(b, performance.now() - t0);
+          }
+          return b;
+        };
+        out["painter: 2000 rows to HTML"] = best(5, () => {
+          for (const l of lines) painter.html(l);
+        });
+        const html = lines.map((l) => painter.html(l));
+        // Building 2000 rows three ways (DOM only, then with layout).
+        const build = (name: string, f: () => void) => {
+          let dom = Infinity, all = Infinity;
           for (let rep = 0; rep < 5; rep++) {
             rowsEl.textContent = "";
             document.body.offsetHeight;
             const t0 = performance.now();
             f();
-            build = Math.min(build, performance.now() - t0);
+            dom = Math.min(dom, performance.now() - t0);
             document.body.offsetHeight;
             all = Math.min(all, performance.now() - t0);
           }
-          out[name + " build"] = build;
-          out[name + " +layout"] = all;
+          out[`${name}: DOM`] = dom;
+          out[`${name}: DOM + layout`] = all;
         };
-        void tHtml0;
-        // Build-from-Line cost for HTML strings (painter only).
-        let best = Infinity;
-        for (let rep = 0; rep < 5; rep++) {
-          const t2 = new dt.FakeTerm(cols, n);
-          t2.normal.lines = lines;
-          for (const l of lines) l.dirty = true;
-          const r2root = document.createElement("div");
-          document.body.appendChild(r2root);
-          const painterT0 = performance.now();
-          const r2 = new dt.Renderer(r2root, t2);
-          r2.render();
-          document.body.offsetHeight;
-          best = Math.min(best, performance.now() - painterT0);
-          r2.dispose();
-          r2root.remove();
-        }
-        out["renderer full render (2000 rows) +layout"] = best;
-        const painter = new dt.RowPainter(() => ({
-          underlineColor: 0,
-          link: null,
-        }));
-        best = Infinity;
-        for (let rep = 0; rep < 5; rep++) {
-          const t0 = performance.now();
-          for (const l of lines) painter.html(l);
-          best = Math.min(best, performance.now() - t0);
-        }
-        out["painter only (2000 rows)"] = best;
-        time("insertAdjacentHTML (one string)", () => {
+        build("2000 rows, one insertAdjacentHTML", () => {
           let s = "";
           for (const h of html) s += '<div class="dt-row">' + h + "</div>";
           rowsEl.insertAdjacentHTML("beforeend", s);
         });
-        time("per-row div + innerHTML", () => {
+        build("2000 rows, div + innerHTML each", () => {
           for (const h of html) {
             const d = document.createElement("div");
             d.className = "dt-row";
@@ -912,7 +888,7 @@ Deno.test({
             rowsEl.appendChild(d);
           }
         });
-        time("DocumentFragment (createElement/Text)", () => {
+        build("2000 rows, DocumentFragment of elements", () => {
           const frag = document.createDocumentFragment();
           for (const l of lines) {
             const d = document.createElement("div");
@@ -924,12 +900,14 @@ Deno.test({
                 d.appendChild(document.createTextNode(run));
               } else {
                 const s = document.createElement("span");
-                if (ra & C.A_BOLD) s.className = "dt-bold";
-                if (rf) {
-                  s.style.color = (rf >>> 24) === 1
-                    ? `var(--dt-color-${rf & 255})`
-                    : `rgb(${(rf >> 16) & 255},${(rf >> 8) & 255},${rf & 255})`;
+                let cls = (ra & C.A_BOLD) ? "dt-bold" : "";
+                if ((rf >>> 24) === 1) cls += ` dt-fg${rf & 255}`;
+                else if (rf) {
+                  s.style.color = `rgb(${(rf >> 16) & 255},${(rf >> 8) & 255},${
+                    rf & 255
+                  })`;
                 }
+                if (cls) s.className = cls;
                 s.textContent = run;
                 d.appendChild(s);
               }
@@ -949,71 +927,71 @@ Deno.test({
           }
           rowsEl.appendChild(frag);
         });
-        // Screen-row rewrite: 50 rows x 100 frames, innerHTML vs replaceChildren(fragment).
+        // Rewriting 50 screen rows per frame.
         rowsEl.textContent = "";
         rowsEl.insertAdjacentHTML(
           "beforeend",
           '<div class="dt-row"></div>'.repeat(50),
         );
         const rowEls = Array.from(rowsEl.children) as HTMLElement[];
-        let t0 = performance.now();
-        for (let f = 0; f < 100; f++) {
-          for (let i = 0; i < 50; i++) {
-            rowEls[i].innerHTML = html[(f * 50 + i) % n];
-          }
-          document.body.offsetHeight;
-        }
-        out["rewrite 50 rows x100 innerHTML +layout"] = performance.now() - t0;
+        out["rewrite 50 rows x100 frames, innerHTML (+layout)"] = best(
+          1,
+          () => {
+            for (let f = 0; f < 100; f++) {
+              for (let i = 0; i < 50; i++) {
+                rowEls[i].innerHTML = html[(f * 50 + i) % n];
+              }
+              document.body.offsetHeight;
+            }
+          },
+        );
         const tpl = document.createElement("template");
-        t0 = performance.now();
-        for (let f = 0; f < 100; f++) {
-          for (let i = 0; i < 50; i++) {
-            tpl.innerHTML = html[(f * 50 + i) % n];
-            rowEls[i].replaceChildren(tpl.content);
+        out[
+          "rewrite 50 rows x100 frames, template + replaceChildren (+layout)"
+        ] = best(1, () => {
+          for (let f = 0; f < 100; f++) {
+            for (let i = 0; i < 50; i++) {
+              tpl.innerHTML = html[(f * 50 + i) % n];
+              rowEls[i].replaceChildren(tpl.content);
+            }
+            document.body.offsetHeight;
           }
-          document.body.offsetHeight;
-        }
-        out["rewrite 50 rows x100 template+replaceChildren +layout"] =
-          performance.now() - t0;
-        // Steady state on #terminal: a flood of output with a full scrollback.
+        });
         rowsEl.textContent = "";
-        r.dispose();
-        const ft = new dt.FakeTerm(100, 30);
-        ft.scrollback = 5000;
-        const rr = new dt.Renderer(root, ft);
-        const sample = lines.slice(0, 200);
+        r0.dispose();
+
+        // The renderer in steady state: a flood into a full 5000-line scrollback.
+        const ft2 = new dt.FakeTerm(100, 30);
+        ft2.scrollback = 5000;
+        const rr = new dt.Renderer(root, ft2);
         const flood = (count: number) => {
           for (let i = 0; i < count; i++) {
-            ft.scroll(1);
-            const b = ft.normal.lines;
-            b[b.length - 2] = sample[i % sample.length].clone();
+            ft2.scroll(1);
+            const b = ft2.normal.lines;
+            b[b.length - 2] = lines[i % 200].clone();
           }
         };
         flood(6000);
         rr.render();
         document.body.offsetHeight;
-        const frameTimes: number[] = [];
-        const split: number[][] = [];
+        const median = (xs: number[]) =>
+          xs.sort((a, b) => a - b)[xs.length >> 1];
+        const floodTimes: number[] = [];
         for (let f = 0; f < 20; f++) {
           flood(1000);
           const t0 = performance.now();
           rr.render();
-          const t1 = performance.now();
           document.body.offsetHeight;
-          frameTimes.push(performance.now() - t0);
-          split.push([t1 - t0, performance.now() - t1]);
+          floodTimes.push(performance.now() - t0);
         }
-        split.sort((a, b) => a[0] - b[0]);
-        out["flood: render() incl. scroll layout, median"] = split[10][0];
-
-        frameTimes.sort((a, b) => a - b);
-        out["flood: 1000 new lines/frame, 5000 scrollback, median frame"] =
-          frameTimes[10];
-        // Full-screen app: every screen row changes each frame.
+        out[
+          "renderer: 1000 new lines/frame into 5000 scrollback, median frame (+layout)"
+        ] = median(floodTimes);
+        // A full-screen application: every screen row changes every frame.
         const screenTimes: number[] = [];
         for (let f = 0; f < 50; f++) {
           for (let y = 0; y < 30; y++) {
-            ft.put(
+            ft2.put(
               y,
               0,
               `frame ${f} row ${y} `.repeat(4),
@@ -1025,38 +1003,40 @@ Deno.test({
           document.body.offsetHeight;
           screenTimes.push(performance.now() - t0);
         }
-        screenTimes.sort((a, b) => a - b);
-        out["30 dirty screen rows/frame, median frame"] = screenTimes[25];
+        out["renderer: 30 dirty screen rows/frame, median frame (+layout)"] =
+          median(screenTimes);
         rr.dispose();
-        {
-          // Resizing the real emulator with a full 10,000-line history.
-          const term = new dt.Terminal({ cols: 100, rows: 30 });
-          const rt = new dt.Renderer(root, term);
-          let text = "";
-          for (let i = 0; i < 10100; i++) {
-            text += `\x1b[3${
-              i % 8
-            }mline ${i}\x1b[0m some text to fill the row ${i}\r\n`;
-          }
-          term.write(text);
+
+        // Resizing the real emulator with a full 10,000-line history.
+        const term = new dt.Terminal({ cols: 100, rows: 30 });
+        const rt = new dt.Renderer(root, term);
+        let text = "";
+        for (let i = 0; i < 10100; i++) {
+          text += `\x1b[3${
+            i % 8
+          }mline ${i}\x1b[0m some text to fill the row ${i}\r\n`;
+        }
+        term.write(text);
+        rt.render();
+        document.body.offsetHeight;
+        const resizeTimes: number[] = [];
+        for (let f = 0; f < 6; f++) {
+          term.resize(f % 2 ? 100 : 99, 30);
+          const t0 = performance.now();
           rt.render();
           document.body.offsetHeight;
-          const rs: number[] = [];
-          for (let f = 0; f < 6; f++) {
-            term.resize(f % 2 ? 100 : 99, 30);
-            const t0 = performance.now();
-            rt.render();
-            document.body.offsetHeight;
-            rs.push(performance.now() - t0);
-          }
-          rs.sort((a, b) => a - b);
-          out["resize cols with 10000 history lines, median"] = rs[3];
-          rt.dispose();
+          resizeTimes.push(performance.now() - t0);
         }
+        out[
+          "renderer: column resize with 10000 history lines, median (+layout)"
+        ] = median(
+          resizeTimes,
+        );
+        rt.dispose();
         return out;
       });
       for (const [k, v] of Object.entries(res)) {
-        console.log(`${k}: ${v.toFixed(2)} ms`);
+        console.log(`${k}: ${v.toFixed(1)} ms`);
       }
     });
   },
