@@ -51,6 +51,8 @@ export class Modes implements InputModes {
   sendFocus = false;
   /** ?47 / ?1047 / ?1049: the alternate screen is active. */
   altScreen = false;
+  /** ?1007: the mouse wheel sends cursor up/down keys on the alternate screen. */
+  alternateScroll = false;
   /** ?2004. */
   bracketedPaste = false;
   /** ?2026: the renderer should hold frames until this is reset. */
@@ -67,6 +69,7 @@ export const DEC_FLAG_MODES: Readonly<Record<number, keyof Modes>> = {
   45: "reverseWrap",
   66: "applicationKeypad",
   1004: "sendFocus",
+  1007: "alternateScroll",
   2004: "bracketedPaste",
   2026: "synchronizedOutput",
 };

@@ -32,7 +32,6 @@ import {
 import type {
   CursorStyle,
   ExtStyle,
-  InputModes,
   TerminalEvent,
   TerminalView,
 } from "../terminal_view.ts";
@@ -52,10 +51,21 @@ import {
   DA1_REPLY,
   DA2_REPLY,
   DA3_REPLY,
+  dcsReply,
   decrqssReply,
   STATUS_OK_REPLY,
   XTVERSION_REPLY,
 } from "./replies.ts";
+import {
+  changeAttributes,
+  checksumRect,
+  copyRect,
+  eraseRect,
+  fillRect,
+  type Rect,
+  reverseAttributes,
+  selectiveEraseRect,
+} from "./rect_ops.ts";
 import { applySgr, defaultPen, type Pen, penToSgr } from "./sgr.ts";
 import { TabStops } from "./tabs.ts";
 
@@ -260,8 +270,11 @@ export class Terminal implements TerminalView {
   get iconTitle(): string {
     return this.#iconTitle;
   }
-  /** Modes the input side needs (the object stays the same; read it when "modes" fires). */
-  get modes(): InputModes {
+  /**
+   * All modes, including those the input side needs (`InputModes`). The
+   * object is replaced only by RIS; read it again when "modes" fires.
+   */
+  get modes(): Modes {
     return this.#modes;
   }
   /** ?2026: while true the renderer should hold its frames. */
@@ -302,6 +315,24 @@ export class Terminal implements TerminalView {
   /** Feed program output. Strings are UTF-8 encoded first. Never throws. */
   write(data: Uint8Array | string): void {
     const bytes = typeof data === "string" ? encoder.encode(data) : data;
+    if (this.#writing) {
+      // Called from a reply or event callback: finish the current input first.
+      this.#pending.push(bytes.slice());
+      return;
+    }
+    this.#writing = true;
+    try {
+      this.#feed(bytes);
+      while (this.#pending.length > 0) this.#feed(this.#pending.shift()!);
+    } finally {
+      this.#writing = false;
+    }
+  }
+
+  #writing = false;
+  #pending: Uint8Array[] = [];
+
+  #feed(bytes: Uint8Array): void {
     try {
       this.#parser.feed(bytes);
     } catch {
@@ -352,8 +383,13 @@ export class Terminal implements TerminalView {
 
   /** RIS: full reset (history is kept; the screen is cleared). */
   reset(): void {
-    const wasAlt = this.#buf.isAlt;
     this.#parser.reset();
+    this.#fullReset();
+  }
+
+  /** RIS without touching the parser (ESC c arrives from inside it). */
+  #fullReset(): void {
+    const wasAlt = this.#buf.isAlt;
     this.#buf = this.#normal;
     this.#alt = new Buffer(this.#cols, this.#rows, 0, true);
     this.#normal.clearScreen(0);
@@ -374,6 +410,7 @@ export class Terminal implements TerminalView {
     this.#modifyOtherKeys = 0;
     this.#savedPrivateModes.clear();
     this.#saved.clear();
+    this.#rectExtent = false;
     this.#lastChar = 0;
     this.#joinNext = false;
     if (wasAlt) this.#emit({ type: "buffer" });
@@ -426,22 +463,15 @@ export class Terminal implements TerminalView {
     if (!(this.#y >= 0 && this.#y < rows)) {
       this.#y = Math.max(0, Math.min(rows - 1, this.#y | 0));
     }
+    if (!(this.#top >= 0 && this.#top <= this.#bottom && this.#bottom < rows)) {
+      this.#top = 0;
+      this.#bottom = rows - 1;
+    }
     if (
-      !(this.#top >= 0 && this.#top < this.#bottom && this.#bottom < rows) ||
-      !(this.#left >= 0 && this.#left < this.#right && this.#right < cols)
+      !(this.#left >= 0 && this.#left <= this.#right && this.#right < cols)
     ) {
-      if (
-        !(this.#top >= 0 && this.#top < this.#bottom && this.#bottom < rows)
-      ) {
-        this.#top = 0;
-        this.#bottom = rows - 1;
-      }
-      if (
-        !(this.#left >= 0 && this.#left <= this.#right && this.#right < cols)
-      ) {
-        this.#left = 0;
-        this.#right = cols - 1;
-      }
+      this.#left = 0;
+      this.#right = cols - 1;
     }
   }
 
@@ -1176,7 +1206,7 @@ export class Terminal implements TerminalView {
           this.#charsets.singleShift = 3;
           break;
         case 0x63: // c RIS
-          this.reset();
+          this.#fullReset();
           break;
         case 0x3d: // = DECKPAM
         case 0x3e: // > DECKPNM
@@ -1261,6 +1291,10 @@ export class Terminal implements TerminalView {
         if (final === 0x70 && prefix === "") this.#softReset(); // DECSTR
         return;
       case "$":
+        if (prefix === "" && final !== 0x70) {
+          this.#rectangleOp(params, final);
+          return;
+        }
         if (final === 0x70) { // DECRQM
           const mode = params.get(0, 0);
           if (prefix === "?") {
@@ -1282,6 +1316,22 @@ export class Terminal implements TerminalView {
           this.#updateAttr();
         }
         return;
+      case "*":
+        if (prefix !== "") return;
+        if (final === 0x78) { // DECSACE
+          const p = params.get(0, 0);
+          if (p <= 2) this.#rectExtent = p === 2;
+        } else if (final === 0x79) { // DECRQCRA
+          const id = params.get(0, 0);
+          const r = this.#rectParams(params, 2);
+          const sum = r === null ? 0 : checksumRect(this.#rowAccess, r);
+          this.#send(
+            dcsReply(
+              `${id}!~${sum.toString(16).toUpperCase().padStart(4, "0")}`,
+            ),
+          );
+        }
+        return;
       case "'":
         if (prefix !== "") return;
         if (
@@ -1293,6 +1343,77 @@ export class Terminal implements TerminalView {
           this.#shiftColumns(this.#x, final === 0x7d ? n : -n);
         }
         return;
+    }
+  }
+
+  /** DECSACE: DECCARA / DECRARA act on a rectangle (true) or a stream (false). */
+  #rectExtent = false;
+  #rowAccess = (y: number): Line => this.#buf.screenLine(y);
+
+  /**
+   * The rectangle in parameters i..i+3 (Pt;Pl;Pb;Pr, 1-based, relative to
+   * the margins in origin mode; missing bottom/right = the page's), clamped,
+   * or null when empty.
+   */
+  #rectParams(params: Params, i: number, stream = false): Rect | null {
+    const origin = this.#modes.origin;
+    const top0 = origin ? this.#top : 0, left0 = origin ? this.#left : 0;
+    const maxY = origin ? this.#bottom : this.#rows - 1;
+    const maxX = origin ? this.#right : this.#cols - 1;
+    const top = top0 + (params.get(i, 1) || 1) - 1;
+    const left = left0 + (params.get(i + 1, 1) || 1) - 1;
+    const b = params.get(i + 2, 0), r = params.get(i + 3, 0);
+    const bottom = Math.min(maxY, b === 0 ? maxY : top0 + b - 1);
+    const right = Math.min(maxX, r === 0 ? maxX : left0 + r - 1);
+    if (top > bottom || (left > right && !(stream && top < bottom))) {
+      return null;
+    }
+    return { top, left, bottom, right };
+  }
+
+  /** DECCRA, DECFRA, DECERA, DECSERA, DECCARA, DECRARA (`CSI ... $ final`). */
+  #rectangleOp(params: Params, final: number): void {
+    const row = this.#rowAccess;
+    switch (final) {
+      case 0x78: { // x DECFRA
+        const ch = params.get(0, 0);
+        if (!((ch >= 0x20 && ch <= 0x7e) || (ch >= 0xa0 && ch <= 0xff))) return;
+        const r = this.#rectParams(params, 1);
+        if (r) fillRect(row, r, ch, this.#pen.fg, this.#pen.bg, this.#attr);
+        break;
+      }
+      case 0x7a: { // z DECERA
+        const r = this.#rectParams(params, 0);
+        if (r) eraseRect(row, r, this.#pen.bg);
+        break;
+      }
+      case 0x7b: { // { DECSERA
+        const r = this.#rectParams(params, 0);
+        if (r) selectiveEraseRect(row, r);
+        break;
+      }
+      case 0x72: // r DECCARA
+      case 0x74: { // t DECRARA
+        const r = this.#rectParams(params, 0, !this.#rectExtent);
+        if (!r) return;
+        const sgr: number[] = [];
+        for (let k = 4; k < params.length; k++) sgr.push(params.get(k, 0));
+        if (final === 0x72) {
+          changeAttributes(row, r, this.#cols, this.#rectExtent, sgr);
+        } else {
+          reverseAttributes(row, r, this.#cols, this.#rectExtent, sgr);
+        }
+        break;
+      }
+      case 0x76: { // v DECCRA (pages are ignored: there is one)
+        const src = this.#rectParams(params, 0);
+        if (!src) return;
+        const origin = this.#modes.origin;
+        const dstTop = (origin ? this.#top : 0) + (params.get(5, 1) || 1) - 1;
+        const dstLeft = (origin ? this.#left : 0) + (params.get(6, 1) || 1) - 1;
+        copyRect(row, src, dstTop, dstLeft, this.#rows, this.#cols);
+        break;
+      }
     }
   }
 
@@ -1490,6 +1611,9 @@ export class Terminal implements TerminalView {
         break;
       case 0x6e: // ?n DECDSR
         this.#deviceStatus(params.get(0, 0), true);
+        break;
+      case 0x57: // ?5W DECST8C: tab stops every 8 columns
+        if (params.get(0, 0) === 5) this.#tabs.reset();
         break;
       case 0x73: // ?s XTSAVE
         this.#savePrivateModes(params, false);

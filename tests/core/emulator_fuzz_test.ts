@@ -71,7 +71,9 @@ function generator(random: () => number) {
     const n = int(5);
     const params = Array.from({ length: n }, param).join(";");
     return `\x1b[${pick(["", "", "", "?", ">", "=", "<"])}${params}` +
-      `${pick(["", "", "", "", " ", "$", "!", '"', "'"])}${pick([...finals])}`;
+      `${pick(["", "", "", "", " ", "$", "$", "*", "!", '"', "'"])}${
+        pick([...finals])
+      }`;
   };
   const osc = () =>
     `\x1b]${

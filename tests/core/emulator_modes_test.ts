@@ -1,4 +1,5 @@
 import { A_BOLD } from "../../core/model/cell.ts";
+import { Terminal } from "../../core/emulator/terminal.ts";
 import {
   assert,
   assertEquals,
@@ -7,6 +8,7 @@ import {
   ESC,
   historyLines,
   runCases,
+  screenText,
   type TestTerminal,
 } from "./helpers.ts";
 
@@ -365,3 +367,41 @@ runCases("resets", [
     cursor: [8, 0],
   },
 ]);
+
+runCases("modes (more)", [
+  {
+    name: "alternate scroll ?1007",
+    input: `${CSI}?1007h`,
+    check: (t) => assert(t.term.modes.alternateScroll),
+  },
+  {
+    name: "DECST8C resets tab stops",
+    cols: 20,
+    rows: 2,
+    input: `${CSI}3g${CSI}?5W\t`,
+    cursor: [8, 0],
+  },
+  {
+    name: "RIS in the middle of a chunk: parsing goes on",
+    cols: 10,
+    rows: 2,
+    input: `abc${ESC}cxy${CSI}1mz`,
+    screen: "xyz",
+    check: (t) => assertEquals(cell(t.term, 2, 0).attr, A_BOLD),
+  },
+]);
+
+Deno.test("write from inside a reply callback is queued, not re-entered", () => {
+  const seen: string[] = [];
+  const term: Terminal = new Terminal({
+    cols: 10,
+    rows: 2,
+    reply: (d) => {
+      seen.push(d);
+      term.write("R");
+    },
+  });
+  term.write(`a${CSI}5nb`);
+  assertEquals(seen, [`${CSI}0n`]);
+  assertEquals(screenText(term), "abR");
+});
