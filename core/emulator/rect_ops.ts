@@ -29,9 +29,13 @@ import {
 
 /** A rectangle on the screen, 0-based, inclusive. */
 export interface Rect {
+  /** First row. */
   top: number;
+  /** First column. */
   left: number;
+  /** Last row. */
   bottom: number;
+  /** Last column. */
   right: number;
 }
 

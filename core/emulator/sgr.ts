@@ -52,52 +52,58 @@ function component(v: number | undefined): number {
   return v === undefined || v < 0 ? 0 : v > 255 ? 255 : v;
 }
 
+/** Extra top-level parameters consumed by the last {@link extendedColor} call. */
+let consumed = 0;
+
 /**
  * Read an extended colour (the parameters after 38, 48 or 58). Returns the
- * colour word (or -1 for an invalid one) and how many extra top-level
- * parameters were consumed.
+ * colour word (or -1 for an invalid one); sets {@link consumed} to how many
+ * extra top-level parameters it used (no allocation on this path).
  */
-function extendedColor(params: Params, i: number): [number, number] {
+function extendedColor(params: Params, i: number): number {
+  consumed = 0;
   const sub = params.sub(i);
   if (sub !== undefined) {
     // Colon form: 38:5:n, 38:2:r:g:b, 38:2:cs:r:g:b (cs = colour space, ignored).
     if (sub[0] === 5) {
       const n = sub.length > 1 ? sub[1] : -1;
-      return [n >= 0 && n <= 255 ? paletteColor(n) : -1, 0];
+      return n >= 0 && n <= 255 ? paletteColor(n) : -1;
     }
     if (sub[0] === 2) {
       if (sub.length >= 5) {
-        return [
-          rgbColor(component(sub[2]), component(sub[3]), component(sub[4])),
-          0,
-        ];
+        return rgbColor(
+          component(sub[2]),
+          component(sub[3]),
+          component(sub[4]),
+        );
       }
       if (sub.length === 4) {
-        return [
-          rgbColor(component(sub[1]), component(sub[2]), component(sub[3])),
-          0,
-        ];
+        return rgbColor(
+          component(sub[1]),
+          component(sub[2]),
+          component(sub[3]),
+        );
       }
     }
-    return [-1, 0];
+    return -1;
   }
   // Semicolon form: 38;5;n and 38;2;r;g;b.
   const kind = params.get(i + 1, -1);
   if (kind === 5) {
     const n = params.get(i + 2, -1);
-    return [n >= 0 && n <= 255 ? paletteColor(n) : -1, 2];
+    consumed = 2;
+    return n >= 0 && n <= 255 ? paletteColor(n) : -1;
   }
   if (kind === 2) {
-    return [
-      rgbColor(
-        component(params.get(i + 2, 0)),
-        component(params.get(i + 3, 0)),
-        component(params.get(i + 4, 0)),
-      ),
-      4,
-    ];
+    consumed = 4;
+    return rgbColor(
+      component(params.get(i + 2, 0)),
+      component(params.get(i + 3, 0)),
+      component(params.get(i + 4, 0)),
+    );
   }
-  return [-1, params.length - i - 1]; // unknown kind: the rest is not SGR we know
+  consumed = params.length - i - 1; // unknown kind: the rest is not SGR we know
+  return -1;
 }
 
 /** Apply `CSI params m` to `pen`. Unknown parameters are ignored. */
@@ -185,8 +191,8 @@ export function applySgr(pen: Pen, params: Params): void {
       case 38:
       case 48:
       case 58: {
-        const [color, used] = extendedColor(params, i);
-        i += used;
+        const color = extendedColor(params, i);
+        i += consumed;
         if (color < 0) break;
         if (p === 38) pen.fg = color;
         else if (p === 48) pen.bg = color;

@@ -11,6 +11,7 @@ export const TAB_WIDTH = 8;
 export class TabStops {
   #stops: Uint8Array;
 
+  /** Default stops for a line of `cols` columns. */
   constructor(cols: number) {
     this.#stops = new Uint8Array(cols);
     this.reset();

@@ -71,7 +71,9 @@ import { TabStops } from "./tabs.ts";
 
 /** Options of a {@link Terminal}. */
 export interface TerminalOptions {
+  /** Columns (clamped to 1..{@link MAX_COLS}). */
   cols: number;
+  /** Rows (clamped to 1..{@link MAX_ROWS}). */
   rows: number;
   /** History limit of the normal buffer in lines (default 10,000; `Infinity` allowed). */
   scrollback?: number;
@@ -626,15 +628,33 @@ export class Terminal implements TerminalView {
     const x = this.#x;
     const line = this.#line();
     if (modes.insert) insertCells(line, x, w, limit, this.#pen.bg);
-    splitWideAt(line, x);
-    splitWideAt(line, x + w);
-    const fg = this.#pen.fg, bg = this.#pen.bg;
-    if (w === 2) {
-      line.set(x, cp, fg, bg, this.#attr | A_WIDE);
-      line.set(x + 1, 0, fg, bg, this.#attr | A_WIDE_TAIL);
-    } else {
-      line.set(x, cp, fg, bg, this.#attr);
+    const d = line.data;
+    const i = x * CELL_STRIDE;
+    if ((d[i + ATTR] & A_WIDE_TAIL) !== 0) splitWideAt(line, x);
+    if (
+      x + w < line.cols && (d[i + w * CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0
+    ) {
+      splitWideAt(line, x + w);
     }
+    const clusters = line.clusters;
+    if (clusters !== null && clusters.size > 0) {
+      clusters.delete(x);
+      if (w === 2) clusters.delete(x + 1);
+    }
+    const fg = this.#pen.fg, bg = this.#pen.bg, attr = this.#attr;
+    d[i + CODE] = cp;
+    d[i + 1] = fg;
+    d[i + 2] = bg;
+    if (w === 2) {
+      d[i + ATTR] = attr | A_WIDE;
+      d[i + 4] = 0;
+      d[i + 5] = fg;
+      d[i + 6] = bg;
+      d[i + 7] = attr | A_WIDE_TAIL;
+    } else {
+      d[i + ATTR] = attr;
+    }
+    line.dirty = true;
     this.#lastChar = cp;
     const nx = x + w;
     if (nx >= limit) {

@@ -90,6 +90,8 @@ export class Buffer implements BufferView {
   #store = new LineStore();
 
   /**
+   * A buffer of `rows` blank screen lines and no history yet.
+   *
    * @param cols cells per line
    * @param rows screen lines
    * @param scrollback history limit in lines (`Infinity` allowed; ignored
