@@ -92,6 +92,7 @@ function start(): void {
     send: (data) => conn?.sendInput(data),
     modes: () => term.modes,
     cursorRect: () => renderer.cursorRect(),
+    onUserInput: () => renderer.scrollToBottom(),
   });
   input.onFocusChange = (focused) => renderer.setFocused(focused);
   input.focus();
