@@ -55,7 +55,10 @@ export async function startDomterm(
     viewport: options.viewport ?? { width: 800, height: 480 },
   });
   page.on("pageerror", (e) => console.error("page error:", e.message));
-  await page.goto(url);
+  // Like the real launcher file: replace the initial entry, so the window
+  // has one history entry and may close itself when the program exits.
+  await page.evaluate((u) => location.replace(u), url);
+  await page.waitForURL((u) => u.protocol === "http:");
   await page.waitForFunction(() => "domterm" in globalThis);
   return {
     url,
