@@ -25,7 +25,7 @@ export class Connection {
   #ws: WebSocket;
   #encoder = new TextEncoder();
   #unacked = 0;
-  #ackTimer = 0;
+  #ackTimer: ReturnType<typeof setTimeout> | 0 = 0;
 
   constructor(
     key: string,
@@ -57,7 +57,7 @@ export class Connection {
   }
 
   /** Send input for the program (a string of characters, UTF-8 encoded here). */
-  sendInput(data: string | Uint8Array): void {
+  sendInput(data: string | Uint8Array<ArrayBuffer>): void {
     if (this.#ws.readyState !== WebSocket.OPEN) return;
     this.#ws.send(typeof data === "string" ? this.#encoder.encode(data) : data);
   }

@@ -812,232 +812,241 @@ Deno.test("renderer: sample screen (screenshot to $DT_SCREENSHOT)", async () => 
   );
 });
 
-Deno.test({
-  name: "renderer: bench (DT_BENCH=1)",
-  ignore: !Deno.env.get("DT_BENCH"),
-  fn: async () => {
-    await withPage(async ({ page }) => {
-      const extraCss = Deno.env.get("DT_BENCH_CSS");
-      if (extraCss) await page.addStyleTag({ content: extraCss });
-      const res = await page.evaluate(() => {
-        const C = dt.cell;
-        const cols = 120, n = 2000;
-        // 2000 lines of ls-like text: palette, direct colour and bold runs.
-        const ft = new dt.FakeTerm(cols, n);
-        const words = ["ls", "-la", "drwxr-xr-x", "README.md", "src/", "12:34"];
-        for (let y = 0; y < n; y++) {
-          let x = 0, k = y;
-          while (x < cols - 12) {
-            const w = words[k++ % words.length];
-            const fg = k % 3 === 0
-              ? C.paletteColor(k % 8)
-              : k % 5 === 0
-              ? C.rgbColor(k, 2 * k, 3 * k)
-              : 0;
-            x = ft.put(y, x, w + " ", fg, 0, k % 4 === 0 ? C.A_BOLD : 0);
-          }
-        }
-        const lines = ft.normal.lines;
-        const root = dt.root();
-        const r0 = new dt.Renderer(root, new dt.FakeTerm(cols, 2));
-        r0.render();
-        const rowsEl = root.querySelector(".dt-rows")!;
-        const painter = new dt.RowPainter(() => ({
-          underlineColor: 0,
-          link: null,
-        }));
-        const out: Record<string, number> = {};
-        const best = (reps: number, f: () => void) => {
-          let b = Infinity;
-          for (let i = 0; i < reps; i++) {
-            const t0 = performance.now();
-            f();
-            b = Math.min(b, performance.now() - t0);
-          }
-          return b;
-        };
-        out["painter: 2000 rows to HTML"] = best(5, () => {
-          for (const l of lines) painter.html(l);
-        });
-        const html = lines.map((l) => painter.html(l));
-        // Building 2000 rows three ways (DOM only, then with layout).
-        const build = (name: string, f: () => void) => {
-          let dom = Infinity, all = Infinity;
-          for (let rep = 0; rep < 5; rep++) {
-            rowsEl.textContent = "";
-            document.body.offsetHeight;
-            const t0 = performance.now();
-            f();
-            dom = Math.min(dom, performance.now() - t0);
-            document.body.offsetHeight;
-            all = Math.min(all, performance.now() - t0);
-          }
-          out[`${name}: DOM`] = dom;
-          out[`${name}: DOM + layout`] = all;
-        };
-        build("2000 rows, one insertAdjacentHTML", () => {
-          let s = "";
-          for (const h of html) s += '<div class="dt-row">' + h + "</div>";
-          rowsEl.insertAdjacentHTML("beforeend", s);
-        });
-        build("2000 rows, div + innerHTML each", () => {
-          for (const h of html) {
-            const d = document.createElement("div");
-            d.className = "dt-row";
-            d.innerHTML = h;
-            rowsEl.appendChild(d);
-          }
-        });
-        build("2000 rows, DocumentFragment of elements", () => {
-          const frag = document.createDocumentFragment();
-          for (const l of lines) {
-            const d = document.createElement("div");
-            d.className = "dt-row";
-            let run = "", rf = 0, ra = 0;
-            const flush = () => {
-              if (run === "") return;
-              if (rf === 0 && ra === 0) {
-                d.appendChild(document.createTextNode(run));
-              } else {
-                const s = document.createElement("span");
-                let cls = (ra & C.A_BOLD) ? "dt-bold" : "";
-                if ((rf >>> 24) === 1) cls += ` dt-fg${rf & 255}`;
-                else if (rf) {
-                  s.style.color = `rgb(${(rf >> 16) & 255},${(rf >> 8) & 255},${
-                    rf & 255
-                  })`;
-                }
-                if (cls) s.className = cls;
-                s.textContent = run;
-                d.appendChild(s);
-              }
-              run = "";
-            };
-            for (let x = 0; x < l.cols; x++) {
-              const f = l.fg(x), a = l.attr(x);
-              if (f !== rf || a !== ra) {
-                flush();
-                rf = f;
-                ra = a;
-              }
-              run += l.text(x);
+// A measurement, not a test: registered only when asked for with DT_BENCH=1.
+if (Deno.env.get("DT_BENCH")) {
+  Deno.test({
+    name: "renderer: bench (DT_BENCH=1)",
+    fn: async () => {
+      await withPage(async ({ page }) => {
+        const extraCss = Deno.env.get("DT_BENCH_CSS");
+        if (extraCss) await page.addStyleTag({ content: extraCss });
+        const res = await page.evaluate(() => {
+          const C = dt.cell;
+          const cols = 120, n = 2000;
+          // 2000 lines of ls-like text: palette, direct colour and bold runs.
+          const ft = new dt.FakeTerm(cols, n);
+          const words = [
+            "ls",
+            "-la",
+            "drwxr-xr-x",
+            "README.md",
+            "src/",
+            "12:34",
+          ];
+          for (let y = 0; y < n; y++) {
+            let x = 0, k = y;
+            while (x < cols - 12) {
+              const w = words[k++ % words.length];
+              const fg = k % 3 === 0
+                ? C.paletteColor(k % 8)
+                : k % 5 === 0
+                ? C.rgbColor(k, 2 * k, 3 * k)
+                : 0;
+              x = ft.put(y, x, w + " ", fg, 0, k % 4 === 0 ? C.A_BOLD : 0);
             }
-            flush();
-            frag.appendChild(d);
           }
-          rowsEl.appendChild(frag);
-        });
-        // Rewriting 50 screen rows per frame.
-        rowsEl.textContent = "";
-        rowsEl.insertAdjacentHTML(
-          "beforeend",
-          '<div class="dt-row"></div>'.repeat(50),
-        );
-        const rowEls = Array.from(rowsEl.children) as HTMLElement[];
-        out["rewrite 50 rows x100 frames, innerHTML (+layout)"] = best(
-          1,
-          () => {
+          const lines = ft.normal.lines;
+          const root = dt.root();
+          const r0 = new dt.Renderer(root, new dt.FakeTerm(cols, 2));
+          r0.render();
+          const rowsEl = root.querySelector(".dt-rows")!;
+          const painter = new dt.RowPainter(() => ({
+            underlineColor: 0,
+            link: null,
+          }));
+          const out: Record<string, number> = {};
+          const best = (reps: number, f: () => void) => {
+            let b = Infinity;
+            for (let i = 0; i < reps; i++) {
+              const t0 = performance.now();
+              f();
+              b = Math.min(b, performance.now() - t0);
+            }
+            return b;
+          };
+          out["painter: 2000 rows to HTML"] = best(5, () => {
+            for (const l of lines) painter.html(l);
+          });
+          const html = lines.map((l) => painter.html(l));
+          // Building 2000 rows three ways (DOM only, then with layout).
+          const build = (name: string, f: () => void) => {
+            let dom = Infinity, all = Infinity;
+            for (let rep = 0; rep < 5; rep++) {
+              rowsEl.textContent = "";
+              document.body.offsetHeight;
+              const t0 = performance.now();
+              f();
+              dom = Math.min(dom, performance.now() - t0);
+              document.body.offsetHeight;
+              all = Math.min(all, performance.now() - t0);
+            }
+            out[`${name}: DOM`] = dom;
+            out[`${name}: DOM + layout`] = all;
+          };
+          build("2000 rows, one insertAdjacentHTML", () => {
+            let s = "";
+            for (const h of html) s += '<div class="dt-row">' + h + "</div>";
+            rowsEl.insertAdjacentHTML("beforeend", s);
+          });
+          build("2000 rows, div + innerHTML each", () => {
+            for (const h of html) {
+              const d = document.createElement("div");
+              d.className = "dt-row";
+              d.innerHTML = h;
+              rowsEl.appendChild(d);
+            }
+          });
+          build("2000 rows, DocumentFragment of elements", () => {
+            const frag = document.createDocumentFragment();
+            for (const l of lines) {
+              const d = document.createElement("div");
+              d.className = "dt-row";
+              let run = "", rf = 0, ra = 0;
+              const flush = () => {
+                if (run === "") return;
+                if (rf === 0 && ra === 0) {
+                  d.appendChild(document.createTextNode(run));
+                } else {
+                  const s = document.createElement("span");
+                  let cls = (ra & C.A_BOLD) ? "dt-bold" : "";
+                  if ((rf >>> 24) === 1) cls += ` dt-fg${rf & 255}`;
+                  else if (rf) {
+                    s.style.color = `rgb(${(rf >> 16) & 255},${
+                      (rf >> 8) & 255
+                    },${rf & 255})`;
+                  }
+                  if (cls) s.className = cls;
+                  s.textContent = run;
+                  d.appendChild(s);
+                }
+                run = "";
+              };
+              for (let x = 0; x < l.cols; x++) {
+                const f = l.fg(x), a = l.attr(x);
+                if (f !== rf || a !== ra) {
+                  flush();
+                  rf = f;
+                  ra = a;
+                }
+                run += l.text(x);
+              }
+              flush();
+              frag.appendChild(d);
+            }
+            rowsEl.appendChild(frag);
+          });
+          // Rewriting 50 screen rows per frame.
+          rowsEl.textContent = "";
+          rowsEl.insertAdjacentHTML(
+            "beforeend",
+            '<div class="dt-row"></div>'.repeat(50),
+          );
+          const rowEls = Array.from(rowsEl.children) as HTMLElement[];
+          out["rewrite 50 rows x100 frames, innerHTML (+layout)"] = best(
+            1,
+            () => {
+              for (let f = 0; f < 100; f++) {
+                for (let i = 0; i < 50; i++) {
+                  rowEls[i].innerHTML = html[(f * 50 + i) % n];
+                }
+                document.body.offsetHeight;
+              }
+            },
+          );
+          const tpl = document.createElement("template");
+          out[
+            "rewrite 50 rows x100 frames, template + replaceChildren (+layout)"
+          ] = best(1, () => {
             for (let f = 0; f < 100; f++) {
               for (let i = 0; i < 50; i++) {
-                rowEls[i].innerHTML = html[(f * 50 + i) % n];
+                tpl.innerHTML = html[(f * 50 + i) % n];
+                rowEls[i].replaceChildren(tpl.content);
               }
               document.body.offsetHeight;
             }
-          },
-        );
-        const tpl = document.createElement("template");
-        out[
-          "rewrite 50 rows x100 frames, template + replaceChildren (+layout)"
-        ] = best(1, () => {
-          for (let f = 0; f < 100; f++) {
-            for (let i = 0; i < 50; i++) {
-              tpl.innerHTML = html[(f * 50 + i) % n];
-              rowEls[i].replaceChildren(tpl.content);
+          });
+          rowsEl.textContent = "";
+          r0.dispose();
+
+          // The renderer in steady state: a flood into a full 5000-line scrollback.
+          const ft2 = new dt.FakeTerm(100, 30);
+          ft2.scrollback = 5000;
+          const rr = new dt.Renderer(root, ft2);
+          const flood = (count: number) => {
+            for (let i = 0; i < count; i++) {
+              ft2.scroll(1);
+              const b = ft2.normal.lines;
+              b[b.length - 2] = lines[i % 200].clone();
             }
+          };
+          flood(6000);
+          rr.render();
+          document.body.offsetHeight;
+          const median = (xs: number[]) =>
+            xs.sort((a, b) => a - b)[xs.length >> 1];
+          const floodTimes: number[] = [];
+          for (let f = 0; f < 20; f++) {
+            flood(1000);
+            const t0 = performance.now();
+            rr.render();
             document.body.offsetHeight;
+            floodTimes.push(performance.now() - t0);
           }
-        });
-        rowsEl.textContent = "";
-        r0.dispose();
+          out[
+            "renderer: 1000 new lines/frame into 5000 scrollback, median frame (+layout)"
+          ] = median(floodTimes);
+          // A full-screen application: every screen row changes every frame.
+          const screenTimes: number[] = [];
+          for (let f = 0; f < 50; f++) {
+            for (let y = 0; y < 30; y++) {
+              ft2.put(
+                y,
+                0,
+                `frame ${f} row ${y} `.repeat(4),
+                C.paletteColor(y % 8),
+              );
+            }
+            const t0 = performance.now();
+            rr.render();
+            document.body.offsetHeight;
+            screenTimes.push(performance.now() - t0);
+          }
+          out["renderer: 30 dirty screen rows/frame, median frame (+layout)"] =
+            median(screenTimes);
+          rr.dispose();
 
-        // The renderer in steady state: a flood into a full 5000-line scrollback.
-        const ft2 = new dt.FakeTerm(100, 30);
-        ft2.scrollback = 5000;
-        const rr = new dt.Renderer(root, ft2);
-        const flood = (count: number) => {
-          for (let i = 0; i < count; i++) {
-            ft2.scroll(1);
-            const b = ft2.normal.lines;
-            b[b.length - 2] = lines[i % 200].clone();
+          // Resizing the real emulator with a full 10,000-line history.
+          const term = new dt.Terminal({ cols: 100, rows: 30 });
+          const rt = new dt.Renderer(root, term);
+          let text = "";
+          for (let i = 0; i < 10100; i++) {
+            text += `\x1b[3${
+              i % 8
+            }mline ${i}\x1b[0m some text to fill the row ${i}\r\n`;
           }
-        };
-        flood(6000);
-        rr.render();
-        document.body.offsetHeight;
-        const median = (xs: number[]) =>
-          xs.sort((a, b) => a - b)[xs.length >> 1];
-        const floodTimes: number[] = [];
-        for (let f = 0; f < 20; f++) {
-          flood(1000);
-          const t0 = performance.now();
-          rr.render();
-          document.body.offsetHeight;
-          floodTimes.push(performance.now() - t0);
-        }
-        out[
-          "renderer: 1000 new lines/frame into 5000 scrollback, median frame (+layout)"
-        ] = median(floodTimes);
-        // A full-screen application: every screen row changes every frame.
-        const screenTimes: number[] = [];
-        for (let f = 0; f < 50; f++) {
-          for (let y = 0; y < 30; y++) {
-            ft2.put(
-              y,
-              0,
-              `frame ${f} row ${y} `.repeat(4),
-              C.paletteColor(y % 8),
-            );
-          }
-          const t0 = performance.now();
-          rr.render();
-          document.body.offsetHeight;
-          screenTimes.push(performance.now() - t0);
-        }
-        out["renderer: 30 dirty screen rows/frame, median frame (+layout)"] =
-          median(screenTimes);
-        rr.dispose();
-
-        // Resizing the real emulator with a full 10,000-line history.
-        const term = new dt.Terminal({ cols: 100, rows: 30 });
-        const rt = new dt.Renderer(root, term);
-        let text = "";
-        for (let i = 0; i < 10100; i++) {
-          text += `\x1b[3${
-            i % 8
-          }mline ${i}\x1b[0m some text to fill the row ${i}\r\n`;
-        }
-        term.write(text);
-        rt.render();
-        document.body.offsetHeight;
-        const resizeTimes: number[] = [];
-        for (let f = 0; f < 6; f++) {
-          term.resize(f % 2 ? 100 : 99, 30);
-          const t0 = performance.now();
+          term.write(text);
           rt.render();
           document.body.offsetHeight;
-          resizeTimes.push(performance.now() - t0);
+          const resizeTimes: number[] = [];
+          for (let f = 0; f < 6; f++) {
+            term.resize(f % 2 ? 100 : 99, 30);
+            const t0 = performance.now();
+            rt.render();
+            document.body.offsetHeight;
+            resizeTimes.push(performance.now() - t0);
+          }
+          out[
+            "renderer: column resize with 10000 history lines, median (+layout)"
+          ] = median(
+            resizeTimes,
+          );
+          rt.dispose();
+          return out;
+        });
+        for (const [k, v] of Object.entries(res)) {
+          console.log(`${k}: ${v.toFixed(1)} ms`);
         }
-        out[
-          "renderer: column resize with 10000 history lines, median (+layout)"
-        ] = median(
-          resizeTimes,
-        );
-        rt.dispose();
-        return out;
       });
-      for (const [k, v] of Object.entries(res)) {
-        console.log(`${k}: ${v.toFixed(1)} ms`);
-      }
-    });
-  },
-});
+    },
+  });
+}
