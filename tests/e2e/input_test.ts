@@ -3,6 +3,7 @@
  * keys, text, paste, IME composition and focus reports, recorded by the
  * harness in tests/e2e/fixtures/input/harness.ts.
  */
+import { bundleForBrowser } from "./bundle.ts";
 import {
   deepStrictEqual as assertEquals,
   ok as assert,
@@ -14,28 +15,9 @@ import type { InputModes } from "../../core/terminal_view.ts";
 const ORIGIN = "http://localhost:8917";
 const HARNESS = new URL("./fixtures/input/harness.ts", import.meta.url);
 
-let bundled: Promise<string> | undefined;
-
 /** Bundle the harness once per run. */
 function harnessScript(): Promise<string> {
-  bundled ??= (async () => {
-    const dir = await Deno.makeTempDir({ prefix: "domterm-input-" });
-    const out = `${dir}/harness.js`;
-    const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-      args: ["bundle", "--platform", "browser", "-o", out, HARNESS.pathname],
-      stdout: "null",
-      stderr: "piped",
-    }).output();
-    if (code !== 0) {
-      throw new Error(
-        `deno bundle failed: ${new TextDecoder().decode(stderr)}`,
-      );
-    }
-    const js = await Deno.readTextFile(out);
-    await Deno.remove(dir, { recursive: true });
-    return js;
-  })();
-  return bundled;
+  return bundleForBrowser(HARNESS);
 }
 
 interface Harness {

@@ -3,6 +3,7 @@
  * fixtures/renderer/ is bundled for the browser and served with
  * static/domterm.css; tests drive it through `page.evaluate`.
  */
+import { bundleForBrowser } from "./bundle.ts";
 import type { Browser, Page } from "playwright-core";
 import { assert, assertEquals } from "../assert.ts";
 import { launchChromium } from "./chromium.ts";
@@ -16,38 +17,9 @@ declare global {
 const ROOT = new URL("../../", import.meta.url);
 const FIXTURES = new URL("./fixtures/renderer/", import.meta.url);
 
-let bundled: Promise<string> | null = null;
-
 /** Bundle the harness for the browser, once per run. */
 function bundle(): Promise<string> {
-  return bundled ??= (async () => {
-    const dir = await Deno.makeTempDir({ prefix: "dt-renderer-" });
-    try {
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: [
-          "bundle",
-          "--quiet",
-          "--platform",
-          "browser",
-          "--config",
-          new URL("deno.json", ROOT).pathname,
-          "-o",
-          `${dir}/harness.js`,
-          new URL("harness.ts", FIXTURES).pathname,
-        ],
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      if (!out.success) {
-        throw new Error(
-          `deno bundle failed: ${new TextDecoder().decode(out.stderr)}`,
-        );
-      }
-      return await Deno.readTextFile(`${dir}/harness.js`);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
-  })();
+  return bundleForBrowser(new URL("harness.ts", FIXTURES));
 }
 
 interface Ctx {

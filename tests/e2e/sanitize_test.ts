@@ -5,6 +5,7 @@
  * must survive, <base href> must resolve relative URLs, block detection and
  * rejection must work.
  */
+import { bundleForBrowser } from "./bundle.ts";
 import {
   deepStrictEqual as assertEquals,
   ok as assert,
@@ -23,30 +24,9 @@ const PAGE = `<!DOCTYPE html><html><head><meta charset="utf-8">` +
   `<title>sanitize</title></head><body>` +
   `<script type="module" src="/h.js"></script></body></html>`;
 
-let bundled: Promise<string> | undefined;
-
 /** Bundle the harness once per run. */
 function harnessScript(): Promise<string> {
-  bundled ??= (async () => {
-    const dir = await Deno.makeTempDir({ prefix: "domterm-sanitize-" });
-    try {
-      const out = `${dir}/h.js`;
-      const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-        args: ["bundle", "--platform", "browser", "-o", out, HARNESS.pathname],
-        stdout: "null",
-        stderr: "piped",
-      }).output();
-      if (code !== 0) {
-        throw new Error(
-          `deno bundle failed: ${new TextDecoder().decode(stderr)}`,
-        );
-      }
-      return await Deno.readTextFile(out);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
-  })();
-  return bundled;
+  return bundleForBrowser(HARNESS);
 }
 
 interface Env {
