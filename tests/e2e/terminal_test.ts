@@ -3,9 +3,36 @@
  * a PTY, the real client in a real headless Chromium.
  */
 import { assert, assertEquals } from "../assert.ts";
+import type { Page } from "playwright-core";
 import { rowTexts, startDomterm, waitForRow } from "./domterm.ts";
 
 const BASH = ["bash", "--norc", "--noprofile", "-i"];
+type DomtermGlobal = { domterm: { term: { cols: number; rows: number } } };
+
+/** The emulator's current size in the page. */
+function termSize(page: Page): Promise<{ cols: number; rows: number }> {
+  return page.evaluate(() => {
+    const t = (globalThis as unknown as DomtermGlobal).domterm.term;
+    return { cols: t.cols, rows: t.rows };
+  });
+}
+
+/** Computed colour of the text `needle` inside the row whose text is `rowText`. */
+function colorOf(page: Page, rowText: string, needle: string): Promise<string> {
+  return page.evaluate(([rowText, needle]) => {
+    const rows = Array.from(document.querySelectorAll("#terminal .dt-row"));
+    const row = rows.find((r) => (r.textContent ?? "").trim() === rowText);
+    if (!row) return "";
+    const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (n.textContent?.includes(needle)) {
+        return getComputedStyle(n.parentElement!).color;
+      }
+    }
+    return "";
+  }, [rowText, needle]);
+}
+
 const ENV = {
   PS1: "$ ",
   HOME: Deno.env.get("HOME") ?? "/tmp",
@@ -32,36 +59,12 @@ Deno.test("e2e: red text is drawn red", async () => {
     await t.page.keyboard.type("printf '\\033[31mALARM\\033[0m ok\\n'");
     await t.page.keyboard.press("Enter");
     await waitForRow(t.page, "ALARM ok");
-    const color = await t.page.evaluate(() => {
-      const rows = Array.from(document.querySelectorAll("#terminal .dt-row"));
-      const row = rows.find((r) =>
-        (r.textContent ?? "").trim() === "ALARM ok"
-      )!;
-      const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
-      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-        if (n.textContent?.includes("ALARM")) {
-          return getComputedStyle(n.parentElement!).color;
-        }
-      }
-      return "";
-    });
+    const color = await colorOf(t.page, "ALARM ok", "ALARM");
     const m = color.match(/rgba?\((\d+), (\d+), (\d+)/);
     assert(m, `computed colour ${color}`);
     const [r, g, b] = m.slice(1).map(Number);
     assert(r > 150 && g < 110 && b < 110, `ALARM is red: ${color}`);
-    const plain = await t.page.evaluate(() => {
-      const rows = Array.from(document.querySelectorAll("#terminal .dt-row"));
-      const row = rows.find((r) =>
-        (r.textContent ?? "").trim() === "ALARM ok"
-      )!;
-      const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
-      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-        if (n.textContent?.includes("ok")) {
-          return getComputedStyle(n.parentElement!).color;
-        }
-      }
-      return "";
-    });
+    const plain = await colorOf(t.page, "ALARM ok", "ok");
     assert(plain !== color, `the text after SGR 0 is not red (${plain})`);
   } finally {
     await t.close();
@@ -75,35 +78,17 @@ Deno.test("e2e: resizing the window changes stty size", async () => {
   });
   try {
     await waitForRow(t.page, "$");
-    const before = await t.page.evaluate(() => {
-      const d = (globalThis as unknown as {
-        domterm: { term: { cols: number; rows: number } };
-      })
-        .domterm;
-      return { cols: d.term.cols, rows: d.term.rows };
-    });
+    const before = await termSize(t.page);
     await t.page.keyboard.type("stty size");
     await t.page.keyboard.press("Enter");
     await waitForRow(t.page, `${before.rows} ${before.cols}`);
 
     await t.page.setViewportSize({ width: 1100, height: 640 });
-    await t.page.waitForFunction(
-      (b) => {
-        const d = (globalThis as unknown as {
-          domterm: { term: { cols: number; rows: number } };
-        })
-          .domterm;
-        return d.term.cols > b.cols && d.term.rows > b.rows;
-      },
-      before,
-    );
-    const after = await t.page.evaluate(() => {
-      const d = (globalThis as unknown as {
-        domterm: { term: { cols: number; rows: number } };
-      })
-        .domterm;
-      return { cols: d.term.cols, rows: d.term.rows };
-    });
+    await t.page.waitForFunction((b) => {
+      const t = (globalThis as unknown as DomtermGlobal).domterm.term;
+      return t.cols > b.cols && t.rows > b.rows;
+    }, before);
+    const after = await termSize(t.page);
     await t.page.keyboard.type("stty size");
     await t.page.keyboard.press("Enter");
     await waitForRow(t.page, `${after.rows} ${after.cols}`);
