@@ -6,6 +6,7 @@
 import { chooseBrowser, openBrowser } from "./browser.ts";
 import { type Asset, startServer } from "./http.ts";
 import { VERSION } from "./version.ts";
+import { isCommand, runCommand } from "./commands/mod.ts";
 
 /** Parsed command line. */
 export interface CliOptions {
@@ -27,6 +28,7 @@ export const HELP =
 
 Usage:
   domterm [options] [-- command [args...]]
+  domterm COMMAND [options] [args...]
 
 Runs command (default: $SHELL, else /bin/sh) on a new pseudo-terminal and
 opens a terminal window for it: Chrome, Chromium, Edge or Brave in app mode
@@ -45,6 +47,16 @@ Options:
 The server listens on 127.0.0.1 only. Every window proves it knows a random
 server key that is never put on a command line. The program ends when the
 last session ends: when its command exits or its last window closes.
+
+Commands, for use inside a domterm window (they print escape sequences;
+outside domterm they exit 1 unless given --force):
+  is-domterm [--verbose]      exit 0 only inside domterm (asks the terminal)
+  html [html...]              insert HTML (standard input if no arguments)
+  hcat file.html...           insert each file as HTML
+  imgcat [--width W] [--height H] [--alt TEXT] file|url...
+                              show images (W, H: N cells, Npx, N%, auto)
+  fresh-line                  new line unless at the start of a line
+  'domterm COMMAND --help' shows the usage of a command.
 
 Environment of the command: your environment plus TERM=xterm-256color,
 COLORTERM=truecolor and DOMTERM=version=..;tty=..;session#=..;pid=..
@@ -137,6 +149,8 @@ export async function main(
   argv: string[],
   assets: Record<string, Asset>,
 ): Promise<number> {
+  // `domterm html ...` etc.: helpers run inside a window, not the server.
+  if (isCommand(argv[0])) return await runCommand(argv[0], argv.slice(1));
   let opts: CliOptions;
   try {
     opts = parseCli(argv);
