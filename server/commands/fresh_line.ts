@@ -5,8 +5,7 @@
  * @module
  */
 import type { Command } from "./mod.ts";
-import { parseArgs, requireDomterm, writeAll } from "./tty.ts";
-import { UsageError } from "../cli.ts";
+import { parseArgs, requireDomterm, UsageError, writeAll } from "./tty.ts";
 
 /** The `fresh-line` subcommand. */
 export const freshLine: Command = {

@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { UsageError } from "../cli.ts";
 import { decodeUtf8 } from "./html.ts";
 import type { Command } from "./mod.ts";
 import {
@@ -14,6 +13,7 @@ import {
   parseArgs,
   readCapped,
   requireDomterm,
+  UsageError,
   writeAll,
 } from "./tty.ts";
 

@@ -16,9 +16,9 @@ import {
   parseArgs,
   readCapped,
   requireDomterm,
+  UsageError,
   writeAll,
 } from "./tty.ts";
-import { UsageError } from "../cli.ts";
 
 /** Give up on a URL after this long. */
 export const FETCH_TIMEOUT_MS = 20_000;

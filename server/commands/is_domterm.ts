@@ -4,9 +4,8 @@
  *
  * @module
  */
-import { UsageError } from "../cli.ts";
 import type { Command } from "./mod.ts";
-import { parseArgs, queryDomterm } from "./tty.ts";
+import { parseArgs, queryDomterm, UsageError } from "./tty.ts";
 
 /** The `is-domterm` subcommand. */
 export const isDomterm: Command = {

@@ -4,13 +4,12 @@
  *
  * @module
  */
-import { UsageError } from "../cli.ts";
 import { freshLine } from "./fresh_line.ts";
 import { hcat } from "./hcat.ts";
 import { html } from "./html.ts";
 import { imgcat } from "./imgcat.ts";
 import { isDomterm } from "./is_domterm.ts";
-import { CommandError } from "./tty.ts";
+import { CommandError, UsageError } from "./tty.ts";
 
 /** A subcommand: its one-line usage and its body, which resolves with the exit status. */
 export interface Command {

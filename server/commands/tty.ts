@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { UsageError } from "../cli.ts";
 
 /** How long to wait for the terminal's DA2 reply. */
 export const QUERY_TIMEOUT_MS = 500;
@@ -13,6 +12,13 @@ export const MAX_INPUT_BYTES = 8 * 1024 * 1024;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+
+/**
+ * A mistake on a subcommand's command line: printed with its usage, exit
+ * status 2, like the main CLI's UsageError (a class of its own so that
+ * these modules do not import cli.ts, which imports them).
+ */
+export class UsageError extends Error {}
 
 /** A runtime failure of a subcommand: printed as `domterm CMD: message`, exit 1. */
 export class CommandError extends Error {}
