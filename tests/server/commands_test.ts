@@ -385,3 +385,30 @@ Deno.test("fresh-line: prints CSI 20 u; unknown option exits 2", async () => {
   assertEquals(piped.code, 1);
   assertEquals(piped.stdout, "");
 });
+
+Deno.test("imgcat: fetches http URLs; an HTTP error is reported", async () => {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (req) =>
+      new URL(req.url).pathname === "/img/dot.png"
+        ? new Response(PNG)
+        : new Response("no", { status: 404 }),
+  );
+  try {
+    const base = `http://127.0.0.1:${server.addr.port}`;
+    const r = await run([
+      "imgcat",
+      "--force",
+      `${base}/img/dot.png`,
+      `${base}/gone.png`,
+    ]);
+    assertEquals(r.code, 1);
+    const seqs = parse1337(r.stdout);
+    assertEquals(seqs.length, 1);
+    assertEquals(atob(seqs[0].args.name), "dot.png");
+    assertEquals(seqs[0].data, PNG);
+    assertMatch(r.stderr, /gone\.png: HTTP 404/);
+  } finally {
+    await server.shutdown();
+  }
+});
