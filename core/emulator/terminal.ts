@@ -17,8 +17,10 @@ import {
   A_WIDE,
   A_WIDE_TAIL,
   ATTR,
+  BG,
   CELL_STRIDE,
   CODE,
+  FG,
 } from "../model/cell.ts";
 import { Buffer, DEFAULT_SCROLLBACK } from "../model/buffer.ts";
 import type { Line } from "../model/line.ts";
@@ -35,7 +37,18 @@ import type {
   TerminalEvent,
   TerminalView,
 } from "../terminal_view.ts";
-import { charWidth, LOW_LIMIT, LOW_WIDTH, ZWJ } from "../unicode/width.ts";
+import {
+  BMP_UNKNOWN,
+  BMP_WIDTH,
+  charWidth,
+  fillBmpWidth,
+  hasEmojiPresentationWithVs16,
+  isEmojiModifier,
+  isEmojiModifierBase,
+  isRegionalIndicator,
+  VS16,
+  ZWJ,
+} from "../unicode/width.ts";
 import { charsetForFinal, CharsetState } from "./charsets.ts";
 import { ColorOverrides } from "./colors.ts";
 import { ExtTable } from "./ext_table.ts";
@@ -115,6 +128,13 @@ interface TitleEntry {
 }
 
 const encoder = new TextEncoder();
+
+/** The last code point of a non-empty string. */
+function lastCodePoint(s: string): number {
+  const n = s.length;
+  const lo = s.charCodeAt(n - 1);
+  return n > 1 && lo >= 0xdc00 && lo <= 0xdfff ? s.codePointAt(n - 2)! : lo;
+}
 
 function clampDim(n: number, max: number): number {
   return Number.isFinite(n) ? Math.max(1, Math.min(max, Math.floor(n))) : 1;
@@ -524,19 +544,19 @@ export class Terminal implements TerminalView {
   // ---------------------------------------------------------------- printing
 
   #print(codes: Uint32Array, start: number, end: number): void {
+    // Modes and charsets are not replaced while printing: read them once.
+    const modes = this.#modes;
+    const charsets = this.#charsets;
     let i = start;
     while (i < end) {
       const cp = codes[i];
-      if (
-        cp >= 0x20 && cp < 0x7f && !this.#joinNext && !this.#modes.insert &&
-        !this.#charsets.active
-      ) {
+      if (this.#joinNext || modes.insert || charsets.active) {
+        this.#printChar(charsets.active ? charsets.translate(cp) : cp);
+        i++;
+      } else if (cp >= 0x20 && cp < 0x7f) {
         i = this.#printAsciiRun(codes, i, end);
       } else {
-        this.#printChar(
-          this.#charsets.active ? this.#charsets.translate(cp) : cp,
-        );
-        i++;
+        i = this.#printRun(codes, i, end);
       }
     }
   }
@@ -601,13 +621,109 @@ export class Terminal implements TerminalView {
     return i;
   }
 
+  /**
+   * The hot path for other text (CJK, emoji, Latin-1): a run of width-1 and
+   * width-2 characters in replace mode with no charset translation, written
+   * straight into the line's cell array. It stops at anything that may join
+   * the previous cell (zero-width characters, skin-tone modifiers, regional
+   * indicators), at a wide character that does not fit before the margin and
+   * at the margin itself; {@link #printChar} handles those, so the result is
+   * exactly what printing one character at a time gives. Always consumes at
+   * least one code point.
+   */
+  #printRun(codes: Uint32Array, i: number, end: number): number {
+    if (this.#wrapPending) {
+      // The first character may be a combining mark for the cell at the
+      // margin, or it wraps: the general path knows both.
+      this.#printChar(codes[i]);
+      return i + 1;
+    }
+    let x = this.#x;
+    const x0 = x;
+    const limit = x <= this.#right ? this.#right + 1 : this.#cols;
+    const line = this.#buf.screenLine(this.#y);
+    const d = line.data;
+    const startsOnTail = (d[x * CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0;
+    const fg = this.#pen.fg, bg = this.#pen.bg, attr = this.#attr;
+    const attrWide = attr | A_WIDE, attrTail = attr | A_WIDE_TAIL;
+    let j = x * CELL_STRIDE;
+    let last = 0;
+    while (i < end && x < limit) {
+      const c = codes[i];
+      let w: number;
+      if (c < 0x10000) {
+        w = BMP_WIDTH[c];
+        if (w === BMP_UNKNOWN) w = fillBmpWidth(c);
+      } else if (
+        (c >= 0x1f1e6 && c <= 0x1f1ff) || (c >= 0x1f3fb && c <= 0x1f3ff)
+      ) {
+        break; // regional indicator or skin-tone modifier: may join
+      } else {
+        w = charWidth(c);
+      }
+      if (w === 1) {
+        d[j] = c;
+        d[j + 1] = fg;
+        d[j + 2] = bg;
+        d[j + 3] = attr;
+        j += CELL_STRIDE;
+        x++;
+      } else if (w === 2 && x + 1 < limit) {
+        d[j] = c;
+        d[j + 1] = fg;
+        d[j + 2] = bg;
+        d[j + 3] = attrWide;
+        d[j + 4] = 0;
+        d[j + 5] = fg;
+        d[j + 6] = bg;
+        d[j + 7] = attrTail;
+        j += 2 * CELL_STRIDE;
+        x += 2;
+      } else {
+        break; // zero width, or a wide character that must wrap
+      }
+      last = c;
+      i++;
+    }
+    if (x === x0) {
+      this.#printChar(codes[i]);
+      return i + 1;
+    }
+    if (startsOnTail && x0 > 0) {
+      // The tail of a wide character was overwritten: blank its head.
+      const h = (x0 - 1) * CELL_STRIDE;
+      d[h + CODE] = 0;
+      d[h + ATTR] &= ~A_GLYPH_MASK;
+      line.clusters?.delete(x0 - 1);
+    }
+    const clusters = line.clusters;
+    if (clusters !== null && clusters.size > 0) {
+      for (let k = x0; k < x; k++) clusters.delete(k);
+    }
+    if (x < this.#cols && (d[x * CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0) {
+      // The head of this wide character was overwritten: blank its tail.
+      d[x * CELL_STRIDE + CODE] = 0;
+      d[x * CELL_STRIDE + ATTR] &= ~A_GLYPH_MASK;
+    }
+    line.dirty = true;
+    this.#lastChar = last;
+    if (x >= limit) {
+      this.#x = limit - 1;
+      if (this.#modes.autowrap) this.#wrapPending = true;
+    } else {
+      this.#x = x;
+    }
+    return i;
+  }
+
   /** Print one (already translated) character of any width. */
   #printChar(cp: number): void {
-    const w = cp < LOW_LIMIT ? LOW_WIDTH[cp] : charWidth(cp);
+    const w = charWidth(cp);
     if (w === 0 || this.#joinNext) {
       if (cp >= 0xa0 || w !== 0) this.#appendToCluster(cp);
       return;
     }
+    if (cp >= 0x1f1e6 && cp <= 0x1f3ff && this.#joinEmoji(cp)) return;
     const modes = this.#modes;
     if (this.#wrapPending) {
       if (modes.autowrap) this.#wrap();
@@ -665,25 +781,99 @@ export class Terminal implements TerminalView {
     }
   }
 
+  /**
+   * The cell a zero-width character joins: the one before the cursor (the
+   * cursor cell itself while a wrap is pending), the head if that is a wide
+   * tail. -1 when there is none.
+   */
+  #clusterTarget(line: Line): number {
+    let tx = this.#wrapPending ? this.#x : this.#x - 1;
+    if (tx < 0) return -1;
+    if ((line.attr(tx) & A_WIDE_TAIL) !== 0 && tx > 0) tx--;
+    return line.code(tx) === 0 ? -1 : tx;
+  }
+
   /** Append a combining mark / ZWJ / VS to the cell before the cursor. */
   #appendToCluster(cp: number): void {
     this.#joinNext = false;
-    let tx = this.#wrapPending ? this.#x : this.#x - 1;
-    if (tx < 0) return;
     const line = this.#line();
-    let a = line.attr(tx);
-    if ((a & A_WIDE_TAIL) !== 0 && tx > 0) {
-      tx--;
-      a = line.attr(tx);
-    }
+    const tx = this.#clusterTarget(line);
+    if (tx < 0) return;
+    const a = line.attr(tx);
     const code = line.code(tx);
-    if (code === 0) return;
-    const prev = (a & A_CLUSTER) !== 0
-      ? line.clusters?.get(tx) ?? String.fromCodePoint(code)
-      : String.fromCodePoint(code);
+    const single = (a & A_CLUSTER) === 0;
+    const prev = single
+      ? String.fromCodePoint(code)
+      : line.clusters?.get(tx) ?? String.fromCodePoint(code);
     if (prev.length >= MAX_CLUSTER_LENGTH) return;
     line.setCluster(tx, prev + String.fromCodePoint(cp));
     this.#joinNext = cp === ZWJ;
+    // VS16 right after a text-default emoji (U+2764, keycap digits, U+1F3F3
+    // ...) asks for emoji presentation, which programs and other terminals
+    // count as 2 cells.
+    if (
+      cp === VS16 && single && (a & A_WIDE) === 0 &&
+      hasEmojiPresentationWithVs16(code)
+    ) {
+      this.#widenCluster(line, tx);
+    }
+  }
+
+  /**
+   * Join a skin-tone modifier to an emoji modifier base, or a regional
+   * indicator to a lone one before it (a flag, 2 cells). Returns false when
+   * `cp` does not join and is printed as a character of its own.
+   */
+  #joinEmoji(cp: number): boolean {
+    const modifier = isEmojiModifier(cp);
+    if (!modifier && !isRegionalIndicator(cp)) return false;
+    const line = this.#line();
+    const tx = this.#clusterTarget(line);
+    if (tx < 0) return false;
+    const a = line.attr(tx);
+    if (modifier) {
+      const text = (a & A_CLUSTER) !== 0 ? line.clusters?.get(tx) : undefined;
+      const lastCp = text === undefined ? line.code(tx) : lastCodePoint(text);
+      if (!isEmojiModifierBase(lastCp)) return false;
+      this.#appendToCluster(cp);
+      return true;
+    }
+    // Regional indicator: pairs with a lone one (not already a flag).
+    if ((a & (A_CLUSTER | A_WIDE)) !== 0) return false;
+    if (!isRegionalIndicator(line.code(tx))) return false;
+    this.#appendToCluster(cp);
+    this.#widenCluster(line, tx);
+    return true;
+  }
+
+  /**
+   * Make the narrow cluster at `tx` (just before the cursor) 2 cells wide.
+   * When it sits in the last column there is no room: it stays 1 cell
+   * rather than moving to the next line (simpler, and the cluster text is
+   * kept either way).
+   */
+  #widenCluster(line: Line, tx: number): void {
+    const limit = tx <= this.#right ? this.#right + 1 : this.#cols;
+    if (tx + 1 >= limit) return;
+    const bg = this.#pen.bg;
+    if (this.#modes.insert) insertCells(line, tx + 1, 1, limit, bg);
+    splitWideAt(line, tx + 2 < line.cols ? tx + 2 : line.cols);
+    line.clusters?.delete(tx + 1);
+    const d = line.data;
+    const i = tx * CELL_STRIDE;
+    d[i + ATTR] |= A_WIDE;
+    d[i + 4 + CODE] = 0;
+    d[i + 4 + FG] = d[i + FG];
+    d[i + 4 + BG] = d[i + BG];
+    d[i + 4 + ATTR] = (d[i + ATTR] & ~A_GLYPH_MASK) | A_WIDE_TAIL;
+    line.dirty = true;
+    const nx = tx + 2;
+    if (nx >= limit) {
+      this.#x = limit - 1;
+      if (this.#modes.autowrap) this.#wrapPending = true;
+    } else {
+      this.#x = nx;
+    }
   }
 
   /** Soft wrap: mark the line, go to the start of the next one (scrolling if needed). */

@@ -69,12 +69,33 @@ function buildPage(page: number): Uint8Array {
 }
 
 /**
- * Width in cells of code point `cp` (0, 1 or 2). Fast for ASCII and Latin
- * (one table read); other code points cost one table read after the first
- * use of their 256-code-point page.
+ * Widths of the whole BMP, one byte per code point, filled on demand:
+ * {@link BMP_UNKNOWN} until the code point is first looked up. A flat table
+ * costs one read and one compare per character on the print hot path (no
+ * page lookup, no call into the package), and filling it lazily per entry
+ * means no start-up cost for the 64 Ki code points nobody prints.
+ */
+export const BMP_WIDTH: Uint8Array = new Uint8Array(0x10000).fill(3);
+/** Marks a {@link BMP_WIDTH} entry that has not been computed yet. */
+export const BMP_UNKNOWN = 3;
+
+/** Compute, store and return the width of BMP code point `cp`. */
+export function fillBmpWidth(cp: number): number {
+  const w = cp < LOW_LIMIT ? LOW_WIDTH[cp] : computeWidth(cp);
+  BMP_WIDTH[cp] = w;
+  return w;
+}
+
+/**
+ * Width in cells of code point `cp` (0, 1 or 2). BMP code points cost one
+ * read of {@link BMP_WIDTH} once looked up; others one table read after the
+ * first use of their 256-code-point page.
  */
 export function charWidth(cp: number): number {
-  if (cp < LOW_LIMIT) return LOW_WIDTH[cp];
+  if (cp < 0x10000) {
+    const w = BMP_WIDTH[cp];
+    return w !== BMP_UNKNOWN ? w : fillBmpWidth(cp);
+  }
   if (cp > 0x10ffff) return 1;
   const page = cp >>> PAGE_SHIFT;
   const t = pages[page] ?? buildPage(page);
@@ -85,3 +106,31 @@ export function charWidth(cp: number): number {
 export const ZWJ = 0x200d;
 /** Variation selector 16 (emoji presentation). */
 export const VS16 = 0xfe0f;
+
+/** Emoji skin-tone modifiers U+1F3FB..U+1F3FF (Fitzpatrick types 1-2 to 6). */
+export function isEmojiModifier(cp: number): boolean {
+  return cp >= 0x1f3fb && cp <= 0x1f3ff;
+}
+
+/** Regional indicator symbols U+1F1E6..U+1F1FF (two make a flag). */
+export function isRegionalIndicator(cp: number): boolean {
+  return cp >= 0x1f1e6 && cp <= 0x1f1ff;
+}
+
+const EMOJI_MODIFIER_BASE = /^\p{Emoji_Modifier_Base}$/u;
+const EMOJI = /^\p{Emoji}$/u;
+
+/** True when a skin-tone modifier after `cp` joins it (Emoji_Modifier_Base). */
+export function isEmojiModifierBase(cp: number): boolean {
+  return cp >= 0x261d && EMOJI_MODIFIER_BASE.test(String.fromCodePoint(cp));
+}
+
+/**
+ * True when `cp` followed by VS16 is an emoji presentation sequence that
+ * terminals draw 2 cells wide: characters with the Emoji property (which
+ * includes text-default ones such as U+2764 and the keycap bases 0-9, # and
+ * *). Only called for narrow characters, so wide emoji stay as they are.
+ */
+export function hasEmojiPresentationWithVs16(cp: number): boolean {
+  return EMOJI.test(String.fromCodePoint(cp));
+}

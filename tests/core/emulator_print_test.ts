@@ -202,11 +202,11 @@ runCases("print", [
     },
   },
   {
-    name: "VS16 joins the previous cell (width unchanged)",
+    name: "VS16 joins the previous cell (and widens a text-default emoji)",
     cols: 10,
     rows: 5,
     input: "❤\ufe0fa",
-    cursor: [2, 0],
+    cursor: [3, 0],
     check: ({ term }) => assertEquals(cell(term, 0, 0).text, "❤\ufe0f"),
   },
   {
