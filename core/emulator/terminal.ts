@@ -579,9 +579,11 @@ export class Terminal implements TerminalView {
     if ((d[x * CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0) splitWideAt(line, x);
     const fg = this.#pen.fg, bg = this.#pen.bg, attr = this.#attr;
     let j = x * CELL_STRIDE;
+    let oldAttrs = 0; // as in #printRun: skip the cluster map when we can
     while (i < end && x < limit) {
       const c = codes[i];
       if (c < 0x20 || c >= 0x7f) break;
+      oldAttrs |= d[j + 3];
       d[j] = c;
       d[j + 1] = fg;
       d[j + 2] = bg;
@@ -591,7 +593,7 @@ export class Terminal implements TerminalView {
       i++;
     }
     const clusters = line.clusters;
-    if (clusters !== null && clusters.size > 0) {
+    if (clusters !== null && (oldAttrs & A_CLUSTER) !== 0) {
       for (let k = x0; k < x; k++) clusters.delete(k);
     }
     if (x < this.#cols && (d[x * CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0) {
@@ -648,6 +650,7 @@ export class Terminal implements TerminalView {
     const attrWide = attr | A_WIDE, attrTail = attr | A_WIDE_TAIL;
     let j = x * CELL_STRIDE;
     let last = 0;
+    let oldAttrs = 0;
     while (i < end && x < limit) {
       const c = codes[i];
       let w: number;
@@ -661,7 +664,10 @@ export class Terminal implements TerminalView {
       } else {
         w = charWidth(c);
       }
+      // Collect the old attributes to learn whether any overwritten cell
+      // had cluster text (Map.delete per cell is costly).
       if (w === 1) {
+        oldAttrs |= d[j + 3];
         d[j] = c;
         d[j + 1] = fg;
         d[j + 2] = bg;
@@ -669,6 +675,7 @@ export class Terminal implements TerminalView {
         j += CELL_STRIDE;
         x++;
       } else if (w === 2 && x + 1 < limit) {
+        oldAttrs |= d[j + 3] | d[j + 7];
         d[j] = c;
         d[j + 1] = fg;
         d[j + 2] = bg;
@@ -697,7 +704,7 @@ export class Terminal implements TerminalView {
       line.clusters?.delete(x0 - 1);
     }
     const clusters = line.clusters;
-    if (clusters !== null && clusters.size > 0) {
+    if (clusters !== null && (oldAttrs & A_CLUSTER) !== 0) {
       for (let k = x0; k < x; k++) clusters.delete(k);
     }
     if (x < this.#cols && (d[x * CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0) {
