@@ -651,6 +651,10 @@ export class Terminal implements TerminalView {
     let j = x * CELL_STRIDE;
     let last = 0;
     let oldAttrs = 0;
+    // Cells [xc, x) may still need their old cluster text deleted.
+    let xc = x0;
+    // The cell of the last character written, for combining marks.
+    let head = -1;
     while (i < end && x < limit) {
       const c = codes[i];
       let w: number;
@@ -667,6 +671,7 @@ export class Terminal implements TerminalView {
       // Collect the old attributes to learn whether any overwritten cell
       // had cluster text (Map.delete per cell is costly).
       if (w === 1) {
+        head = x;
         oldAttrs |= d[j + 3];
         d[j] = c;
         d[j + 1] = fg;
@@ -675,6 +680,7 @@ export class Terminal implements TerminalView {
         j += CELL_STRIDE;
         x++;
       } else if (w === 2 && x + 1 < limit) {
+        head = x;
         oldAttrs |= d[j + 3] | d[j + 7];
         d[j] = c;
         d[j + 1] = fg;
@@ -686,6 +692,17 @@ export class Terminal implements TerminalView {
         d[j + 7] = attrTail;
         j += 2 * CELL_STRIDE;
         x += 2;
+      } else if (w === 0 && head >= 0 && c >= 0xa0) {
+        // Combining marks and ZWJ sequences on a character of this run.
+        if ((oldAttrs & A_CLUSTER) !== 0) {
+          for (let k = xc; k < x; k++) line.clusters?.delete(k);
+          oldAttrs = 0;
+        }
+        xc = x;
+        const k = this.#joinRun(line, head, codes, i, end);
+        if (k === i) break;
+        i = k;
+        continue;
       } else {
         break; // zero width, or a wide character that must wrap
       }
@@ -705,7 +722,7 @@ export class Terminal implements TerminalView {
     }
     const clusters = line.clusters;
     if (clusters !== null && (oldAttrs & A_CLUSTER) !== 0) {
-      for (let k = x0; k < x; k++) clusters.delete(k);
+      for (let k = xc; k < x; k++) clusters.delete(k);
     }
     if (x < this.#cols && (d[x * CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0) {
       // The head of this wide character was overwritten: blank its tail.
@@ -721,6 +738,50 @@ export class Terminal implements TerminalView {
       this.#x = x;
     }
     return i;
+  }
+
+  /**
+   * For {@link #printRun}: append the zero-width characters at `codes[i..]`
+   * (and each character a ZWJ joins) to the cluster of cell `head`, building
+   * the text once instead of once per code point. Returns the index after
+   * the last one joined. It stops where {@link #appendToCluster} would do
+   * more than append (VS16 that may widen the cell, a ZWJ whose partner is
+   * in the next chunk, a cluster near MAX_CLUSTER_LENGTH): the general path
+   * then takes over, so the result is the same.
+   */
+  #joinRun(
+    line: Line,
+    head: number,
+    codes: Uint32Array,
+    i: number,
+    end: number,
+  ): number {
+    const d = line.data;
+    const h = head * CELL_STRIDE;
+    const a = d[h + ATTR];
+    const hasCluster = (a & A_CLUSTER) !== 0;
+    let text = hasCluster
+      ? line.clusters?.get(head) ?? String.fromCodePoint(d[h + CODE])
+      : String.fromCodePoint(d[h + CODE]);
+    const mayWiden = !hasCluster && (a & A_WIDE) === 0;
+    let k = i;
+    while (k < end && text.length < MAX_CLUSTER_LENGTH) {
+      const c = codes[k];
+      if (c === ZWJ) {
+        if (k + 1 >= end || text.length + 1 >= MAX_CLUSTER_LENGTH) break;
+        const n = codes[k + 1];
+        if (n < 0xa0 || n === ZWJ) break;
+        text += "\u200d" + String.fromCodePoint(n);
+        k += 2;
+        continue;
+      }
+      if (c < 0xa0 || charWidth(c) !== 0) break;
+      if (c === VS16 && mayWiden && k === i) break;
+      text += String.fromCodePoint(c);
+      k++;
+    }
+    if (k > i) line.setCluster(head, text);
+    return k;
   }
 
   /** Print one (already translated) character of any width. */

@@ -4,7 +4,15 @@
  * right margin and with wrapping. Each case lists the texts of the cells of
  * the first rows ("" for the tail of a wide cell, " " for a blank).
  */
-import { assert, assertEquals, CSI, runCases, screenLine } from "./helpers.ts";
+import {
+  assert,
+  assertEquals,
+  CSI,
+  makeTerminal,
+  runCases,
+  screenLine,
+  snapshot,
+} from "./helpers.ts";
 import { A_WIDE, A_WIDE_TAIL } from "../../core/model/cell.ts";
 import type { Terminal } from "../../core/emulator/terminal.ts";
 
@@ -247,3 +255,81 @@ runCases(
     },
   })),
 );
+
+/** A small deterministic PRNG (mulberry32). */
+function prng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PIECES = [
+  "a",
+  "xyz ",
+  "字",
+  "かな",
+  "\uff21",
+  "e\u0301",
+  "\u0301",
+  "\u0300\u0327",
+  "😀",
+  THUMB,
+  LIGHT,
+  DARK,
+  "👩" + DARK + ZWJ + "💻",
+  HEART,
+  VS16,
+  HEART + VS16 + ZWJ + FIRE,
+  WHITE_FLAG + VS16 + ZWJ + RAINBOW,
+  ZWJ,
+  RI_F,
+  RI_R,
+  "1" + VS16 + KEYCAP,
+  "\u1100\u1161",
+  "a" + "\u0301".repeat(20),
+  "\u00e9",
+  `${CSI}4h`,
+  `${CSI}4l`,
+  `${CSI}?7l`,
+  `${CSI}?7h`,
+  `${CSI}31m`,
+  `${CSI}m`,
+  "\r",
+  "\r\n",
+  "\b",
+  `${CSI}3G`,
+  `${CSI}2;5H`,
+  `${CSI}?69h${CSI}3;7s`,
+  `${CSI}?69l`,
+];
+
+Deno.test("unicode: the batched print path equals one code point per write", () => {
+  const enc = new TextEncoder();
+  for (let seed = 1; seed <= 60; seed++) {
+    const rnd = prng(seed);
+    let s = "";
+    for (let n = 0; n < 200; n++) {
+      s += PIECES[Math.floor(rnd() * PIECES.length)];
+    }
+    const bytes = enc.encode(s);
+    const cols = 3 + (seed % 9);
+    const whole = makeTerminal(cols, 4, 20);
+    whole.term.write(bytes);
+    const single = makeTerminal(cols, 4, 20);
+    for (let i = 0; i < bytes.length; i++) {
+      single.term.write(bytes.subarray(i, i + 1));
+    }
+    const chunked = makeTerminal(cols, 4, 20);
+    for (let i = 0; i < bytes.length;) {
+      const n = 1 + Math.floor(rnd() * 12);
+      chunked.term.write(bytes.subarray(i, i + n));
+      i += n;
+    }
+    const want = snapshot(single.term);
+    assertEquals(snapshot(whole.term), want, `seed ${seed} (whole)`);
+    assertEquals(snapshot(chunked.term), want, `seed ${seed} (chunked)`);
+  }
+});
