@@ -120,9 +120,29 @@ export function isRegionalIndicator(cp: number): boolean {
 const EMOJI_MODIFIER_BASE = /^\p{Emoji_Modifier_Base}$/u;
 const EMOJI = /^\p{Emoji}$/u;
 
+/**
+ * Emoji properties of U+0000..U+1FFFF, filled on demand (all emoji are
+ * below U+20000): the regular expressions cost far more than a table read,
+ * and the same few emoji come back again and again.
+ */
+const emojiProps = new Uint8Array(0x20000);
+const P_KNOWN = 1, P_EMOJI = 2, P_MODIFIER_BASE = 4;
+
+function emojiPropsOf(cp: number): number {
+  if (cp >= 0x20000) return P_KNOWN;
+  let p = emojiProps[cp];
+  if (p === 0) {
+    const s = String.fromCodePoint(cp);
+    p = P_KNOWN | (EMOJI.test(s) ? P_EMOJI : 0) |
+      (EMOJI_MODIFIER_BASE.test(s) ? P_MODIFIER_BASE : 0);
+    emojiProps[cp] = p;
+  }
+  return p;
+}
+
 /** True when a skin-tone modifier after `cp` joins it (Emoji_Modifier_Base). */
 export function isEmojiModifierBase(cp: number): boolean {
-  return cp >= 0x261d && EMOJI_MODIFIER_BASE.test(String.fromCodePoint(cp));
+  return (emojiPropsOf(cp) & P_MODIFIER_BASE) !== 0;
 }
 
 /**
@@ -132,5 +152,5 @@ export function isEmojiModifierBase(cp: number): boolean {
  * *). Only called for narrow characters, so wide emoji stay as they are.
  */
 export function hasEmojiPresentationWithVs16(cp: number): boolean {
-  return EMOJI.test(String.fromCodePoint(cp));
+  return (emojiPropsOf(cp) & P_EMOJI) !== 0;
 }
