@@ -640,6 +640,7 @@ export class Terminal implements TerminalView {
       this.#printChar(codes[i]);
       return i + 1;
     }
+    const i0 = i;
     let x = this.#x;
     const x0 = x;
     const limit = x <= this.#right ? this.#right + 1 : this.#cols;
@@ -661,12 +662,41 @@ export class Terminal implements TerminalView {
       if (c < 0x10000) {
         w = BMP_WIDTH[c];
         if (w === BMP_UNKNOWN) w = fillBmpWidth(c);
-      } else if (
-        (c >= 0x1f1e6 && c <= 0x1f1ff) || (c >= 0x1f3fb && c <= 0x1f3ff)
-      ) {
-        break; // regional indicator or skin-tone modifier: may join
+      } else if (c >= 0x1f1e6 && c <= 0x1f1ff) {
+        // Regional indicator. A lone one before the run may pair with it:
+        // the general path. Within the run no lone one is left (they are
+        // never written here), so a pair is a new 2-cell flag.
+        if (head < 0 && this.#loneRegionalIndicatorBefore(line, x)) break;
+        if (i + 1 >= end || x + 1 >= limit) break;
+        const n = codes[i + 1];
+        if (n < 0x1f1e6 || n > 0x1f1ff) break;
+        head = x;
+        oldAttrs |= d[j + 3] | d[j + 7];
+        d[j] = c;
+        d[j + 1] = fg;
+        d[j + 2] = bg;
+        d[j + 3] = attrWide;
+        d[j + 4] = 0;
+        d[j + 5] = fg;
+        d[j + 6] = bg;
+        d[j + 7] = attrTail;
+        j += 2 * CELL_STRIDE;
+        x += 2;
+        // Old cluster text goes before the new one is set.
+        if ((oldAttrs & A_CLUSTER) !== 0) {
+          for (let k = xc; k < x; k++) line.clusters?.delete(k);
+          oldAttrs = 0;
+        }
+        xc = x;
+        line.setCluster(head, String.fromCodePoint(c, n));
+        last = c;
+        i += 2;
+        continue;
       } else {
         w = charWidth(c);
+        // A skin-tone modifier joins an emoji modifier base (#joinRun
+        // checks); otherwise it is printed as a wide character.
+        if (c >= 0x1f3fb && c <= 0x1f3ff) w = 0;
       }
       // Collect the old attributes to learn whether any overwritten cell
       // had cluster text (Map.delete per cell is costly).
@@ -692,15 +722,58 @@ export class Terminal implements TerminalView {
         d[j + 7] = attrTail;
         j += 2 * CELL_STRIDE;
         x += 2;
-      } else if (w === 0 && head >= 0 && c >= 0xa0) {
-        // Combining marks and ZWJ sequences on a character of this run.
+      } else if (w === 0 && c >= 0xa0) {
+        // Combining marks, VS16, skin tones and ZWJ sequences join the last
+        // character of this run or, at its start, the cell before the
+        // cursor (#clusterTarget: no wrap is pending here).
+        if (head < 0) {
+          if (x === 0) break;
+          head = (d[j - CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0 && x > 1
+            ? x - 2
+            : x - 1;
+          if (d[head * CELL_STRIDE + CODE] === 0) break;
+        }
+        if (
+          c === VS16 && head === x - 1 && head >= x0 &&
+          (d[j - CELL_STRIDE + ATTR] & A_CLUSTER) === 0 &&
+          hasEmojiPresentationWithVs16(d[j - CELL_STRIDE + CODE])
+        ) {
+          // Emoji presentation: the narrow head (just written, so cell x
+          // is before the margin) becomes wide, as #widenCluster does.
+          d[j - CELL_STRIDE + ATTR] |= A_WIDE;
+          oldAttrs |= d[j + 3];
+          d[j] = 0;
+          d[j + 1] = fg;
+          d[j + 2] = bg;
+          d[j + 3] = attrTail;
+          j += CELL_STRIDE;
+          x++;
+        }
         if ((oldAttrs & A_CLUSTER) !== 0) {
           for (let k = xc; k < x; k++) line.clusters?.delete(k);
           oldAttrs = 0;
         }
         xc = x;
         const k = this.#joinRun(line, head, codes, i, end);
-        if (k === i) break;
+        if (k === i) {
+          if (c < 0x1f3fb || c > 0x1f3ff || x + 1 >= limit) break;
+          // A skin-tone modifier that joins nothing: a wide character.
+          head = x;
+          oldAttrs |= d[j + 3] | d[j + 7];
+          d[j] = c;
+          d[j + 1] = fg;
+          d[j + 2] = bg;
+          d[j + 3] = attrWide;
+          d[j + 4] = 0;
+          d[j + 5] = fg;
+          d[j + 6] = bg;
+          d[j + 7] = attrTail;
+          j += 2 * CELL_STRIDE;
+          x += 2;
+          last = c;
+          i++;
+          continue;
+        }
         i = k;
         continue;
       } else {
@@ -709,10 +782,11 @@ export class Terminal implements TerminalView {
       last = c;
       i++;
     }
-    if (x === x0) {
+    if (i === i0) {
       this.#printChar(codes[i]);
       return i + 1;
     }
+    if (x === x0) return i; // only joined: no cell written
     if (startsOnTail && x0 > 0) {
       // The tail of a wide character was overwritten: blank its head.
       const h = (x0 - 1) * CELL_STRIDE;
@@ -775,13 +849,26 @@ export class Terminal implements TerminalView {
         k += 2;
         continue;
       }
-      if (c < 0xa0 || charWidth(c) !== 0) break;
+      if (c >= 0x1f3fb && c <= 0x1f3ff) {
+        // Skin-tone modifier: joins an emoji modifier base only.
+        if (!isEmojiModifierBase(lastCodePoint(text))) break;
+      } else if (c < 0xa0 || charWidth(c) !== 0) {
+        break;
+      }
       if (c === VS16 && mayWiden && k === i) break;
       text += String.fromCodePoint(c);
       k++;
     }
     if (k > i) line.setCluster(head, text);
     return k;
+  }
+
+  /** True when the cell before column `x` is a regional indicator a second one would pair with. */
+  #loneRegionalIndicatorBefore(line: Line, x: number): boolean {
+    if (x === 0) return false;
+    const c = line.code(x - 1);
+    return c >= 0x1f1e6 && c <= 0x1f1ff &&
+      (line.attr(x - 1) & (A_CLUSTER | A_WIDE | A_WIDE_TAIL)) === 0;
   }
 
   /** Print one (already translated) character of any width. */
