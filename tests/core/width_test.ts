@@ -1,5 +1,14 @@
-import { charWidth, computeWidth } from "../../core/unicode/width.ts";
-import { assertEquals } from "./helpers.ts";
+import {
+  BMP_UNKNOWN,
+  BMP_WIDTH,
+  charWidth,
+  computeWidth,
+  hasEmojiPresentationWithVs16,
+  isEmojiModifier,
+  isEmojiModifierBase,
+  isRegionalIndicator,
+} from "../../core/unicode/width.ts";
+import { assert, assertEquals } from "./helpers.ts";
 
 const cases: [string, number, number][] = [
   ["ASCII letter", 0x41, 1],
@@ -46,6 +55,9 @@ const cases: [string, number, number][] = [
   ["Devanagari virama", 0x94d, 0],
   ["private use", 0xe000, 1],
   ["replacement char", 0xfffd, 1],
+  ["regional indicator (alone, as wcwidth)", 0x1f1e6, 1],
+  ["skin-tone modifier (alone)", 0x1f3fb, 2],
+  ["white flag (text default)", 0x1f3f3, 1],
   ["beyond Unicode", 0x110000, 1],
 ];
 
@@ -70,4 +82,35 @@ Deno.test("width: repeated lookups are stable", () => {
     assertEquals(charWidth(0x5b57), 2);
     assertEquals(charWidth(0x301), 0);
   }
+});
+
+Deno.test("width: every BMP entry, once filled, equals the direct computation", () => {
+  for (let cp = 0; cp < 0x10000; cp++) {
+    const w = charWidth(cp);
+    if (w !== computeWidth(cp) || BMP_WIDTH[cp] === BMP_UNKNOWN) {
+      throw new Error(`U+${cp.toString(16)}: ${w} vs ${computeWidth(cp)}`);
+    }
+  }
+});
+
+Deno.test("width: emoji predicates", () => {
+  assert(isEmojiModifier(0x1f3fb) && isEmojiModifier(0x1f3ff));
+  assert(!isEmojiModifier(0x1f3fa) && !isEmojiModifier(0x1f400));
+  assert(isRegionalIndicator(0x1f1e6) && isRegionalIndicator(0x1f1ff));
+  assert(!isRegionalIndicator(0x1f1e5) && !isRegionalIndicator(0x1f200));
+  for (const base of [0x1f44d, 0x261d, 0x270a, 0x1f469, 0x1f9d1]) {
+    assert(isEmojiModifierBase(base), `U+${base.toString(16)} is a base`);
+  }
+  for (const other of [0x41, 0x1f600, 0x2764, 0x1f3fb, 0x5b57]) {
+    assert(!isEmojiModifierBase(other), `U+${other.toString(16)} is not`);
+  }
+  // Text-default emoji that VS16 widens, keycap bases included.
+  for (const e of [0x2764, 0x263a, 0x2714, 0x1f3f3, 0x31, 0x23, 0x2a, 0xa9]) {
+    assert(hasEmojiPresentationWithVs16(e), `U+${e.toString(16)} widens`);
+  }
+  for (const other of [0x41, 0x5b57, 0x301, 0x2500]) {
+    assert(!hasEmojiPresentationWithVs16(other), `U+${other.toString(16)}`);
+  }
+  // Cached answers stay the same.
+  assert(isEmojiModifierBase(0x1f44d) && hasEmojiPresentationWithVs16(0x2764));
 });
