@@ -9,9 +9,14 @@
  * - 1: everything else (including East Asian Ambiguous, as xterm does by
  *   default).
  *
- * Code points below U+0300 come from a precomputed table; the rest from a
- * lazily built two-level table (256 code points per page, computed on first
- * use), so the package is called at most once per code point.
+ * Code points below U+0300 come from a precomputed table, the rest of the
+ * BMP from a flat table filled entry by entry on first use, other planes from
+ * a lazily built two-level table (256 code points per page), so the package
+ * is called at most once per code point.
+ *
+ * Widths of whole grapheme clusters (skin-tone modifiers joining their base,
+ * VS16 widening, regional-indicator pairs) are the emulator's business; the
+ * predicates it needs are at the end of this module.
  *
  * @module
  */
