@@ -190,10 +190,19 @@ export class Session {
 
   async #run(): Promise<ExitStatus> {
     // A background process of the child may keep the terminal open after
-    // the child exits: deliver what is already there, then hang up.
+    // the child exits: deliver what is already there (also while a slow
+    // window holds reading paused), then hang up once output has stopped.
     this.pty.exited.then(() => {
-      const t = setTimeout(() => void this.pty.close(), 300);
-      Deno.unrefTimer(t);
+      let seen = -1;
+      const check = () => {
+        if (this.paused || this.bytesRead !== seen) {
+          seen = this.bytesRead;
+          Deno.unrefTimer(setTimeout(check, 300));
+        } else {
+          void this.pty.close();
+        }
+      };
+      check();
     });
     for (;;) {
       if (this.#lag() > this.#high && !this.#closing) {

@@ -261,7 +261,13 @@ Deno.test("server: flow control pauses the PTY and resumes on ack", async () => 
       },
       "the whole output",
       60_000,
-    );
+    ).catch((e) => {
+      const w = [...session.windows][0];
+      throw new Error(
+        `${e.message}; session paused=${session.paused} read=${session.bytesRead} ` +
+          `sent=${w?.sent} acked=${w?.acked} client received=${c.outputLength} acked=${acked}`,
+      );
+    });
     assert(c.outputLength >= total, `got ${c.outputLength} of ${total}`);
     await c.closed;
   } finally {
