@@ -7,6 +7,7 @@
  * @module
  */
 import { type Browser, chromium } from "playwright-core";
+import { which } from "../../server/browser.ts";
 
 const CANDIDATES = [
   "chromium",
@@ -21,23 +22,6 @@ const CANDIDATES = [
   "/Applications/Chromium.app/Contents/MacOS/Chromium",
 ];
 
-function isExecutable(path: string): boolean {
-  try {
-    const st = Deno.statSync(path);
-    return st.isFile && ((st.mode ?? 0o111) & 0o111) !== 0;
-  } catch {
-    return false;
-  }
-}
-
-function onPath(name: string): string | null {
-  if (name.includes("/")) return isExecutable(name) ? name : null;
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-    if (dir && isExecutable(`${dir}/${name}`)) return `${dir}/${name}`;
-  }
-  return null;
-}
-
 let cached: string | undefined;
 
 /** Path of a Chromium executable for tests; throws saying what is missing. */
@@ -45,13 +29,13 @@ export async function findChromium(): Promise<string> {
   if (cached) return cached;
   const env = Deno.env.get("CHROME_PATH");
   if (env) {
-    if (!isExecutable(env)) {
+    if (!which(env.includes("/") ? env : `./${env}`)) {
       throw new Error(`CHROME_PATH=${env} is not an executable file`);
     }
     return cached = env;
   }
   for (const c of CANDIDATES) {
-    const p = onPath(c);
+    const p = which(c);
     if (p) return cached = p;
   }
   try {

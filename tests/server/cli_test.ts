@@ -18,6 +18,19 @@ async function run(args: string[], env: Record<string, string> = {}) {
   };
 }
 
+/** The first line the child prints on stdout (without the newline). */
+async function firstLine(child: Deno.ChildProcess): Promise<string> {
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  reader.releaseLock();
+  return text.split("\n")[0];
+}
+
 Deno.test("cli: --help explains the options", async () => {
   const r = await run(["--help"]);
   assertEquals(r.code, 0);
@@ -81,16 +94,7 @@ Deno.test("cli: --no-browser prints the URL alone on a line and serves it", asyn
     stderr: "piped",
   }).spawn();
   try {
-    const reader = child.stdout.pipeThrough(new TextDecoderStream())
-      .getReader();
-    let text = "";
-    while (!text.includes("\n")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += value;
-    }
-    reader.releaseLock();
-    const line = text.split("\n")[0];
+    const line = await firstLine(child);
     assertMatch(line, /^http:\/\/127\.0\.0\.1:\d+\/#key=[A-Za-z0-9_-]{32,}$/);
     const page = await fetch(line);
     assertEquals(page.status, 200);
@@ -119,14 +123,7 @@ Deno.test("cli: a missing browser gives a clear error and still prints the URL",
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += value;
-  }
-  reader.releaseLock();
+  const text = await firstLine(child);
   child.kill("SIGTERM");
   await child.status;
   await child.stdout.cancel().catch(() => {});
