@@ -14,6 +14,7 @@ import {
   CODE,
   FG,
 } from "./cell.ts";
+import { cloneExtras, type LineExtras } from "./line_extras.ts";
 
 /** A row of cells. */
 export class Line {
@@ -30,6 +31,8 @@ export class Line {
   dirty = true;
   /** Grapheme-cluster text of cells that have the A_CLUSTER attribute. */
   clusters: Map<number, string> | null = null;
+  /** Marks and embedded content (see `line_extras.ts`), or null. */
+  extras: LineExtras | null = null;
 
   /**
    * A blank line of `cols` cells with background `bg` (erase colour).
@@ -146,6 +149,7 @@ export class Line {
     l.data = this.data.slice();
     l.wrapped = this.wrapped;
     l.clusters = this.clusters ? new Map(this.clusters) : null;
+    l.extras = cloneExtras(this.extras);
     return l;
   }
 
