@@ -59,6 +59,8 @@ import {
   Modes,
 } from "./modes.ts";
 import { type OscHandler, splitOsc, standardOscHandlers } from "./osc.ts";
+import { HtmlEmbeds } from "./html_embed.ts";
+import { parseITermFile, sixelImage } from "./images.ts";
 import {
   csiReply,
   DA1_REPLY,
@@ -194,6 +196,8 @@ export class Terminal implements TerminalView {
   #reply: (data: string) => void;
   #onEvent: (e: TerminalEvent) => void;
   #osc: Map<number, OscHandler>;
+  /** OSC 72/721 HTML and images (html_embed.ts). */
+  #embeds: HtmlEmbeds;
 
   /** Create a terminal of `options.cols` x `options.rows` cells. */
   constructor(options: TerminalOptions) {
@@ -214,6 +218,23 @@ export class Terminal implements TerminalView {
       colors: this.#colors,
       colorsChanged: () => this.#emit({ type: "modes" }),
       reply: (data) => this.#reply(data),
+    });
+    this.#embeds = new HtmlEmbeds({
+      buffer: () => this.#buf,
+      cursorLine: () => this.#line(),
+      cursorX: () => this.#x,
+      cursorY: () => this.#y,
+      rows: () => this.#rows,
+      newline: () => {
+        this.#carriageReturn();
+        this.#index();
+      },
+    });
+    this.#osc.set(72, (a) => this.#embeds.osc72(a));
+    this.#osc.set(721, (a) => this.#embeds.osc721(a));
+    this.#osc.set(1337, (a) => {
+      const f = parseITermFile(a);
+      if ("image" in f) this.#embeds.insertImage(f.image);
     });
     const handler: ParserHandler = {
       print: (codes, start, end) => this.#print(codes, start, end),
@@ -2119,12 +2140,18 @@ export class Terminal implements TerminalView {
 
   #dcs(
     prefix: string,
-    _params: Params,
+    params: Params,
     intermediates: string,
     final: number,
     payload: Uint8Array,
   ): void {
     this.#joinNext = false;
+    if (prefix === "" && intermediates === "" && final === 0x71) {
+      if (!this.#buf.isAlt) {
+        this.#embeds.insertImage(sixelImage(params.toString(), payload));
+      }
+      return;
+    }
     if (prefix === "" && intermediates === "$" && final === 0x71) {
       let s = "";
       for (let i = 0; i < payload.length && i < 16; i++) {

@@ -24,12 +24,36 @@ export interface LineMark {
   attrs?: Record<string, string>;
 }
 
+/**
+ * An image (iTerm2 `OSC 1337 ; File=`, sixel). Immutable once made: copies
+ * of a line may share it.
+ */
+export interface ImageEmbed {
+  /** MIME type from the content ("image/png"..., "image/x-sixel"). */
+  mime: string;
+  /** The payload: base64 of the file, or the sixel data as sent. */
+  data: string;
+  /** File name (decoded), "" when none was given. */
+  name: string;
+  /** Decoded size in bytes. */
+  bytes: number;
+  /** Show it (true) or offer it as a download link (false). */
+  inline: boolean;
+  /** iTerm2 size specs: "auto", "N" (cells), "Npx", "N%". */
+  width: string;
+  height: string;
+  /** Keep the aspect ratio when both sizes are given (default true). */
+  preserveAspectRatio: boolean;
+}
+
 /** A block HTML fragment (OSC 72 block content) that this line stands for. */
 export interface BlockEmbed {
   /** The fragment as the program sent it (sanitized by the client, not here). */
   html: string;
   /** Replacement key (OSC 721), or null. */
   key: string | null;
+  /** An image instead of HTML (then `html` is ""). */
+  image?: ImageEmbed;
 }
 
 /** An inline HTML fragment anchored before cell `x`. */

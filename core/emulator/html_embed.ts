@@ -1,0 +1,362 @@
+/**
+ * Rich output in the model: `OSC 72 ; html` inserts an HTML fragment at the
+ * cursor, `OSC 721 ; key ; html` replaces the children of an earlier element
+ * marked `class="can-replace-children" replace-key="key"`, and images
+ * (iTerm2 `OSC 1337 ; File=`, sixel) become block lines too (see
+ * `images.ts`).
+ *
+ * Block content (div, p, pre, table, svg, img, ...) gets a line of its own:
+ * a `Line` whose `extras.block` holds the fragment; the cursor goes to the
+ * line after it. Inline content is anchored at the cursor's column in
+ * `extras.inline` and the cursor does not move. The fragments stay in the
+ * model, so they are in the scrollback, in snapshots, and move with reflow.
+ * The HTML is untrusted and kept as sent: the client sanitizes it.
+ *
+ * @module
+ */
+import type { Line } from "../model/line.ts";
+import type { BlockEmbed, ImageEmbed } from "../model/line_extras.ts";
+
+/** Longest fragment accepted (UTF-16 code units); longer ones are dropped. */
+export const MAX_HTML_LENGTH = 1024 * 1024;
+/** At most this many inline fragments on one line; more are dropped. */
+export const MAX_INLINE_PER_LINE = 64;
+/** Longest OSC 721 key. */
+export const MAX_KEY_LENGTH = 256;
+
+/** What the embed handlers need from the terminal. */
+export interface EmbedHost {
+  /** The active buffer's lines (absolute index = trimmed + i). */
+  buffer(): {
+    readonly length: number;
+    readonly trimmed: number;
+    readonly isAlt: boolean;
+    getLine(i: number): Line;
+  };
+  /** The line the cursor is on. */
+  cursorLine(): Line;
+  /** Cursor column. */
+  cursorX(): number;
+  /** Screen row of the cursor. */
+  cursorY(): number;
+  /** Rows of the screen. */
+  rows(): number;
+  /** CR + LF (scrolling at the bottom margin). */
+  newline(): void;
+  /** Report a dropped sequence (too large, malformed). */
+  warn?(message: string): void;
+}
+
+/** Elements that make a fragment block content. */
+const BLOCK_TAGS = new Set([
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "center",
+  "details",
+  "dialog",
+  "dd",
+  "div",
+  "dl",
+  "dt",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hgroup",
+  "hr",
+  "img",
+  "li",
+  "main",
+  "nav",
+  "ol",
+  "p",
+  "pre",
+  "section",
+  "summary",
+  "svg",
+  "table",
+  "ul",
+]);
+
+/**
+ * One tag of a fragment: `<name attrs>`, `</name>` or a comment. Quoted
+ * attribute values may contain `>`.
+ */
+const TAG_RE =
+  /<!--[\s\S]*?-->|<(\/?)([A-Za-z][^\s/>]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
+
+/** Elements without a closing tag. */
+const VOID_TAGS = new Set([
+  "area",
+  "base",
+  "br",
+  "col",
+  "embed",
+  "hr",
+  "img",
+  "input",
+  "link",
+  "meta",
+  "source",
+  "track",
+  "wbr",
+]);
+
+/** True when `html` contains a block-level element (see {@link BLOCK_TAGS}). */
+export function isBlockHtml(html: string): boolean {
+  TAG_RE.lastIndex = 0;
+  for (let m = TAG_RE.exec(html); m; m = TAG_RE.exec(html)) {
+    if (
+      m[2] !== undefined && m[1] === "" &&
+      BLOCK_TAGS.has(m[2].toLowerCase())
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** The value of attribute `name` in a tag's attribute text, or null. */
+function attrValue(attrs: string, name: string): string | null {
+  const re = new RegExp(
+    `(?:^|\\s)${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s"'=<>\`]+))`,
+    "i",
+  );
+  const m = re.exec(attrs);
+  if (m === null) return null;
+  return decodeEntities(m[1] ?? m[2] ?? m[3] ?? "");
+}
+
+/** Decode the few entities a key may plausibly contain. */
+function decodeEntities(s: string): string {
+  if (!s.includes("&")) return s;
+  return s.replace(
+    /&(?:amp|lt|gt|quot|apos|#(\d{1,7})|#x([0-9a-f]{1,6}));/gi,
+    (all, dec, hex) => {
+      if (dec) return String.fromCodePoint(Math.min(+dec, 0x10ffff));
+      if (hex) {
+        return String.fromCodePoint(Math.min(parseInt(hex, 16), 0x10ffff));
+      }
+      return ({
+        "&amp;": "&",
+        "&lt;": "<",
+        "&gt;": ">",
+        "&quot;": '"',
+      } as Record<
+        string,
+        string
+      >)[all.toLowerCase()] ?? "'";
+    },
+  );
+}
+
+/** True when a tag's attributes mark it replaceable (class can-replace-children). */
+function isReplaceable(attrs: string): boolean {
+  const cls = attrValue(attrs, "class");
+  return cls !== null && cls.split(/\s+/).includes("can-replace-children");
+}
+
+/** The replace-keys of the replaceable elements in `html`, in order. */
+export function replaceKeys(html: string): string[] {
+  const keys: string[] = [];
+  TAG_RE.lastIndex = 0;
+  for (let m = TAG_RE.exec(html); m; m = TAG_RE.exec(html)) {
+    if (m[2] === undefined || m[1] !== "" || !isReplaceable(m[3])) continue;
+    const key = attrValue(m[3], "replace-key");
+    if (key !== null && key.length <= MAX_KEY_LENGTH) keys.push(key);
+  }
+  return keys;
+}
+
+/**
+ * `html` with the children of its replaceable element keyed `key` replaced
+ * by `content`, or null when it has no such element. An element left open
+ * extends to the end of the fragment (as a browser would parse it).
+ */
+export function replaceChildren(
+  html: string,
+  key: string,
+  content: string,
+): string | null {
+  TAG_RE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  for (m = TAG_RE.exec(html); m; m = TAG_RE.exec(html)) {
+    if (
+      m[2] !== undefined && m[1] === "" && isReplaceable(m[3]) &&
+      attrValue(m[3], "replace-key") === key
+    ) break;
+  }
+  if (m === null) return null;
+  const name = m[2].toLowerCase();
+  if (VOID_TAGS.has(name) || /\/\s*$/.test(m[3])) return null;
+  const start = TAG_RE.lastIndex;
+  let depth = 1;
+  for (let t = TAG_RE.exec(html); t; t = TAG_RE.exec(html)) {
+    if (t[2] === undefined || t[2].toLowerCase() !== name) continue;
+    if (t[1] === "/") {
+      if (--depth === 0) {
+        return html.slice(0, start) + content + html.slice(t.index);
+      }
+    } else if (!/\/\s*$/.test(t[3])) depth++;
+  }
+  return html.slice(0, start) + content;
+}
+
+/** Where a key was last seen: absolute line index and the line. */
+interface KeyPlace {
+  abs: number;
+  line: Line;
+}
+
+/**
+ * The OSC 72 / 721 handlers and the block-line insertion that images use
+ * too. One per terminal.
+ */
+export class HtmlEmbeds {
+  #host: EmbedHost;
+  /** replace-key -> where it was inserted (a hint, checked before use). */
+  #index = new Map<string, KeyPlace>();
+
+  /** Handlers act on `host`. */
+  constructor(host: EmbedHost) {
+    this.#host = host;
+  }
+
+  /** `OSC 72 ; html`: insert the fragment at the cursor. */
+  osc72(html: string): void {
+    if (html.length > MAX_HTML_LENGTH) {
+      this.#host.warn?.(
+        `OSC 72 dropped: fragment of ${html.length} characters (max ${MAX_HTML_LENGTH})`,
+      );
+      return;
+    }
+    if (html.trim() === "") return;
+    const keys = replaceKeys(html);
+    const key = keys.length > 0 ? keys[0] : null;
+    const buf = this.#host.buffer();
+    // The alternate screen is a fixed grid: content flows inline there.
+    if (isBlockHtml(html) && !buf.isAlt) {
+      this.insertBlock({ html, key });
+    } else {
+      const line = this.#host.cursorLine();
+      const extras = line.extras ??= {};
+      const inline = extras.inline ??= [];
+      if (inline.length >= MAX_INLINE_PER_LINE) {
+        this.#host.warn?.(
+          "OSC 72 dropped: too many inline fragments on a line",
+        );
+        return;
+      }
+      inline.push({ x: this.#host.cursorX(), html, key });
+      line.dirty = true;
+    }
+    if (keys.length > 0) {
+      const place = this.#cursorPlace(isBlockHtml(html) && !buf.isAlt);
+      for (const k of keys) this.#index.set(k, place);
+    }
+  }
+
+  /** `OSC 721 ; key ; html`: replace the children of the element keyed `key`. */
+  osc721(args: string): void {
+    const semi = args.indexOf(";");
+    if (semi < 0) return;
+    const key = args.slice(0, semi);
+    const html = args.slice(semi + 1);
+    if (key.length > MAX_KEY_LENGTH || html.length > MAX_HTML_LENGTH) {
+      this.#host.warn?.("OSC 721 dropped: key or fragment too long");
+      return;
+    }
+    const line = this.#find(key);
+    if (line === null) {
+      this.#host.warn?.(`OSC 721: no element with replace-key ${key}`);
+      return;
+    }
+    const e = line.extras!;
+    if (e.block && e.block.image === undefined) {
+      const r = replaceChildren(e.block.html, key, html);
+      if (r !== null && r.length <= MAX_HTML_LENGTH) {
+        e.block = { ...e.block, html: r };
+        line.dirty = true;
+        return;
+      }
+    }
+    for (const [i, item] of (e.inline ?? []).entries()) {
+      const r = replaceChildren(item.html, key, html);
+      if (r !== null && r.length <= MAX_HTML_LENGTH) {
+        e.inline![i] = { ...item, html: r };
+        line.dirty = true;
+        return;
+      }
+    }
+  }
+
+  /**
+   * Put `block` on a line of its own at the cursor: a fresh line first if
+   * the cursor's line has text or the cursor is not in column 0, then the
+   * cursor moves to the line after the block.
+   */
+  insertBlock(block: BlockEmbed): void {
+    const host = this.#host;
+    let line = host.cursorLine();
+    if (host.cursorX() !== 0 || line.toString(true) !== "") {
+      host.newline();
+      line = host.cursorLine();
+    }
+    const extras = line.extras ??= {};
+    extras.block = block;
+    extras.inline = undefined;
+    line.wrapped = false;
+    line.dirty = true;
+    host.newline();
+  }
+
+  /** Insert an image as a block line. */
+  insertImage(image: ImageEmbed): void {
+    this.insertBlock({ html: "", key: null, image });
+  }
+
+  /** Absolute index and line of the fragment just inserted. */
+  #cursorPlace(block: boolean): KeyPlace {
+    const host = this.#host;
+    const buf = host.buffer();
+    // A block went on the line above the cursor.
+    const i = buf.length - host.rows() + host.cursorY() - (block ? 1 : 0);
+    const k = Math.max(0, i);
+    return { abs: buf.trimmed + k, line: buf.getLine(k) };
+  }
+
+  /** The line holding `key`: the index's hint if still right, else a search from the bottom. */
+  #find(key: string): Line | null {
+    const buf = this.#host.buffer();
+    const has = (l: Line) =>
+      (l.extras?.block !== undefined &&
+        replaceKeys(l.extras.block.html).includes(key)) ||
+      (l.extras?.inline ?? []).some((i) => replaceKeys(i.html).includes(key));
+    const hint = this.#index.get(key);
+    if (hint !== undefined) {
+      const k = hint.abs - buf.trimmed;
+      if (k >= 0 && k < buf.length) {
+        const l = buf.getLine(k);
+        if (l === hint.line && has(l)) return l;
+      }
+    }
+    for (let k = buf.length - 1; k >= 0; k--) {
+      const l = buf.getLine(k);
+      if (l.extras !== null && has(l)) {
+        this.#index.set(key, { abs: buf.trimmed + k, line: l });
+        return l;
+      }
+    }
+    this.#index.delete(key);
+    return null;
+  }
+}

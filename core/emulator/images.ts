@@ -1,0 +1,174 @@
+/**
+ * Images in the model: iTerm2's `OSC 1337 ; File=[args] : base64` and sixel
+ * (`DCS P1;P2;P3 q data ST`). Both become an {@link ImageEmbed} on a block
+ * line (see `html_embed.ts`); the client draws them (sixel is decoded
+ * there). The MIME type comes from the content, never from the name.
+ *
+ * @module
+ */
+import type { ImageEmbed } from "../model/line_extras.ts";
+
+/** Largest decoded image accepted (bytes). */
+export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
+/** Longest file name kept. */
+const MAX_NAME = 255;
+
+/** The result of {@link parseITermFile}: an image or why it was refused. */
+export type ParsedFile = { image: ImageEmbed } | { error: string };
+
+const BASE64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
+const SIZE_RE = /^(auto|\d{1,5}(px|%)?)$/;
+
+/** Decode the first bytes of base64 `b64` (at most `n`). */
+function headBytes(b64: string, n: number): Uint8Array {
+  const take = b64.slice(0, Math.ceil(n / 3) * 4 + 4).replace(/=+$/, "");
+  const usable = take.slice(0, take.length - (take.length % 4));
+  try {
+    const bin = atob(usable);
+    const out = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  } catch {
+    return new Uint8Array(0);
+  }
+}
+
+function startsWith(b: Uint8Array, sig: number[], at = 0): boolean {
+  if (b.length < at + sig.length) return false;
+  return sig.every((v, i) => b[at + i] === v);
+}
+
+/**
+ * The image MIME type of the bytes `head` (the start of a file), or null
+ * when it is not an image the client can show.
+ */
+export function sniffImageType(head: Uint8Array): string | null {
+  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) {
+    return "image/png";
+  }
+  if (startsWith(head, [0xff, 0xd8, 0xff])) return "image/jpeg";
+  if (startsWith(head, [0x47, 0x49, 0x46, 0x38])) return "image/gif";
+  if (
+    startsWith(head, [0x52, 0x49, 0x46, 0x46]) &&
+    startsWith(head, [0x57, 0x45, 0x42, 0x50], 8)
+  ) return "image/webp";
+  if (startsWith(head, [0x42, 0x4d])) return "image/bmp";
+  // SVG: text whose first element is <svg (after a BOM, XML declaration,
+  // comments or a doctype).
+  let text = "";
+  for (let i = 0; i < head.length && i < 1024; i++) {
+    text += String.fromCharCode(head[i]);
+  }
+  text = text.replace(/^\xef\xbb\xbf/, "");
+  const rest = text.replace(
+    /^(?:\s+|<\?xml[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>)*/i,
+    "",
+  );
+  if (/^<svg[\s>]/i.test(rest)) return "image/svg+xml";
+  return null;
+}
+
+/** Decoded length of base64 `b64` (valid, without whitespace). */
+function decodedLength(b64: string): number {
+  const pad = b64.endsWith("==") ? 2 : b64.endsWith("=") ? 1 : 0;
+  return Math.floor(b64.length * 3 / 4) - pad;
+}
+
+/** Decode base64 `s` as UTF-8 text, or null. */
+function decodeName(s: string): string | null {
+  try {
+    const bin = atob(s);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Parse the text after `OSC 1337 ;` when it is a `File=` command:
+ * `File=name=<b64>;size=N;inline=1;width=W;height=H;preserveAspectRatio=0:<b64 data>`.
+ */
+export function parseITermFile(args: string): ParsedFile {
+  if (!args.startsWith("File=")) return { error: "not a File= command" };
+  const colon = args.indexOf(":");
+  if (colon < 0) return { error: "File=: no ':' before the data" };
+  const image: ImageEmbed = {
+    mime: "",
+    data: "",
+    name: "",
+    bytes: 0,
+    inline: false,
+    width: "auto",
+    height: "auto",
+    preserveAspectRatio: true,
+  };
+  for (const kv of args.slice(5, colon).split(";")) {
+    const eq = kv.indexOf("=");
+    if (eq < 0) continue;
+    const k = kv.slice(0, eq), v = kv.slice(eq + 1);
+    switch (k) {
+      case "name": {
+        const n = decodeName(v);
+        // Keep the base name only, without control characters.
+        if (n !== null) {
+          image.name = n.replace(/[\x00-\x1f\x7f]/g, "").split(/[\\/]/).pop()!
+            .slice(0, MAX_NAME);
+        }
+        break;
+      }
+      case "inline":
+        image.inline = v === "1";
+        break;
+      case "width":
+      case "height":
+        if (SIZE_RE.test(v)) image[k] = v;
+        break;
+      case "preserveAspectRatio":
+        image.preserveAspectRatio = v !== "0";
+        break;
+    }
+  }
+  const data = args.slice(colon + 1).replace(/\s+/g, "");
+  if (!BASE64_RE.test(data)) return { error: "File=: data is not base64" };
+  const bytes = decodedLength(data);
+  if (bytes > MAX_IMAGE_BYTES) {
+    return {
+      error:
+        `File=: ${bytes} bytes is more than the ${MAX_IMAGE_BYTES} allowed`,
+    };
+  }
+  if (bytes === 0) return { error: "File=: no data" };
+  const mime = sniffImageType(headBytes(data, 1024));
+  if (mime === null && image.inline) {
+    return { error: "File=: inline data is not a known image type" };
+  }
+  image.mime = mime ?? "application/octet-stream";
+  image.data = data;
+  image.bytes = bytes;
+  return { image };
+}
+
+/**
+ * An image for a sixel DCS: the parameters (P1;P2;P3) and the payload
+ * after `q`, kept as sent for the client to decode.
+ */
+export function sixelImage(params: string, payload: Uint8Array): ImageEmbed {
+  let data = "";
+  // Sixel data is 7-bit; any other byte is dropped.
+  for (let i = 0; i < payload.length; i += 8192) {
+    const chunk = payload.subarray(i, Math.min(payload.length, i + 8192));
+    data += String.fromCharCode(...chunk.filter((b) => b < 0x80));
+  }
+  return {
+    mime: "image/x-sixel",
+    data: params + "q" + data,
+    name: "",
+    bytes: payload.length,
+    inline: true,
+    width: "auto",
+    height: "auto",
+    preserveAspectRatio: true,
+  };
+}
