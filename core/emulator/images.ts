@@ -113,6 +113,7 @@ export function parseITermFile(args: string): ParsedFile {
         const n = decodeName(v);
         // Keep the base name only, without control characters.
         if (n !== null) {
+          // deno-lint-ignore no-control-regex
           image.name = n.replace(/[\x00-\x1f\x7f]/g, "").split(/[\\/]/).pop()!
             .slice(0, MAX_NAME);
         }
