@@ -16,6 +16,7 @@ import {
   A_BLINK,
   A_BOLD,
   A_CLUSTER,
+  A_ERROR,
   A_FAINT,
   A_GLYPH_MASK,
   A_INVERSE,
@@ -104,6 +105,7 @@ export function openTag(
   if ((attr & A_INVISIBLE) !== 0) cls += " dt-invisible";
   if ((attr & A_STRIKE) !== 0) cls += " dt-strike";
   if ((attr & A_OVERLINE) !== 0) cls += " dt-overline";
+  if ((attr & A_ERROR) !== 0) cls += " dt-stderr";
   let tag = "<span";
   if (cls !== "") tag += ` class="${cls.slice(1)}"`;
   if (style !== "") tag += ` style="${style}"`;

@@ -12,6 +12,7 @@ import { Parser } from "../parser/parser.ts";
 import type { Params, ParserHandler } from "../parser/handler.ts";
 import {
   A_CLUSTER,
+  A_ERROR,
   A_GLYPH_MASK,
   A_PROTECTED,
   A_WIDE,
@@ -81,6 +82,11 @@ import {
   reverseAttributes,
   selectiveEraseRect,
 } from "./rect_ops.ts";
+import {
+  domtermCsiU,
+  type ShellMarksHost,
+  shellOscHandlers,
+} from "./shell_marks.ts";
 import { applySgr, defaultPen, type Pen, penToSgr } from "./sgr.ts";
 import { TabStops } from "./tabs.ts";
 
@@ -198,6 +204,9 @@ export class Terminal implements TerminalView {
   #osc: Map<number, OscHandler>;
   /** OSC 72/721 HTML and images (html_embed.ts). */
   #embeds: HtmlEmbeds;
+  /** A_ERROR while DomTerm's error output (`CSI 12 u`) is on, else 0. */
+  #errorOutput = 0;
+  #marksVersion = 0;
 
   /** Create a terminal of `options.cols` x `options.rows` cells. */
   constructor(options: TerminalOptions) {
@@ -236,6 +245,10 @@ export class Terminal implements TerminalView {
       const f = parseITermFile(a);
       if ("image" in f) this.#embeds.insertImage(f.image);
     });
+    const next1337 = this.#osc.get(1337);
+    for (const [code, h] of shellOscHandlers(this.#marksHost(), next1337)) {
+      this.#osc.set(code, h);
+    }
     const handler: ParserHandler = {
       print: (codes, start, end) => this.#print(codes, start, end),
       execute: (code) => this.#execute(code),
@@ -443,6 +456,7 @@ export class Terminal implements TerminalView {
     this.#pen = defaultPen();
     this.#link = null;
     this.#linkId = "";
+    this.#errorOutput = 0;
     this.#updateAttr();
     this.#resetMargins();
     this.#x = 0;
@@ -477,6 +491,42 @@ export class Terminal implements TerminalView {
   setOscHandler(code: number, handler: ((args: string) => void) | null): void {
     if (handler === null) this.#osc.delete(code);
     else this.#osc.set(code, handler);
+  }
+
+  /**
+   * Counts shell-integration marks added (OSC 133 etc.): a view re-derives
+   * command groups (`core/model/command_groups.ts`) when it changes.
+   */
+  get marksVersion(): number {
+    return this.#marksVersion;
+  }
+
+  #shellHost: ShellMarksHost | null = null;
+
+  /** What `shell_marks.ts` acts on. */
+  #marksHost(): ShellMarksHost {
+    return this.#shellHost ??= {
+      cursorLine: () => this.#line(),
+      linesBelowCursor: () => {
+        const below: Line[] = [];
+        for (let y = this.#y + 1; y < this.#rows; y++) {
+          below.push(this.#buf.screenLine(y));
+        }
+        return below;
+      },
+      cursorX: () => this.#x,
+      freshLine: () => {
+        if (this.#x !== this.#lineStart() || this.#wrapPending) {
+          this.#carriageReturn();
+          this.#index();
+        }
+      },
+      setErrorOutput: (on) => {
+        this.#errorOutput = on ? A_ERROR : 0;
+        this.#updateAttr();
+      },
+      marksChanged: () => this.#marksVersion++,
+    };
   }
 
   // ---------------------------------------------------------------- helpers
@@ -524,7 +574,8 @@ export class Terminal implements TerminalView {
       this.#link,
       this.#linkId,
     );
-    this.#attr = (this.#pen.flags & 0xffff & ~A_GLYPH_MASK) | (id << 16);
+    this.#attr = (this.#pen.flags & 0xffff & ~A_GLYPH_MASK) |
+      this.#errorOutput | (id << 16);
   }
 
   #setTitles(icon: string | null, title: string | null): void {
@@ -1977,6 +2028,7 @@ export class Terminal implements TerminalView {
         break;
       case 0x75: // u SCORC (only without parameters; CSI Ps u belongs to others)
         if (params.length === 0) this.#restoreCursor();
+        else domtermCsiU(this.#marksHost(), params);
         break;
     }
   }

@@ -53,6 +53,11 @@ export const A_WIDE_TAIL = 1 << 12;
 export const A_CLUSTER = 1 << 13;
 /** Protected from selective erase (DECSCA). */
 export const A_PROTECTED = 1 << 14;
+/**
+ * Error output (DomTerm's `CSI 12 u` ... `CSI 11 u`, typically stderr): not
+ * an SGR attribute, so SGR 0 keeps it.
+ */
+export const A_ERROR = 1 << 15;
 /** Attributes that describe the glyph, not the style. */
 export const A_GLYPH_MASK = A_WIDE | A_WIDE_TAIL | A_CLUSTER;
 
