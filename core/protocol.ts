@@ -47,8 +47,30 @@ export interface AckMessage {
   bytes: number;
 }
 
+/**
+ * Client -> server: the user Ctrl/Cmd+clicked a link; the server opens it
+ * (server/opener.ts). Exactly one of `url` (http, https, mailto or file;
+ * others are ignored) and `path` (a file reference from the text, relative
+ * to the session's working directory or absolute).
+ */
+export interface OpenMessage {
+  type: "open";
+  url?: string;
+  path?: string;
+  /** 1-based line and column of a file reference, when known. */
+  line?: number;
+  column?: number;
+}
+
+/** Longest URL or path an open message may carry. */
+export const MAX_OPEN_LENGTH = 8192;
+
 /** Messages a client sends as text frames. */
-export type ClientMessage = HelloMessage | ResizeMessage | AckMessage;
+export type ClientMessage =
+  | HelloMessage
+  | ResizeMessage
+  | AckMessage
+  | OpenMessage;
 
 /** Server -> client: answer to a valid hello. */
 export interface ReadyMessage {
@@ -121,6 +143,19 @@ export function parseClientMessage(text: string): ClientMessage | string {
         return "ack: bad byte count";
       }
       return { type: "ack", bytes: o.bytes as number };
+    case "open": {
+      const str = (v: unknown) =>
+        typeof v === "string" && v.length > 0 && v.length <= MAX_OPEN_LENGTH;
+      if (str(o.url) === str(o.path)) {
+        return "open: needs exactly one of url and path";
+      }
+      const r: OpenMessage = { type: "open" };
+      if (str(o.url)) r.url = o.url as string;
+      else r.path = o.path as string;
+      if (isSize(o.line, 1e9)) r.line = o.line;
+      if (isSize(o.column, 1e9)) r.column = o.column;
+      return r;
+    }
     default:
       return `unknown message type ${JSON.stringify(o.type)}`.slice(0, 200);
   }

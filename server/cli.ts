@@ -15,6 +15,8 @@ export interface CliOptions {
   port: number;
   browser: string | undefined;
   noBrowser: boolean;
+  /** Template of the command that opens clicked file references (--file-opener). */
+  fileOpener: string | undefined;
   /** The command to run (empty: the user's shell). */
   command: string[];
 }
@@ -41,6 +43,10 @@ Options:
                     (default: $CHROME_PATH, then the first one found)
   --no-browser      open nothing; print the URL to open (it contains the
                     server key) alone on one line of standard output
+  --file-opener T   open Ctrl/Cmd+clicked file references with the command
+                    template T: %f path, %l line, %c column, %u file URL,
+                    e.g. 'code -g %f:%l:%c' (default: the system opener;
+                    $DOMTERM_OPENER replaces the system opener command)
   -h, --help        show this help and exit
   -V, --version     print the version and exit
 
@@ -72,6 +78,7 @@ export function parseCli(argv: string[]): CliOptions {
     port: 0,
     browser: undefined,
     noBrowser: false,
+    fileOpener: undefined,
     command: [],
   };
   for (let i = 0; i < argv.length; i++) {
@@ -113,6 +120,14 @@ export function parseCli(argv: string[]): CliOptions {
         const v = value();
         if (v === "") throw new UsageError("--browser needs a name or a path");
         o.browser = v;
+        break;
+      }
+      case "--file-opener": {
+        const v = value();
+        if (v.trim() === "") {
+          throw new UsageError("--file-opener needs a command");
+        }
+        o.fileOpener = v;
         break;
       }
       case "--port": {
@@ -188,6 +203,7 @@ export async function main(
       assets,
       onIdle: () => done(),
       onConnect: removeLauncher,
+      fileOpener: opts.fileOpener,
     });
   } catch (e) {
     const err = e as Error & { code?: string };

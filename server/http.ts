@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { openLink, processCwd } from "./opener.ts";
 import {
   CLOSE_BAD_KEY,
   CLOSE_BAD_MESSAGE,
@@ -43,6 +44,8 @@ export interface ServerOptions {
   onConnect?: () => void;
   /** Where to report problems (default: console.error). */
   log?: (message: string) => void;
+  /** Template of the command that opens clicked file references (see server/opener.ts). */
+  fileOpener?: string;
 }
 
 /** A running server. */
@@ -174,6 +177,13 @@ export function startServer(options: ServerOptions): DomtermServer {
           break;
         case "hello":
           send(socket, { type: "error", message: "already connected" });
+          break;
+        case "open":
+          void openLink(m, {
+            fileOpener: options.fileOpener,
+            cwd: processCwd(session.pty.pid),
+            log,
+          });
           break;
       }
     };
