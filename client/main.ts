@@ -50,6 +50,10 @@ function start(): void {
     reply: (data) => conn?.sendInput(data),
     onEvent: (e) => {
       if (e.type === "title") document.title = e.title || "domterm";
+      // XTWINOPS 8: after this write (not inside it), within the window.
+      else if (e.type === "resize-request") {
+        queueMicrotask(() => applySize(e.cols, e.rows));
+      }
       renderer.schedule();
     },
   });
@@ -97,10 +101,13 @@ function start(): void {
   input.onFocusChange = (focused) => renderer.setFocused(focused);
   input.focus();
 
-  let pending = 0;
-  const refit = () => {
-    pending = 0;
-    const next = renderer.fit();
+  /** Resize the grid to cols x rows (0 = as many as fit), at most what fits. */
+  const applySize = (cols: number, rows: number) => {
+    const fit = renderer.fit();
+    const next = {
+      cols: cols > 0 ? Math.min(cols, fit.cols) : fit.cols,
+      rows: rows > 0 ? Math.min(rows, fit.rows) : fit.rows,
+    };
     if (next.cols === size.cols && next.rows === size.rows) return;
     size = next;
     term.resize(size.cols, size.rows);
@@ -112,6 +119,11 @@ function start(): void {
       Math.round(cell.height * size.rows),
     );
     renderer.schedule();
+  };
+  let pending = 0;
+  const refit = () => {
+    pending = 0;
+    applySize(0, 0);
   };
   new ResizeObserver(() => {
     if (!pending) pending = requestAnimationFrame(refit);

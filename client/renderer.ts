@@ -41,6 +41,15 @@ const DYNAMIC_PROPS = ["--dt-fg", "--dt-bg", "--dt-cursor"];
 /** Longest time frames wait for a synchronized update (?2026) to end. */
 export const SYNC_HOLD_MS = 500;
 
+/** Class names of DEC line sizes 1-3 (ESC # 6/3/4), see core/model/line.ts. */
+const SIZE_CLASS = ["", " dt-dw", " dt-dh-top", " dt-dh-bottom"];
+
+/** The class attribute of a row drawn from `line`. */
+function rowClass(line: Line): string {
+  return (line.wrapped ? "dt-row dt-wrapped" : "dt-row") +
+    SIZE_CLASS[line.size];
+}
+
 /** One grid of row elements parallel to a buffer's lines. */
 class RowGrid {
   /** Row elements; `els[k]` shows the line with absolute index `base + k`. */
@@ -140,10 +149,7 @@ class RowGrid {
       line.dirty = false;
       const html = painter.html(line);
       drawn.push(painter.drawnCells);
-      return (line.wrapped
-        ? '<div class="dt-row dt-wrapped">'
-        : '<div class="dt-row">') +
-        html + "</div>";
+      return `<div class="${rowClass(line)}">${html}</div>`;
     };
     let k = from;
     // Top up the last chunk.
@@ -241,7 +247,7 @@ class RowGrid {
         // scrollback on every window resize).
         if (
           k < historyEnd && drawn[k] <= line.cols &&
-          (els[k].className !== "dt-row") === line.wrapped
+          els[k].className === rowClass(line)
         ) {
           line.dirty = false;
           continue;
@@ -250,7 +256,7 @@ class RowGrid {
       const el = els[k];
       el.innerHTML = painter.html(line);
       drawn[k] = painter.drawnCells;
-      const cls = line.wrapped ? "dt-row dt-wrapped" : "dt-row";
+      const cls = rowClass(line);
       if (el.className !== cls) el.className = cls;
       lines[k] = line;
       line.dirty = false;

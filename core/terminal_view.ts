@@ -89,4 +89,23 @@ export type TerminalEvent =
   | { type: "bell" }
   | { type: "modes" }
   | { type: "buffer" }
-  | { type: "resize"; cols: number; rows: number };
+  | { type: "resize"; cols: number; rows: number }
+  /** OSC 7: the program's current directory, a `file://host/path` URL. */
+  | { type: "cwd"; url: string }
+  /**
+   * OSC 52 write: put `text` on the clipboard. `selection` is the Pc
+   * argument as sent ("c", "p", "s", "0".."7", or "" which means "s0").
+   */
+  | { type: "clipboard"; selection: string; text: string }
+  /**
+   * OSC 9 ; 4 progress (ConEmu / Windows Terminal): state 0 none, 1 normal,
+   * 2 error, 3 indeterminate, 4 paused; percent 0-100.
+   */
+  | { type: "progress"; state: 0 | 1 | 2 | 3 | 4; percent: number }
+  /**
+   * XTWINOPS 8 (`CSI 8 ; rows ; cols t`): the program asks for a text area
+   * of this size (an omitted parameter is the current size, 0 means as
+   * large as the window allows). The client honours it within the window
+   * and resizes as usual.
+   */
+  | { type: "resize-request"; cols: number; rows: number };

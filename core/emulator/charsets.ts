@@ -57,23 +57,123 @@ export const DEC_SPECIAL_GRAPHICS: Uint32Array = table({
 /** United Kingdom (`ESC ( A`): `#` is the pound sign. */
 export const UK: Uint32Array = table({ "#": 0x00a3 });
 
+/** The positions a national replacement set may change, in this order. */
+const NRC_POSITIONS = "#@[\\]^_`{|}~";
+
+/** A national set: `chars` replaces NRC_POSITIONS in order; "." keeps ASCII. */
+function nrc(chars: string): Uint32Array {
+  const changes: Record<string, number> = {};
+  const list = [...chars];
+  for (let k = 0; k < list.length; k++) {
+    if (list[k] !== ".") changes[NRC_POSITIONS[k]] = list[k].codePointAt(0)!;
+  }
+  return table(changes);
+}
+
+/** The VT220/VT510 national replacement character sets. */
+export const NRC_SETS = {
+  dutch: nrc("£¾ĳ½|...¨ƒ¼´"),
+  finnish: nrc("..ÄÖÅÜ.éäöåü"),
+  french: nrc("£à°ç§...éùè¨"),
+  frenchCanadian: nrc(".àâçêî.ôéùèû"),
+  german: nrc(".§ÄÖÜ...äöüß"),
+  italian: nrc("£§°çé..ùàòèì"),
+  norwegianDanish: nrc(".ÄÆØÅÜ.äæøåü"),
+  portuguese: nrc("..ÃÇÕ...ãçõ."),
+  spanish: nrc("£§¡Ñ¿...°ñç."),
+  swedish: nrc(".ÉÄÖÅÜ.éäöåü"),
+  swiss: nrc("ùàéçêîèôäöüû"),
+} as const;
+
 /**
- * The charset that SCS final byte `final` designates (94-character sets),
- * or undefined for one we do not know (the designation is then ignored).
+ * DEC Supplemental Graphic (`ESC ( % 5`, `ESC ( <`): GL 0x21-0x7e shown as
+ * Latin-1 0xa1-0xfe, except where DEC's set differs from ISO 8859-1.
  */
-export function charsetForFinal(final: number): Charset | undefined {
-  switch (final) {
-    case 0x30: // '0'
+export const DEC_SUPPLEMENTAL: Uint32Array = (() => {
+  const t = table({});
+  for (let c = 0x21; c < 0x7f; c++) t[c] = c + 0x80;
+  t[0x28] = 0x00a4; // currency sign where Latin-1 has the diaeresis
+  t[0x57] = 0x0152; // OE
+  t[0x5d] = 0x0178; // Y diaeresis
+  t[0x77] = 0x0153; // oe
+  t[0x7d] = 0x00ff; // y diaeresis
+  return t;
+})();
+
+/** ISO Latin-1 supplemental (96-character set `ESC - A`): GL 0x20-0x7f as 0xa0-0xff. */
+export const LATIN1_SUPPLEMENTAL: Uint32Array = (() => {
+  const t = table({});
+  for (let c = 0x20; c < 0x80; c++) t[c] = c + 0x80;
+  return t;
+})();
+
+/**
+ * The 94-character set that SCS designates with `prefix` (an intermediate
+ * after the `(`/`)`/`*`/`+`, e.g. "%", or "") and final byte `final`, or
+ * undefined for one we do not know (the designation is then ignored).
+ * National sets count only with DECNRCM (`national`), as in xterm; the UK
+ * set is a VT100 set and always counts.
+ */
+export function charsetForFinal(
+  final: number,
+  prefix = "",
+  national = true,
+): Charset | undefined {
+  const ch = String.fromCharCode(final);
+  if (prefix === "%") {
+    if (ch === "5") return DEC_SUPPLEMENTAL;
+    if (ch === "6" && national) return NRC_SETS.portuguese;
+    return undefined;
+  }
+  if (prefix !== "") return undefined;
+  switch (ch) {
+    case "0":
       return DEC_SPECIAL_GRAPHICS;
-    case 0x41: // 'A'
+    case "A":
       return UK;
-    case 0x42: // 'B' US ASCII
-    case 0x31: // '1' DEC alternate ROM (standard)
-    case 0x32: // '2' DEC alternate ROM (special): treated as ASCII
+    case "B": // US ASCII
+    case "1": // DEC alternate ROM (standard)
+    case "2": // DEC alternate ROM (special): treated as ASCII
       return null;
+    case "<": // user-preferred supplemental: DEC Supplemental
+      return DEC_SUPPLEMENTAL;
+  }
+  if (!national) return undefined;
+  switch (ch) {
+    case "4":
+      return NRC_SETS.dutch;
+    case "C":
+    case "5":
+      return NRC_SETS.finnish;
+    case "R":
+    case "f":
+      return NRC_SETS.french;
+    case "Q":
+    case "9":
+      return NRC_SETS.frenchCanadian;
+    case "K":
+      return NRC_SETS.german;
+    case "Y":
+      return NRC_SETS.italian;
+    case "E":
+    case "6":
+    case "`":
+      return NRC_SETS.norwegianDanish;
+    case "Z":
+      return NRC_SETS.spanish;
+    case "H":
+    case "7":
+      return NRC_SETS.swedish;
+    case "=":
+      return NRC_SETS.swiss;
     default:
       return undefined;
   }
+}
+
+/** The 96-character set that `ESC - F` / `ESC . F` / `ESC / F` designates, or undefined. */
+export function charset96ForFinal(final: number): Charset | undefined {
+  return final === 0x41 ? LATIN1_SUPPLEMENTAL : undefined;
 }
 
 /** The G0-G3 designations and the shift state. */

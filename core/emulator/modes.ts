@@ -57,6 +57,10 @@ export class Modes implements InputModes {
   bracketedPaste = false;
   /** ?2026: the renderer should hold frames until this is reset. */
   synchronizedOutput = false;
+  /** ?40: DECCOLM (?3) is honoured (xterm's "allow 80/132 columns"; off by default). */
+  allow132 = false;
+  /** DECNRCM (?42): national replacement character sets may be designated. */
+  nationalCharsets = false;
 }
 
 /** DEC private modes that are plain flags of {@link Modes} (no side effects). */
@@ -68,14 +72,24 @@ export const DEC_FLAG_MODES: Readonly<Record<number, keyof Modes>> = {
   25: "cursorVisible",
   45: "reverseWrap",
   66: "applicationKeypad",
+  40: "allow132",
+  42: "nationalCharsets",
   1004: "sendFocus",
   1007: "alternateScroll",
   2004: "bracketedPaste",
   2026: "synchronizedOutput",
 };
 
-/** DECRQM answer for DEC private mode `mode`. */
-export function decModeReport(modes: Modes, mode: number): ModeReport {
+/**
+ * DECRQM answer for DEC private mode `mode`. Modes xterm knows and we do
+ * not let a program change answer "permanently" set or reset (what we
+ * do); modes nobody here knows answer 0. `cursorSaved` is ?1048's state.
+ */
+export function decModeReport(
+  modes: Modes,
+  mode: number,
+  cursorSaved = false,
+): ModeReport {
   const flag = DEC_FLAG_MODES[mode];
   if (flag !== undefined) {
     return modes[flag] ? ModeReport.Set : ModeReport.Reset;
@@ -103,24 +117,46 @@ export function decModeReport(modes: Modes, mode: number): ModeReport {
     case 1049:
       return b(modes.altScreen);
     case 1048:
-      return ModeReport.Reset;
+      return b(cursorSaved);
+    case 2: // DECANM: there is no VT52 mode
+    case 8: // DECARM: the browser always auto-repeats
+      return ModeReport.PermanentlySet;
+    case 4: // DECSCLM: no smooth scrolling
+    case 67: // DECBKM: Backspace sends DEL
+      return ModeReport.PermanentlyReset;
     default:
       return ModeReport.NotRecognized;
   }
 }
 
-/** DECRQM answer for ANSI mode `mode`. */
+/**
+ * DECRQM answer for ANSI mode `mode`: the modes xterm answers for, with
+ * its values, except that KAM and CRM, which we cannot set, are
+ * permanently reset, and SRM (no local echo) permanently set.
+ */
 export function ansiModeReport(modes: Modes, mode: number): ModeReport {
   switch (mode) {
-    case 4:
+    case 4: // IRM
       return modes.insert ? ModeReport.Set : ModeReport.Reset;
-    case 20:
+    case 20: // LNM
       return modes.newlineMode ? ModeReport.Set : ModeReport.Reset;
-    case 2: // KAM: keyboard never locked
-    case 12: // SRM: no local echo... reported as xterm does (permanently set)
-      return mode === 2
-        ? ModeReport.PermanentlyReset
-        : ModeReport.PermanentlySet;
+    case 12: // SRM
+      return ModeReport.PermanentlySet;
+    case 1: // GATM
+    case 2: // KAM
+    case 3: // CRM
+    case 5: // SRTM
+    case 7: // VEM
+    case 10: // HEM
+    case 11: // PUM
+    case 13: // FEAM
+    case 14: // FETM
+    case 15: // MATM
+    case 16: // TTM
+    case 17: // SATM
+    case 18: // TSM
+    case 19: // EBM
+      return ModeReport.PermanentlyReset;
     default:
       return ModeReport.NotRecognized;
   }

@@ -11,6 +11,7 @@ import {
   parseColorSpec,
 } from "./colors.ts";
 import { oscReply } from "./replies.ts";
+import type { TerminalEvent } from "../terminal_view.ts";
 
 /** Handles the text after `Ps;` (or "" when the OSC was just `Ps`). */
 export type OscHandler = (args: string) => void;
@@ -27,6 +28,10 @@ export interface OscHost {
   colorsChanged(): void;
   /** Send a reply to the program. */
   reply(data: string): void;
+  /** Remember the current directory (OSC 7). */
+  setCwd(url: string): void;
+  /** Report an event (clipboard, progress) to the embedder. */
+  emit(e: TerminalEvent): void;
 }
 
 /** Titles longer than this are cut. */
@@ -124,6 +129,69 @@ function resetDynamic(host: OscHost, which: number): void {
   host.colorsChanged();
 }
 
+/** OSC 7 URLs longer than this are ignored. */
+export const MAX_CWD_LENGTH = 4096;
+
+/** OSC 7 `file://host/path` (kitty's `kitty-shell-cwd://` too). */
+function osc7(host: OscHost, args: string): void {
+  if (args.length > MAX_CWD_LENGTH) return;
+  if (!/^(file|kitty-shell-cwd):\/\/[^\x00-\x1f]*$/.test(args)) return;
+  host.setCwd(args);
+}
+
+const utf8 = new TextDecoder();
+
+/**
+ * Decode base64 (standard alphabet, padding optional) as UTF-8, or null
+ * when it is not base64.
+ */
+export function decodeBase64Text(data: string): string | null {
+  const s = data.replace(/[\r\n]/g, "");
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.length % 4 === 1) return null;
+  try {
+    const bin = atob(s.padEnd(s.length + ((4 - s.length % 4) % 4), "="));
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return utf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * OSC 52 ; Pc ; Pd: set the clipboard (Pd base64; anything else clears it,
+ * as xterm). A query (`Pd` = "?") gets no answer: reading the clipboard
+ * needs the user's permission, which this layer cannot ask for.
+ */
+function osc52(host: OscHost, args: string): void {
+  const semi = args.indexOf(";");
+  if (semi < 0) return;
+  const selection = args.slice(0, semi);
+  if (!/^[cpqs0-7]{0,16}$/.test(selection)) return;
+  const data = args.slice(semi + 1);
+  if (data === "?") return;
+  host.emit({
+    type: "clipboard",
+    selection,
+    text: decodeBase64Text(data) ?? "",
+  });
+}
+
+/** OSC 9 ; 4 ; state ; percent (progress). Other OSC 9 forms are ignored. */
+function osc9(host: OscHost, args: string): void {
+  const parts = args.split(";");
+  if (parts[0] !== "4" || parts.length > 3) return;
+  const num = (s: string | undefined) =>
+    s === undefined || s === "" ? 0 : /^[0-9]{1,6}$/.test(s) ? +s : -1;
+  const state = num(parts[1]), percent = num(parts[2]);
+  if (state < 0 || state > 4 || percent < 0) return;
+  host.emit({
+    type: "progress",
+    state: state as 0 | 1 | 2 | 3 | 4,
+    percent: Math.min(100, percent),
+  });
+}
+
 /** The standard handlers: titles, hyperlinks, palette and dynamic colours. */
 export function standardOscHandlers(host: OscHost): Map<number, OscHandler> {
   const cut = (s: string) => s.slice(0, MAX_TITLE_LENGTH);
@@ -132,6 +200,9 @@ export function standardOscHandlers(host: OscHost): Map<number, OscHandler> {
     [1, (a) => host.setTitles(cut(a), null)],
     [2, (a) => host.setTitles(null, cut(a))],
     [4, (a) => osc4(host, a)],
+    [7, (a) => osc7(host, a)],
+    [9, (a) => osc9(host, a)],
+    [52, (a) => osc52(host, a)],
     [8, (a) => osc8(host, a)],
     [10, (a) => dynamicColors(host, 10, a)],
     [11, (a) => dynamicColors(host, 11, a)],

@@ -24,7 +24,7 @@ import {
   FG,
 } from "../model/cell.ts";
 import { Buffer, DEFAULT_SCROLLBACK } from "../model/buffer.ts";
-import type { Line } from "../model/line.ts";
+import type { Line, LineSize } from "../model/line.ts";
 import {
   deleteCells,
   eraseCells,
@@ -50,7 +50,11 @@ import {
   VS16,
   ZWJ,
 } from "../unicode/width.ts";
-import { charsetForFinal, CharsetState } from "./charsets.ts";
+import {
+  charset96ForFinal,
+  charsetForFinal,
+  CharsetState,
+} from "./charsets.ts";
 import { ColorOverrides } from "./colors.ts";
 import { ExtTable } from "./ext_table.ts";
 import {
@@ -186,6 +190,7 @@ export class Terminal implements TerminalView {
   #cursorStyle: CursorStyle = "block";
   #title = "";
   #iconTitle = "";
+  #cwd = "";
   #titleStack: TitleEntry[] = [];
   #modifyOtherKeys = 0;
   #savedPrivateModes = new Map<number, boolean>();
@@ -226,7 +231,12 @@ export class Terminal implements TerminalView {
       setLink: (uri, id) => this.#setLink(uri, id),
       colors: this.#colors,
       colorsChanged: () => this.#emit({ type: "modes" }),
-      reply: (data) => this.#reply(data),
+      reply: (data) => this.#send(data),
+      setCwd: (url) => {
+        this.#cwd = url;
+        this.#emit({ type: "cwd", url });
+      },
+      emit: (e) => this.#emit(e),
     });
     this.#embeds = new HtmlEmbeds({
       buffer: () => this.#buf,
@@ -321,6 +331,10 @@ export class Terminal implements TerminalView {
   /** Window title (OSC 0 / 2). */
   get title(): string {
     return this.#title;
+  }
+  /** The current directory URL from OSC 7 ("" until a program sends one). */
+  get cwd(): string {
+    return this.#cwd;
   }
   /** Icon title (OSC 0 / 1). */
   get iconTitle(): string {
@@ -613,6 +627,64 @@ export class Terminal implements TerminalView {
     return this.#x >= this.#left && this.#x <= this.#right;
   }
 
+  /**
+   * The end (exclusive) of the cells the cursor may use on `line` from
+   * column x: the right margin, or the screen edge when right of it; on a
+   * double-size line only the first half of the cells (as xterm). Moves the
+   * cursor into that half first.
+   */
+  #printLimit(line: Line): number {
+    const x = this.#x;
+    const limit = x <= this.#right ? this.#right + 1 : this.#cols;
+    if (line.size === 0) return limit;
+    const half = Math.max(1, this.#cols >> 1);
+    if (x >= half) this.#x = half - 1;
+    return Math.min(limit, half);
+  }
+
+  /** The last column the cursor may reach on the cursor line (`right` normally). */
+  #lastColumn(right: number): number {
+    return this.#line().size === 0
+      ? right
+      : Math.min(right, Math.max(1, this.#cols >> 1) - 1);
+  }
+
+  /** DECSWL / DECDWL / DECDHL (`ESC # 5/6/3/4`) and DECALN (`ESC # 8`). */
+  #lineSize(final: number): void {
+    let size: LineSize;
+    switch (final) {
+      case 0x38:
+        this.#screenAlignment();
+        return;
+      case 0x33:
+        size = 2;
+        break;
+      case 0x34:
+        size = 3;
+        break;
+      case 0x35:
+        size = 0;
+        break;
+      case 0x36:
+        size = 1;
+        break;
+      default:
+        return;
+    }
+    const line = this.#line();
+    if (line.size !== size) {
+      line.size = size;
+      line.dirty = true;
+    }
+    if (size !== 0) {
+      const last = Math.max(1, this.#cols >> 1) - 1;
+      if (this.#x > last) {
+        this.#x = last;
+        this.#wrapPending = false;
+      }
+    }
+  }
+
   // ---------------------------------------------------------------- printing
 
   #print(codes: Uint32Array, start: number, end: number): void {
@@ -643,10 +715,10 @@ export class Terminal implements TerminalView {
       if (modes.autowrap) this.#wrap();
       this.#wrapPending = false;
     }
+    const line = this.#buf.screenLine(this.#y);
+    const limit = this.#printLimit(line);
     let x = this.#x;
     const x0 = x;
-    const limit = x <= this.#right ? this.#right + 1 : this.#cols;
-    const line = this.#buf.screenLine(this.#y);
     const d = line.data;
     if ((d[x * CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0) splitWideAt(line, x);
     const fg = this.#pen.fg, bg = this.#pen.bg, attr = this.#attr;
@@ -713,10 +785,10 @@ export class Terminal implements TerminalView {
       return i + 1;
     }
     const i0 = i;
+    const line = this.#buf.screenLine(this.#y);
+    const limit = this.#printLimit(line);
     let x = this.#x;
     const x0 = x;
-    const limit = x <= this.#right ? this.#right + 1 : this.#cols;
-    const line = this.#buf.screenLine(this.#y);
     const d = line.data;
     const startsOnTail = (d[x * CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0;
     const fg = this.#pen.fg, bg = this.#pen.bg, attr = this.#attr;
@@ -956,14 +1028,15 @@ export class Terminal implements TerminalView {
       if (modes.autowrap) this.#wrap();
       this.#wrapPending = false;
     }
-    let limit = this.#x <= this.#right ? this.#right + 1 : this.#cols;
+    let limit = this.#printLimit(this.#line());
     if (w === 2 && this.#x + 1 >= limit) {
       const start = this.#inHorizontalMargins() ? this.#left : 0;
       if (limit - start < 2) return; // no room for a wide character at all
       if (modes.autowrap) {
         eraseCells(this.#line(), this.#x, this.#x + 1, this.#pen.bg);
         this.#wrap();
-        limit = this.#x <= this.#right ? this.#right + 1 : this.#cols;
+        limit = this.#printLimit(this.#line());
+        if (this.#x + 1 >= limit) return; // a double-size line too narrow
       } else {
         this.#x = limit - 2;
       }
@@ -1080,7 +1153,8 @@ export class Terminal implements TerminalView {
    * kept either way).
    */
   #widenCluster(line: Line, tx: number): void {
-    const limit = tx <= this.#right ? this.#right + 1 : this.#cols;
+    let limit = tx <= this.#right ? this.#right + 1 : this.#cols;
+    if (line.size !== 0) limit = Math.min(limit, Math.max(1, this.#cols >> 1));
     if (tx + 1 >= limit) return;
     const bg = this.#pen.bg;
     if (this.#modes.insert) insertCells(line, tx + 1, 1, limit, bg);
@@ -1164,7 +1238,9 @@ export class Terminal implements TerminalView {
   }
 
   #tab(n: number): void {
-    const limit = this.#x <= this.#right ? this.#right : this.#cols - 1;
+    const limit = this.#lastColumn(
+      this.#x <= this.#right ? this.#right : this.#cols - 1,
+    );
     for (let k = 0; k < n && this.#x < limit; k++) {
       this.#x = this.#tabs.next(this.#x, limit);
     }
@@ -1190,8 +1266,10 @@ export class Terminal implements TerminalView {
     this.#wrapPending = false;
   }
   #cursorForward(n: number): void {
-    const right = this.#x <= this.#right ? this.#right : this.#cols - 1;
-    this.#x = Math.min(right, this.#x + n);
+    const right = this.#lastColumn(
+      this.#x <= this.#right ? this.#right : this.#cols - 1,
+    );
+    this.#x = Math.max(0, Math.min(right, this.#x + n));
     this.#wrapPending = false;
   }
   #cursorBackward(n: number): void {
@@ -1206,6 +1284,7 @@ export class Terminal implements TerminalView {
     } else {
       this.#x = Math.min(this.#cols - 1, Math.max(0, col - 1));
     }
+    this.#x = Math.min(this.#x, this.#lastColumn(this.#cols - 1));
     this.#wrapPending = false;
   }
   /** Absolute row (1-based `row`), relative to the top margin in origin mode. */
@@ -1321,18 +1400,18 @@ export class Terminal implements TerminalView {
       case 0:
         this.#eraseInLine(0, selective);
         for (let y = this.#y + 1; y < rows; y++) {
-          this.#eraseRow(buf.screenLine(y), 0, cols, selective);
+          this.#eraseRow(buf.screenLine(y), 0, cols, selective, true);
         }
         break;
       case 1:
         for (let y = 0; y < this.#y; y++) {
-          this.#eraseRow(buf.screenLine(y), 0, cols, selective);
+          this.#eraseRow(buf.screenLine(y), 0, cols, selective, true);
         }
         this.#eraseInLine(1, selective);
         break;
       case 2:
         for (let y = 0; y < rows; y++) {
-          this.#eraseRow(buf.screenLine(y), 0, cols, selective);
+          this.#eraseRow(buf.screenLine(y), 0, cols, selective, true);
         }
         break;
       case 3:
@@ -1360,9 +1439,17 @@ export class Terminal implements TerminalView {
     this.#wrapPending = false;
   }
 
-  #eraseRow(line: Line, from: number, to: number, selective: boolean): void {
+  #eraseRow(
+    line: Line,
+    from: number,
+    to: number,
+    selective: boolean,
+    wholeLine = false,
+  ): void {
     if (selective) selectiveEraseCells(line, from, to);
     else eraseCells(line, from, to, this.#pen.bg);
+    // ED makes every line it erases completely single size (VT100).
+    if (wholeLine && line.size !== 0 && !selective) line.size = 0;
     if (to >= this.#cols) {
       line.wrapped = false;
       line.dirty = true;
@@ -1436,22 +1523,32 @@ export class Terminal implements TerminalView {
       const line = this.#buf.screenLine(y);
       line.fill(0, this.#cols, 0x45, 0, 0, 0);
       line.wrapped = false;
+      line.size = 0;
     }
     this.#x = 0;
     this.#y = 0;
     this.#wrapPending = false;
   }
 
-  /** DECSTR: soft reset. */
+  /**
+   * DECSTR: soft reset, what xterm's soft reset resets: cursor shown with
+   * its default shape, margins and DECLRMM, DECOM, charsets, DECSCA,
+   * DECCKM, DECKPAM, IRM, autowrap on (xterm's default, which terminfo's
+   * is2 relies on), reverse wrap off, the rendition, and the saved cursor
+   * (home with these defaults). The cursor does not move.
+   */
   #softReset(): void {
     const m = this.#modes;
     m.cursorVisible = true;
+    m.cursorBlink = false;
+    this.#cursorStyle = "block";
     m.insert = false;
     m.origin = false;
-    m.autowrap = true; // as xterm: DECSTR keeps autowrap on (terminfo's is2 relies on it)
+    m.autowrap = true;
     m.applicationCursorKeys = false;
     m.applicationKeypad = false;
     m.reverseWrap = false;
+    m.leftRightMargins = false;
     this.#resetMargins();
     this.#charsets.reset();
     this.#pen = defaultPen();
@@ -1486,7 +1583,8 @@ export class Terminal implements TerminalView {
       return;
     }
     switch (mode) {
-      case 3: // DECCOLM: the screen is not resized; clear, home, reset margins
+      case 3: // DECCOLM: only with ?40 (as xterm); the screen is not resized
+        if (!m.allow132) break;
         m.column132 = on;
         this.#resetMargins();
         for (let y = 0; y < this.#rows; y++) {
@@ -1681,17 +1779,28 @@ export class Terminal implements TerminalView {
       return;
     }
     switch (intermediates) {
-      case "#":
-        if (final === 0x38) this.#screenAlignment();
-        break;
-      case "(":
-      case ")":
-      case "*":
-      case "+": {
-        const set = charsetForFinal(final);
+      case "-":
+      case ".":
+      case "/": { // 96-character sets into G1-G3
+        const set = charset96ForFinal(final);
         if (set !== undefined) {
-          this.#charsets.g["()*+".indexOf(intermediates)] = set;
+          this.#charsets.g["-./".indexOf(intermediates) + 1] = set;
         }
+        break;
+      }
+      case "#":
+        this.#lineSize(final);
+        break;
+      default: {
+        // SCS: ( ) * + designate G0-G3, a further intermediate ("%") widens the final.
+        const g = "()*+".indexOf(intermediates[0]);
+        if (g < 0) break;
+        const set = charsetForFinal(
+          final,
+          intermediates.slice(1),
+          this.#modes.nationalCharsets,
+        );
+        if (set !== undefined) this.#charsets.g[g] = set;
         break;
       }
         // "%G" / "%@" (UTF-8 / default): input is always UTF-8; nothing to do.
@@ -1736,7 +1845,11 @@ export class Terminal implements TerminalView {
           const mode = params.get(0, 0);
           if (prefix === "?") {
             this.#send(
-              csiReply(`?${mode};${decModeReport(this.#modes, mode)}$y`),
+              csiReply(
+                `?${mode};${
+                  decModeReport(this.#modes, mode, this.#saved.has(this.#buf))
+                }$y`,
+              ),
             );
           } else if (prefix === "") {
             this.#send(
@@ -2130,6 +2243,17 @@ export class Terminal implements TerminalView {
   #windowOp(params: Params): void {
     const op = params.get(0, 0);
     switch (op) {
+      case 8: { // resize the text area: the client decides what fits
+        // Omitted keeps the current size, 0 asks for the whole window (as xterm).
+        const rows = params.get(1, this.#rows),
+          cols = params.get(2, this.#cols);
+        this.#emit({
+          type: "resize-request",
+          rows: Math.min(rows, MAX_ROWS),
+          cols: Math.min(cols, MAX_COLS),
+        });
+        break;
+      }
       case 11: // iconified? never
         this.#send(csiReply("1t"));
         break;
@@ -2228,8 +2352,12 @@ export class Terminal implements TerminalView {
         return `${(this.#pen.flags & A_PROTECTED) !== 0 ? 1 : 0}"q`;
       case '"p':
         return '65;1"p';
-      case "t":
+      case "t": // DECSLPP
         return `${this.#rows}t`;
+      case "$|": // DECSCPP
+        return `${this.#cols}$|`;
+      case "*|": // DECSNLS
+        return `${this.#rows}*|`;
       default:
         return null;
     }

@@ -16,6 +16,22 @@ import {
 } from "./cell.ts";
 import { cloneExtras, type LineExtras } from "./line_extras.ts";
 
+/**
+ * How a line is drawn (DEC line attributes, `ESC # 5/6/3/4`): single size,
+ * double width (DECDWL), or the top / bottom half of double height
+ * (DECDHL; both halves are double width too). A double-size line holds
+ * only the first half of its cells (`cols >> 1`) in view.
+ */
+export type LineSize = 0 | 1 | 2 | 3;
+/** Single width and height (DECSWL, the default). */
+export const LINE_SINGLE = 0;
+/** Double width (DECDWL). */
+export const LINE_DOUBLE_WIDTH = 1;
+/** Top half of a double-height line (DECDHL top). */
+export const LINE_DOUBLE_TOP = 2;
+/** Bottom half of a double-height line (DECDHL bottom). */
+export const LINE_DOUBLE_BOTTOM = 3;
+
 /** A row of cells. */
 export class Line {
   /** Cells, {@link CELL_STRIDE} words each. */
@@ -33,6 +49,8 @@ export class Line {
   clusters: Map<number, string> | null = null;
   /** Marks and embedded content (see `line_extras.ts`), or null. */
   extras: LineExtras | null = null;
+  /** DEC line size (see {@link LineSize}); 0 for ordinary lines. */
+  size: LineSize = 0;
 
   /**
    * A blank line of `cols` cells with background `bg` (erase colour).
@@ -148,6 +166,7 @@ export class Line {
     l.cols = this.cols;
     l.data = this.data.slice();
     l.wrapped = this.wrapped;
+    l.size = this.size;
     l.clusters = this.clusters ? new Map(this.clusters) : null;
     l.extras = cloneExtras(this.extras);
     return l;

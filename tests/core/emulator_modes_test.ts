@@ -205,16 +205,25 @@ runCases("modes", [
     screen: "abcde\nfg",
   },
   {
-    name: "DECCOLM clears, homes and resets margins (no resize)",
+    name: "DECCOLM with ?40 clears, homes and resets margins (no resize)",
     cols: 10,
     rows: 3,
-    input: `abc${CSI}2;3r${CSI}?3h`,
+    input: `abc${CSI}2;3r${CSI}?40h${CSI}?3h`,
     screen: "",
     cursor: [0, 0],
     check: (t) => {
       assertEquals(t.term.cols, 10);
       assertEquals(t.term.scrollRegion, { top: 0, bottom: 2 });
     },
+  },
+  {
+    name: "DECCOLM without ?40 is ignored (xterm's default)",
+    cols: 10,
+    rows: 3,
+    input: `abc${CSI}2;3r${CSI}?3h${CSI}?3$p`,
+    screen: "abc",
+    cursor: [0, 1],
+    replies: [`${CSI}?3;2$y`],
   },
 ]);
 
