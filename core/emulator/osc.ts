@@ -135,7 +135,7 @@ export const MAX_CWD_LENGTH = 4096;
 /** OSC 7 `file://host/path` (kitty's `kitty-shell-cwd://` too). */
 function osc7(host: OscHost, args: string): void {
   if (args.length > MAX_CWD_LENGTH) return;
-  if (!/^(file|kitty-shell-cwd):\/\/[^\x00-\x1f]*$/.test(args)) return;
+  if (!/^(file|kitty-shell-cwd):\/\//.test(args)) return;
   host.setCwd(args);
 }
 

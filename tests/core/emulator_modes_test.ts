@@ -222,7 +222,7 @@ runCases("modes", [
     rows: 3,
     input: `abc${CSI}2;3r${CSI}?3h${CSI}?3$p`,
     screen: "abc",
-    cursor: [0, 1],
+    cursor: [0, 0],
     replies: [`${CSI}?3;2$y`],
   },
 ]);
