@@ -1244,7 +1244,8 @@ export class Terminal implements TerminalView {
     for (let k = 0; k < n && this.#x < limit; k++) {
       this.#x = this.#tabs.next(this.#x, limit);
     }
-    this.#wrapPending = false;
+    // Like xterm, HT and CHT keep a pending wrap (the cursor cannot move on
+    // from the last column then): the next character still wraps.
   }
 
   #backTab(n: number): void {
