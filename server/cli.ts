@@ -17,6 +17,8 @@ export interface CliOptions {
   noBrowser: boolean;
   /** Template of the command that opens clicked file references (--file-opener). */
   fileOpener: string | undefined;
+  /** Do not load domterm's shell integration into bash/zsh/fish. */
+  noShellIntegration: boolean;
   /** The command to run (empty: the user's shell). */
   command: string[];
 }
@@ -47,6 +49,9 @@ Options:
                     template T: %f path, %l line, %c column, %u file URL,
                     e.g. 'code -g %f:%l:%c' (default: the system opener;
                     $DOMTERM_OPENER replaces the system opener command)
+  --no-shell-integration
+                    start bash, zsh or fish without domterm's prompt marks
+                    (also: DOMTERM_SHELL_INTEGRATION=0 in the environment)
   -h, --help        show this help and exit
   -V, --version     print the version and exit
 
@@ -62,6 +67,9 @@ outside domterm they exit 1 unless given --force):
   imgcat [--width W] [--height H] [--alt TEXT] file|url...
                               show images (W, H: N cells, Npx, N%, auto)
   fresh-line                  new line unless at the start of a line
+  shell-integration bash|zsh|fish
+                              print the shell integration script (for shells
+                              domterm did not start: ssh, tmux)
   'domterm COMMAND --help' shows the usage of a command.
 
 Environment of the command: your environment plus TERM=xterm-256color,
@@ -79,6 +87,7 @@ export function parseCli(argv: string[]): CliOptions {
     browser: undefined,
     noBrowser: false,
     fileOpener: undefined,
+    noShellIntegration: false,
     command: [],
   };
   for (let i = 0; i < argv.length; i++) {
@@ -115,6 +124,10 @@ export function parseCli(argv: string[]): CliOptions {
       case "--no-browser":
         noValue();
         o.noBrowser = true;
+        break;
+      case "--no-shell-integration":
+        noValue();
+        o.noShellIntegration = true;
         break;
       case "--browser": {
         const v = value();
@@ -201,6 +214,7 @@ export async function main(
       command,
       args,
       assets,
+      shellIntegration: !opts.noShellIntegration,
       onIdle: () => done(),
       onConnect: removeLauncher,
       fileOpener: opts.fileOpener,

@@ -36,6 +36,8 @@ export interface ServerOptions {
   key?: string;
   env?: Record<string, string>;
   cwd?: string;
+  /** Inject shell integration into bash/zsh/fish sessions (default true). */
+  shellIntegration?: boolean;
   highWater?: number;
   lowWater?: number;
   /** Called when the last session has ended (after at least one started). */
@@ -132,6 +134,7 @@ export function startServer(options: ServerOptions): DomtermServer {
             rows: m.rows,
             env: options.env,
             cwd: options.cwd,
+            shellIntegration: options.shellIntegration,
             highWater: options.highWater,
             lowWater: options.lowWater,
           });

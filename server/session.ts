@@ -18,6 +18,11 @@ import {
   type ServerMessage,
 } from "../core/protocol.ts";
 import { VERSION } from "./version.ts";
+import {
+  detectShell,
+  type LaunchPlan,
+  planShellLaunchSync,
+} from "./shell/integration.ts";
 
 /** What starts a session. */
 export interface SessionOptions {
@@ -29,6 +34,12 @@ export interface SessionOptions {
   /** Base environment (default: the server's). */
   env?: Record<string, string>;
   cwd?: string;
+  /**
+   * Load domterm's shell integration into bash, zsh or fish (default true;
+   * see server/shell/integration.ts). `DOMTERM_SHELL_INTEGRATION=0` in the
+   * environment turns it off too.
+   */
+  shellIntegration?: boolean;
   /** Flow-control thresholds (bytes); default from core/protocol.ts. */
   highWater?: number;
   lowWater?: number;
@@ -100,15 +111,27 @@ export class Session {
   /** Start the child. Throws a readable Error when it cannot be started. */
   static start(options: SessionOptions): Session {
     const base = options.env ?? Deno.env.toObject();
-    const pty = Pty.spawn({
-      command: options.command,
-      args: options.args,
-      env: (tty: string) => childEnv(base, options.id, tty),
-      cwd: options.cwd,
-      cols: options.cols,
-      rows: options.rows,
-    });
-    return new Session(options, pty);
+    const launch = shellLaunch(options, base);
+    let pty: Pty;
+    try {
+      pty = Pty.spawn({
+        command: launch.command,
+        args: launch.args,
+        env: (tty: string) => childEnv(launch.env, options.id, tty),
+        cwd: options.cwd,
+        cols: options.cols,
+        rows: options.rows,
+      });
+    } catch (e) {
+      removeAll(launch.cleanup);
+      throw e;
+    }
+    const session = new Session(options, pty);
+    // The shell reads the files at startup; they go when the session ends.
+    if (launch.cleanup.length > 0) {
+      session.finished.finally(() => removeAll(launch.cleanup));
+    }
+    return session;
   }
 
   /** Attach a window; output from now on goes to it too. */
@@ -226,5 +249,48 @@ export class Session {
       }
     }
     return status;
+  }
+}
+
+/**
+ * The command, arguments and environment that start the session's
+ * program: with shell integration injected when it is bash, zsh or fish
+ * (unless turned off). Files go into a new private temp directory, listed
+ * in `cleanup`. Where they cannot be written, the program starts without
+ * integration.
+ */
+function shellLaunch(
+  options: SessionOptions,
+  env: Record<string, string>,
+): LaunchPlan {
+  const plain: LaunchPlan = {
+    command: options.command,
+    args: options.args,
+    env,
+    cleanup: [],
+  };
+  if (
+    options.shellIntegration === false || detectShell(options.command) === null
+  ) {
+    return plain;
+  }
+  let dir: string | null = null;
+  try {
+    dir = Deno.makeTempDirSync({ prefix: "domterm-shell-" });
+    const plan = planShellLaunchSync(options.command, options.args, env, dir);
+    return { ...plan, cleanup: [dir] };
+  } catch {
+    if (dir !== null) removeAll([dir]);
+    return plain;
+  }
+}
+
+function removeAll(paths: string[]): void {
+  for (const p of paths) {
+    try {
+      Deno.removeSync(p, { recursive: true });
+    } catch {
+      // already gone
+    }
   }
 }

@@ -9,6 +9,7 @@ import { hcat } from "./hcat.ts";
 import { html } from "./html.ts";
 import { imgcat } from "./imgcat.ts";
 import { isDomterm } from "./is_domterm.ts";
+import { shellIntegration } from "./shell_integration.ts";
 import { CommandError, UsageError } from "./tty.ts";
 
 /** A subcommand: its one-line usage and its body, which resolves with the exit status. */
@@ -24,6 +25,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   "hcat": hcat,
   "imgcat": imgcat,
   "fresh-line": freshLine,
+  "shell-integration": shellIntegration,
 };
 
 /** True if `name` is a subcommand. */

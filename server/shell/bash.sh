@@ -3,10 +3,10 @@
 # Tells the terminal which parts of the screen are prompt, input and output,
 # and the current directory. Every mark is an OSC ending in ST (ESC \):
 #
-#   before each prompt   OSC 133;D;<status>  only if a command ran since the
+#   before each prompt   OSC 133;D;<status>;aid=<pid>  only if a command ran since the
 #                                            previous prompt
 #                        OSC 7;file://<host><cwd, percent-encoded>
-#                        OSC 133;A;cl=m      (first thing in PS1)
+#                        OSC 133;A;aid=<pid>;cl=m  (first thing in PS1)
 #   end of PS1           OSC 133;B
 #   before a command     OSC 133;C           (first thing in PS0)
 #   continuation (PS2)   OSC 133;A;k=s ... OSC 133;B
@@ -38,7 +38,9 @@ __domterm_loaded=1
 # The marks as they appear in the prompt strings: \[ \] tells readline that
 # they take no room on the screen. PS0 is not shown by readline, so its mark
 # has no \[ \] (bash would print the \001 \002 bytes).
-__domterm_ps1_start='\[\e]133;A;cl=m\e\\\]'
+# aid (the shell's pid) tells the terminal that a program started from
+# here which marks its own prompts (a REPL, another shell) is nested.
+__domterm_ps1_start='\[\e]133;A;aid='"$$"';cl=m\e\\\]'
 __domterm_ps2_start='\[\e]133;A;k=s\e\\\]'
 __domterm_input_start='\[\e]133;B\e\\\]'
 __domterm_output_start='\e]133;C\e\\'
@@ -57,7 +59,7 @@ __domterm_prompt_start() {
   __domterm_status=$?
   local n=${__domterm_cmd_number_format@P}
   if [[ -n $__domterm_cmd_number && $n != "$__domterm_cmd_number" ]]; then
-    builtin printf '\e]133;D;%s\e\\' "$__domterm_status"
+    builtin printf '\e]133;D;%s;aid=%s\e\\' "$__domterm_status" "$$"
   fi
   __domterm_cmd_number=$n
   return 0

@@ -3,10 +3,10 @@
 # Tells the terminal which parts of the screen are prompt, input and output,
 # and the current directory. Every mark is an OSC ending in ST (ESC \):
 #
-#   before each prompt   OSC 133;D;<status>  only if a command ran since the
+#   before each prompt   OSC 133;D;<status>;aid=<pid>  only if a command ran since the
 #                                            previous prompt
 #                        OSC 7;file://<host><cwd, percent-encoded>
-#                        OSC 133;A;cl=m
+#                        OSC 133;A;aid=<pid>;cl=m
 #   end of fish_prompt   OSC 133;B
 #   before a command     OSC 133;C
 #
@@ -55,14 +55,14 @@ if status is-interactive
 
     function __domterm_prompt_event --on-event fish_prompt
         if test $__domterm_marks = 1; and test -n "$__domterm_status"
-            printf '\e]133;D;%s\e\\' $__domterm_status
+            printf '\e]133;D;%s;aid=%s\e\\' $__domterm_status $fish_pid
         end
         set -g __domterm_status
         # string escape --style=url keeps / and percent-encodes the UTF-8
         # bytes of everything but letters, digits and -_.~
         printf '\e]7;file://%s%s\e\\' $hostname (string escape --style=url -- $PWD)
         if test $__domterm_marks = 1
-            printf '\e]133;A;cl=m\e\\'
+            printf '\e]133;A;aid=%s;cl=m\e\\' $fish_pid
             __domterm_wrap_prompt
         end
     end

@@ -82,12 +82,29 @@ export interface LaunchPlan {
  * login shell, so it is started as an interactive non-login shell whose
  * rcfile runs the login files instead (see docs/shell-integration.md).
  */
-export async function planShellLaunch(
+export function planShellLaunch(
   command: string,
   args: string[],
   env: Record<string, string>,
   dir: string,
 ): Promise<LaunchPlan> {
+  try {
+    return Promise.resolve(planShellLaunchSync(command, args, env, dir));
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
+/**
+ * {@linkcode planShellLaunch} without a promise, for callers that start
+ * the child synchronously (the files are a few small writes).
+ */
+export function planShellLaunchSync(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  dir: string,
+): LaunchPlan {
   const unchanged: LaunchPlan = {
     command,
     args: [...args],
@@ -107,11 +124,11 @@ export async function planShellLaunch(
       const parsed = parseBashArgs(args);
       if (!parsed) return unchanged;
       const login = parsed.login || dashLogin;
-      const tmp = await Deno.makeTempDir({ dir, prefix: "bash-" });
+      const tmp = Deno.makeTempDirSync({ dir, prefix: "bash-" });
       const script = join(tmp, "domterm.bash");
       const rcfile = join(tmp, "bashrc");
-      await writePrivate(script, bashScript);
-      await writePrivate(rcfile, bashRcfile(script, login, parsed.noProfile));
+      writePrivate(script, bashScript);
+      writePrivate(rcfile, bashRcfile(script, login, parsed.noProfile));
       return {
         command: program,
         args: [
@@ -128,11 +145,11 @@ export async function planShellLaunch(
     }
     case "zsh": {
       if (!zshArgsAllowInjection(args)) return unchanged;
-      const tmp = await Deno.makeTempDir({ dir, prefix: "zsh-" });
+      const tmp = Deno.makeTempDirSync({ dir, prefix: "zsh-" });
       const script = join(tmp, "domterm.zsh");
-      await writePrivate(script, zshScript);
+      writePrivate(script, zshScript);
       for (const [name, text] of Object.entries(zshStartupFiles(tmp, script))) {
-        await writePrivate(join(tmp, name), text);
+        writePrivate(join(tmp, name), text);
       }
       const childEnv: Record<string, string> = { ...env, ZDOTDIR: tmp };
       // Its absence means that the user had no ZDOTDIR.
@@ -149,9 +166,9 @@ export async function planShellLaunch(
     }
     case "fish": {
       if (!fishArgsAllowInjection(args)) return unchanged;
-      const tmp = await Deno.makeTempDir({ dir, prefix: "fish-" });
+      const tmp = Deno.makeTempDirSync({ dir, prefix: "fish-" });
       const script = join(tmp, "domterm.fish");
-      await writePrivate(script, fishScript);
+      writePrivate(script, fishScript);
       return {
         command: program,
         args: [
@@ -167,8 +184,8 @@ export async function planShellLaunch(
   }
 }
 
-async function writePrivate(path: string, text: string): Promise<void> {
-  await Deno.writeTextFile(path, text, { mode: 0o600, createNew: true });
+function writePrivate(path: string, text: string): void {
+  Deno.writeTextFileSync(path, text, { mode: 0o600, createNew: true });
 }
 
 /** A POSIX shell word for `s` (bash and zsh both read it back exactly). */

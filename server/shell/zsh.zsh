@@ -3,10 +3,10 @@
 # Tells the terminal which parts of the screen are prompt, input and output,
 # and the current directory. Every mark is an OSC ending in ST (ESC \):
 #
-#   before each prompt   OSC 133;D;<status>  only if a command ran since the
+#   before each prompt   OSC 133;D;<status>;aid=<pid>  only if a command ran since the
 #                                            previous prompt
 #                        OSC 7;file://<host><cwd, percent-encoded>
-#                        OSC 133;A;cl=m
+#                        OSC 133;A;aid=<pid>;cl=m
 #   end of PROMPT        OSC 133;B
 #   before a command     OSC 133;C
 #   continuation         OSC 133;A;k=s ... OSC 133;B  around PROMPT2
@@ -66,7 +66,7 @@ __domterm_precmd() {
   emulate -L zsh
   if ((__domterm_ran)); then
     __domterm_ran=0
-    print -rn -- $'\e]133;D;'$st$'\e\\'
+    print -rn -- $'\e]133;D;'$st';aid='$$$'\e\\'
   fi
   return 0
 }
@@ -75,7 +75,7 @@ __domterm_precmd() {
 __domterm_precmd_last() {
   emulate -L zsh
   [[ $PWD == $__domterm_pwd ]] || __domterm_encode_pwd
-  print -rn -- $'\e]7;file://'$HOST$__domterm_pwd_url$'\e\\\e]133;A;cl=m\e\\'
+  print -rn -- $'\e]7;file://'$HOST$__domterm_pwd_url$'\e\\\e]133;A;aid='$$$';cl=m\e\\'
 
   # Remove our marks before adding them, so that PROMPT="$PROMPT x" does
   # not wrap twice. (A parameter used as a pattern matches literally.)

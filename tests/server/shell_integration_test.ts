@@ -12,6 +12,9 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../assert.ts";
 import { libc } from "../../server/pty/libc.ts";
+import { startServer } from "../../server/http.ts";
+import { parseCli } from "../../server/cli.ts";
+import { TestClient } from "./ws_client.ts";
 import { Pty } from "../../server/pty/pty.ts";
 import {
   detectShell,
@@ -306,15 +309,21 @@ async function runSteps(term: Terminal, steps: Step[]): Promise<void> {
  */
 function checkTranscript(out: string, steps: Step[], cwd: string): void {
   const found = marks(out);
-  const expected: string[] = ["7", "133;A;cl=m", "133;B"];
+  // A and D carry the shell's pid as the application id: one pid throughout.
+  const aids = new Set(
+    found.flatMap((m) => [...m.body.matchAll(/;aid=(\d+)/g)].map((a) => a[1])),
+  );
+  assertEquals(aids.size, 1, `one aid in ${show(out)}`);
+  for (const m of found) m.body = m.body.replace(/;aid=\d+/, ";aid=PID");
+  const expected: string[] = ["7", "133;A;aid=PID;cl=m", "133;B"];
   for (const step of steps) {
     for (let i = 1; i < step.lines.length; i++) {
       expected.push("133;A;k=s", "133;B");
     }
     if (step.status !== undefined) {
-      expected.push("133;C", `133;D;${step.status}`);
+      expected.push("133;C", `133;D;${step.status};aid=PID`);
     }
-    expected.push("7", "133;A;cl=m", "133;B");
+    expected.push("7", "133;A;aid=PID;cl=m", "133;B");
   }
   const bodies = found.map((m) => m.body.startsWith("7;") ? "7" : m.body);
   assertEquals(bodies, expected, `marks in ${show(out)}`);
@@ -327,7 +336,7 @@ function checkTranscript(out: string, steps: Step[], cwd: string): void {
   // Walk the marks prompt by prompt, in the same order as `expected`.
   let at = 1; // index of the first A
   const prompt = () => {
-    assertEquals(found[at].body, "133;A;cl=m");
+    assertEquals(found[at].body, "133;A;aid=PID;cl=m");
     assertEquals(between(found[at], found[at + 1]), "custom> ");
     at += 2;
   };
@@ -708,6 +717,211 @@ Deno.test("zsh on a pty: ZDOTDIR is the user's again after startup (login shell)
     ];
     await runSteps(term, steps);
     checkTranscript(term.out, steps, t.home);
+  } finally {
+    await term?.close();
+    await t.dispose();
+  }
+});
+
+// ------------------------------------------------- sessions and the CLI
+
+/** Starts a server whose sessions run `command` with `env`. */
+function serveShell(
+  command: string,
+  env: Record<string, string>,
+  shellIntegration?: boolean,
+) {
+  return startServer({
+    command,
+    args: [],
+    assets: { "/": { type: "text/html", body: "" } },
+    env,
+    shellIntegration,
+    log: () => {},
+  });
+}
+
+/** Connects a window, runs `echo hi` at the prompt, returns the output. */
+async function sessionTranscript(
+  server: ReturnType<typeof startServer>,
+  waitForPrompt: (out: string) => boolean,
+): Promise<{ out: string; dirs: Map<string, number> }> {
+  const c = new TestClient(`ws://127.0.0.1:${server.port}/ws`);
+  await c.opened;
+  c.send({ type: "hello", key: server.key, cols: 100, rows: 30 });
+  try {
+    await c.until(() => waitForPrompt(c.text), "the first prompt", TIMEOUT_MS);
+    // The session's temp files while the shell runs.
+    const dirs = new Map<string, number>();
+    for (const e of Deno.readDirSync(tmpDir())) {
+      if (!e.name.startsWith("domterm-shell-")) continue;
+      const path = join(tmpDir(), e.name);
+      dirs.set(path, Deno.statSync(path).mode! & 0o777);
+    }
+    c.input("echo h''i\r");
+    await c.until(
+      () => /\nhi\n[\s\S]*custom> /.test(plain(c.text)),
+      "the output and the next prompt",
+      TIMEOUT_MS,
+    );
+    return { out: c.text, dirs };
+  } finally {
+    await c.close();
+    await server.shutdown();
+  }
+}
+
+function tmpDir(): string {
+  return Deno.env.get("TMPDIR") ?? "/tmp";
+}
+
+Deno.test("session: bash is started with integration; a custom PS1 is shown unchanged", async () => {
+  const t = await tempRoot();
+  try {
+    await writeUserConfig("bash", t.home);
+    const before = new Set(Deno.readDirSync(tmpDir()).map((e) => e.name));
+    const server = serveShell("bash", baseEnv(t.home));
+    const { out, dirs } = await sessionTranscript(
+      server,
+      (o) => o.includes(MARK_B),
+    );
+    const ours = [...dirs.keys()].filter((d) =>
+      !before.has(d.slice(tmpDir().length + 1))
+    );
+    assertEquals(ours.length, 1, "one private temp dir for the session");
+    assertEquals(dirs.get(ours[0]), 0o700);
+    const found = marks(out).map((m) => m.body.replace(/;aid=\d+/, ""));
+    assertEquals(
+      found.filter((b) => b.startsWith("133;")),
+      ["133;A;cl=m", "133;B", "133;C", "133;D;0", "133;A;cl=m", "133;B"],
+    );
+    // The prompt between A and B is the user's, unchanged.
+    const all = marks(out);
+    const a = all.find((m) => m.body.startsWith("133;A"))!;
+    const b = all.find((m) => m.body === "133;B")!;
+    assertEquals(plain(out.slice(a.end, b.start)), "custom> ");
+    // The files are gone once the session has ended.
+    let gone = false;
+    for (let i = 0; i < 50 && !gone; i++) {
+      try {
+        Deno.statSync(ours[0]);
+        await new Promise((r) => setTimeout(r, 100));
+      } catch {
+        gone = true;
+      }
+    }
+    assert(gone, `${ours[0]} removed after the session`);
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("session: with shell integration off, no marks and the custom PS1 is shown", async () => {
+  const t = await tempRoot();
+  try {
+    await writeUserConfig("bash", t.home);
+    const server = serveShell("bash", baseEnv(t.home), false);
+    const { out } = await sessionTranscript(
+      server,
+      (o) => plain(o).includes("custom> "),
+    );
+    assert(!out.includes(`${ESC}]133;`), `no OSC 133: ${show(out)}`);
+    assert(!out.includes(`${ESC}]7;`), `no OSC 7: ${show(out)}`);
+    assertMatch(plain(out), /custom> echo h''i\n/);
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("session: zsh and fish sessions get integration too", async () => {
+  for (const kind of ["zsh", "fish"] as const) {
+    requireShell(kind);
+    const t = await tempRoot();
+    try {
+      await writeUserConfig(kind, t.home);
+      const server = serveShell(kind, baseEnv(t.home));
+      const { out } = await sessionTranscript(
+        server,
+        (o) => o.includes(MARK_B),
+      );
+      const found = marks(out).map((m) => m.body.replace(/;aid=\d+/, ""))
+        .filter((b) => b.startsWith("133;"));
+      assertEquals(
+        found,
+        ["133;A;cl=m", "133;B", "133;C", "133;D;0", "133;A;cl=m", "133;B"],
+        kind,
+      );
+    } finally {
+      await t.dispose();
+    }
+  }
+});
+
+Deno.test("cli: --no-shell-integration is parsed; it takes no value", () => {
+  assertEquals(parseCli(["--no-shell-integration"]).noShellIntegration, true);
+  assertEquals(parseCli([]).noShellIntegration, false);
+  let err = "";
+  try {
+    parseCli(["--no-shell-integration=1"]);
+  } catch (e) {
+    err = (e as Error).message;
+  }
+  assertMatch(err, /takes no value/);
+});
+
+async function runDomterm(args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      new URL("../../main.ts", import.meta.url).pathname,
+      ...args,
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return {
+    code: out.code,
+    stdout: dec.decode(out.stdout),
+    stderr: dec.decode(out.stderr),
+  };
+}
+
+Deno.test("domterm shell-integration prints each script; bad names exit 2", async () => {
+  for (const kind of ["bash", "zsh", "fish"] as const) {
+    const r = await runDomterm(["shell-integration", kind]);
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(r.stdout, integrationScript(kind));
+  }
+  const bad = await runDomterm(["shell-integration", "tcsh"]);
+  assertEquals(bad.code, 2);
+  assertMatch(bad.stderr, /no integration script for 'tcsh'/);
+  const none = await runDomterm(["shell-integration"]);
+  assertEquals(none.code, 2);
+  assertMatch(none.stderr, /which shell/);
+});
+
+Deno.test("domterm shell-integration bash: sourcing the printed script in bash marks prompts", async () => {
+  const t = await tempRoot();
+  let term: Terminal | null = null;
+  try {
+    const r = await runDomterm(["shell-integration", "bash"]);
+    const script = join(t.home, "from-cli.bash");
+    await Deno.writeTextFile(script, r.stdout);
+    await Deno.writeTextFile(
+      join(t.home, ".bashrc"),
+      `PS1='custom> '\n. '${script}'\n`,
+    );
+    term = Terminal.start({
+      command: "bash",
+      args: ["-i"],
+      env: baseEnv(t.home),
+      cleanup: [],
+    }, t.home);
+    await term.waitFor((o) => o.includes(MARK_B), "a marked prompt");
+    assertMatch(term.out, /\x1b\]133;A;aid=\d+;cl=m\x1b\\custom> \x1b\]133;B/);
   } finally {
     await term?.close();
     await t.dispose();
