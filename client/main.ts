@@ -9,6 +9,10 @@ import type { ServerMessage } from "../core/protocol.ts";
 import { Connection } from "./connection.ts";
 import { InputHandler } from "./input.ts";
 import { Renderer } from "./renderer.ts";
+import { VisualBell } from "./bell.ts";
+import { ScrollControls } from "./scrollback.ts";
+import { loadUserStyle } from "./user_style.ts";
+import { Zoom } from "./zoom.ts";
 
 /** How long the "process exited" notice stays before the window closes. */
 const CLOSE_DELAY_MS = 1500;
@@ -53,11 +57,12 @@ function start(): void {
       // XTWINOPS 8: after this write (not inside it), within the window.
       else if (e.type === "resize-request") {
         queueMicrotask(() => applySize(e.cols, e.rows));
-      }
+      } else if (e.type === "bell") bell.ring();
       renderer.schedule();
     },
   });
   const renderer = new Renderer(root, term);
+  const bell = new VisualBell(root);
   let size = renderer.fit();
   term.resize(size.cols, size.rows);
   renderer.schedule();
@@ -71,6 +76,10 @@ function start(): void {
     message(msg: ServerMessage) {
       switch (msg.type) {
         case "ready":
+          // null: no limit; absent (older server): keep the default.
+          if (msg.scrollback !== undefined) {
+            term.normalBuffer.scrollback = msg.scrollback ?? Infinity;
+          }
           break;
         case "exit":
           exited = true;
@@ -100,6 +109,7 @@ function start(): void {
   });
   input.onFocusChange = (focused) => renderer.setFocused(focused);
   input.focus();
+  const scroll = new ScrollControls(root, renderer, () => input.focus());
 
   /** Resize the grid to cols x rows (0 = as many as fit), at most what fits. */
   const applySize = (cols: number, rows: number) => {
@@ -108,7 +118,11 @@ function start(): void {
       cols: cols > 0 ? Math.min(cols, fit.cols) : fit.cols,
       rows: rows > 0 ? Math.min(rows, fit.rows) : fit.rows,
     };
-    if (next.cols === size.cols && next.rows === size.rows) return;
+    if (next.cols === size.cols && next.rows === size.rows) {
+      // Same grid, maybe a new cell size (zoom): redraw at the new size.
+      renderer.schedule();
+      return;
+    }
     size = next;
     term.resize(size.cols, size.rows);
     const cell = renderer.measureCell();
@@ -128,9 +142,16 @@ function start(): void {
   new ResizeObserver(() => {
     if (!pending) pending = requestAnimationFrame(refit);
   }).observe(root);
+  const zoom = new Zoom(root, refit);
+  void loadUserStyle(document, key, (m) => console.warn(`domterm: ${m}`))
+    .then((loaded) => {
+      if (loaded) refit();
+    });
 
   // For tests and for poking around in the console.
-  Object.assign(globalThis, { domterm: { term, renderer, input, conn } });
+  Object.assign(globalThis, {
+    domterm: { term, renderer, input, conn, bell, scroll, zoom },
+  });
 }
 
 start();

@@ -309,8 +309,16 @@ export class Renderer {
   #resizeObserver: ResizeObserver | null = null;
   /** When the current synchronized-output hold began (-1: none). */
   #holdSince = -1;
+  /** Whether the jump-to-bottom control should show, as last reported. */
+  #scrolledBack = false;
+  /**
+   * Called when the user scrolls away from the bottom of the normal buffer
+   * (true) or back to it, or the alternate screen hides the history (false).
+   */
+  onScrolledBack: ((scrolledBack: boolean) => void) | null = null;
   #onScroll = () => {
     this.#follow = this.#atBottom();
+    this.#reportScroll();
   };
   #onFonts = () => {
     this.measureCell();
@@ -434,6 +442,14 @@ export class Renderer {
       this.#needScroll = false;
     }
     this.#drawCursor(grid, buf, rows);
+    this.#reportScroll();
+  }
+
+  #reportScroll(): void {
+    const back = !this.#follow && !this.#altShown;
+    if (back === this.#scrolledBack) return;
+    this.#scrolledBack = back;
+    this.onScrolledBack?.(back);
   }
 
   /** Size of one character cell in CSS pixels, measured from the font in use. */
@@ -487,6 +503,39 @@ export class Renderer {
     this.#follow = true;
     this.#needScroll = true;
     this.schedule();
+    this.#reportScroll();
+  }
+
+  /** True while the alternate screen is shown (it has no history to scroll). */
+  get altScreenShown(): boolean {
+    return this.#altShown;
+  }
+
+  /**
+   * Scroll the history by `pages` screens (negative: up, towards older
+   * output). Reaching the bottom follows output again.
+   */
+  scrollPages(pages: number): void {
+    const cell = this.#cell ?? this.measureCell();
+    this.#scrollTo(
+      this.#viewport.scrollTop + pages * this.term.rows * cell.height,
+    );
+  }
+
+  /** Scroll to the oldest line of the history. */
+  scrollToTop(): void {
+    this.#scrollTo(0);
+  }
+
+  #scrollTo(top: number): void {
+    const vp = this.#viewport;
+    vp.scrollTop = Math.max(
+      0,
+      Math.min(top, vp.scrollHeight - vp.clientHeight),
+    );
+    // The scroll event comes later; the follow state must be right now.
+    this.#follow = this.#atBottom();
+    this.#reportScroll();
   }
 
   /** Remove DOM and listeners. */

@@ -9,6 +9,20 @@
 /** Path of the WebSocket endpoint. */
 export const WS_PATH = "/ws";
 
+/**
+ * Path of the user's stylesheet (`~/.config/domterm/style.css`). The request
+ * must carry the server key in the {@link USER_CSS_KEY_HEADER} header; the
+ * answer is 204 when the user has no stylesheet.
+ */
+export const USER_CSS_PATH = "/user.css";
+/** Request header that carries the server key for {@link USER_CSS_PATH}. */
+export const USER_CSS_KEY_HEADER = "x-domterm-key";
+
+/** Default number of history lines a window keeps. */
+export const DEFAULT_SCROLLBACK_LINES = 10_000;
+/** Largest finite scrollback setting accepted. */
+export const MAX_SCROLLBACK_LINES = 100_000_000;
+
 /** WebSocket close codes the server uses. */
 export const CLOSE_BAD_KEY = 4001;
 export const CLOSE_BAD_MESSAGE = 4002;
@@ -80,6 +94,11 @@ export interface ReadyMessage {
   /** Process id of the session's child. */
   pid: number;
   version: string;
+  /**
+   * History lines the window keeps (`--scrollback`); null means no limit.
+   * Absent from older servers: then the default, {@link DEFAULT_SCROLLBACK_LINES}.
+   */
+  scrollback?: number | null;
 }
 
 /** Server -> client: the child exited; no more output follows. */

@@ -7,6 +7,7 @@ import { chooseBrowser, openBrowser } from "./browser.ts";
 import { type Asset, startServer } from "./http.ts";
 import { VERSION } from "./version.ts";
 import { isCommand, runCommand } from "./commands/mod.ts";
+import { MAX_SCROLLBACK_LINES } from "../core/protocol.ts";
 
 /** Parsed command line. */
 export interface CliOptions {
@@ -19,6 +20,8 @@ export interface CliOptions {
   fileOpener: string | undefined;
   /** Do not load domterm's shell integration into bash/zsh/fish. */
   noShellIntegration: boolean;
+  /** History lines per window (null: no limit; undefined: the default). */
+  scrollback: number | null | undefined;
   /** The command to run (empty: the user's shell). */
   command: string[];
 }
@@ -52,6 +55,8 @@ Options:
   --no-shell-integration
                     start bash, zsh or fish without domterm's prompt marks
                     (also: DOMTERM_SHELL_INTEGRATION=0 in the environment)
+  --scrollback N    keep N lines of history per window (default 10000);
+                    'unlimited' keeps everything
   -h, --help        show this help and exit
   -V, --version     print the version and exit
 
@@ -88,6 +93,7 @@ export function parseCli(argv: string[]): CliOptions {
     noBrowser: false,
     fileOpener: undefined,
     noShellIntegration: false,
+    scrollback: undefined,
     command: [],
   };
   for (let i = 0; i < argv.length; i++) {
@@ -149,6 +155,18 @@ export function parseCli(argv: string[]): CliOptions {
           throw new UsageError(`--port: '${v}' is not a port number (0-65535)`);
         }
         o.port = Number(v);
+        break;
+      }
+      case "--scrollback": {
+        const v = value();
+        if (v === "unlimited") o.scrollback = null;
+        else if (/^\d{1,10}$/.test(v) && Number(v) <= MAX_SCROLLBACK_LINES) {
+          o.scrollback = Number(v);
+        } else {
+          throw new UsageError(
+            `--scrollback: '${v}' is not a line count (0-${MAX_SCROLLBACK_LINES}) or 'unlimited'`,
+          );
+        }
         break;
       }
       default:
@@ -215,6 +233,7 @@ export async function main(
       args,
       assets,
       shellIntegration: !opts.noShellIntegration,
+      scrollback: opts.scrollback,
       onIdle: () => done(),
       onConnect: removeLauncher,
       fileOpener: opts.fileOpener,

@@ -8,8 +8,11 @@ import { openLink, processCwd } from "./opener.ts";
 import {
   CLOSE_BAD_KEY,
   CLOSE_BAD_MESSAGE,
+  DEFAULT_SCROLLBACK_LINES,
   parseClientMessage,
   type ServerMessage,
+  USER_CSS_KEY_HEADER,
+  USER_CSS_PATH,
   WS_PATH,
 } from "../core/protocol.ts";
 import { keysEqual, newServerKey } from "./key.ts";
@@ -48,6 +51,80 @@ export interface ServerOptions {
   log?: (message: string) => void;
   /** Template of the command that opens clicked file references (see server/opener.ts). */
   fileOpener?: string;
+  /**
+   * History lines each window keeps; null for no limit. Default:
+   * {@link DEFAULT_SCROLLBACK_LINES}.
+   */
+  scrollback?: number | null;
+  /**
+   * The user's stylesheet, served at /user.css (default:
+   * {@link defaultUserCssPath}); null serves none.
+   */
+  userCssPath?: string | null;
+}
+
+/** Largest user stylesheet served, in bytes. */
+export const MAX_USER_CSS_BYTES = 1 << 20;
+
+/**
+ * Where the user's stylesheet lives: `$XDG_CONFIG_HOME/domterm/style.css`,
+ * else `$HOME/.config/domterm/style.css`; null when neither is set.
+ */
+export function defaultUserCssPath(): string | null {
+  const xdg = Deno.env.get("XDG_CONFIG_HOME");
+  if (xdg) return `${xdg}/domterm/style.css`;
+  const home = Deno.env.get("HOME");
+  return home ? `${home}/.config/domterm/style.css` : null;
+}
+
+/**
+ * The answer to GET /user.css: the file's text, or 204 when there is no
+ * file (not an error: most users have none).
+ */
+async function userCssResponse(
+  path: string | null,
+  head: boolean,
+): Promise<Response> {
+  if (path === null) return new Response(null, { status: 204 });
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) {
+      return new Response(null, { status: 204 });
+    }
+    return new Response(`cannot read ${path}: ${(e as Error).message}`, {
+      status: 500,
+      headers: securityHeaders("text/plain; charset=utf-8"),
+    });
+  }
+  try {
+    const info = await file.stat();
+    if (!info.isFile) {
+      return new Response(`${path} is not a file`, {
+        status: 500,
+        headers: securityHeaders("text/plain; charset=utf-8"),
+      });
+    }
+    if (info.size > MAX_USER_CSS_BYTES) {
+      return new Response(
+        `${path} is larger than ${MAX_USER_CSS_BYTES} bytes`,
+        { status: 413, headers: securityHeaders("text/plain; charset=utf-8") },
+      );
+    }
+    const bytes = new Uint8Array(info.size);
+    let n = 0;
+    while (n < bytes.length) {
+      const r = await file.read(bytes.subarray(n));
+      if (r === null) break;
+      n += r;
+    }
+    return new Response(head ? null : bytes.slice(0, n), {
+      headers: securityHeaders("text/css; charset=utf-8"),
+    });
+  } finally {
+    file.close();
+  }
 }
 
 /** A running server. */
@@ -87,6 +164,9 @@ export function startServer(options: ServerOptions): DomtermServer {
   const sessions = new Map<number, Session>();
   let nextSession = 1;
   let port = 0;
+  const userCssPath = options.userCssPath === undefined
+    ? defaultUserCssPath()
+    : options.userCssPath;
 
   const allowedHosts =
     () => [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
@@ -153,6 +233,9 @@ export function startServer(options: ServerOptions): DomtermServer {
           session: id,
           pid: s.pty.pid,
           version: VERSION,
+          scrollback: options.scrollback === undefined
+            ? DEFAULT_SCROLLBACK_LINES
+            : options.scrollback,
         });
         options.onConnect?.();
         s.finished.finally(() => {
@@ -229,6 +312,14 @@ export function startServer(options: ServerOptions): DomtermServer {
     }
     if (req.method !== "GET" && req.method !== "HEAD") {
       return new Response("method not allowed", { status: 405 });
+    }
+    if (url.pathname === USER_CSS_PATH) {
+      // The key guards it like a session: another page (or a rebound DNS
+      // name) must not read the user's files through us.
+      if (!keysEqual(req.headers.get(USER_CSS_KEY_HEADER) ?? "", key)) {
+        return new Response("wrong server key", { status: 403 });
+      }
+      return userCssResponse(userCssPath, req.method === "HEAD");
     }
     const asset =
       options.assets[url.pathname === "/index.html" ? "/" : url.pathname];

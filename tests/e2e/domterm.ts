@@ -25,10 +25,20 @@ export async function startDomterm(
   options: {
     env?: Record<string, string>;
     viewport?: { width: number; height: number };
+    /** Options for domterm itself, before `--` (e.g. `--scrollback 100`). */
+    serverArgs?: string[];
   } = {},
 ): Promise<Running> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "--no-browser", "--", ...command],
+    args: [
+      "run",
+      "-A",
+      MAIN,
+      "--no-browser",
+      ...(options.serverArgs ?? []),
+      "--",
+      ...command,
+    ],
     env: options.env,
     stdin: "null",
     stdout: "piped",

@@ -660,6 +660,32 @@ Deno.test("renderer: the viewport follows output unless scrolled up", async () =
   });
 });
 
+Deno.test("renderer: blinking text and a blinking cursor stop under prefers-reduced-motion", async () => {
+  await withPage(async ({ page }) => {
+    const probe = () =>
+      page.evaluate(() => {
+        const { t, r } = dt.real(20, 3);
+        t.write("\x1b[5mblink\x1b[0m \x1b[1 q");
+        r.setFocused(true);
+        r.render();
+        const cur = dt.root().querySelector(".dt-cursor")!;
+        const out = {
+          text: getComputedStyle(dt.find(dt.rows()[0], "blink")).animationName,
+          cursor: getComputedStyle(cur).animationName,
+        };
+        r.dispose();
+        return out;
+      });
+    await page.emulateMedia({ reducedMotion: "no-preference" });
+    assertEquals(await probe(), {
+      text: "dt-blink",
+      cursor: "dt-cursor-blink",
+    });
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    assertEquals(await probe(), { text: "none", cursor: "none" });
+  });
+});
+
 Deno.test("renderer: schedule() coalesces into one render per frame and waits out ?2026", async () => {
   await withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
