@@ -9,16 +9,16 @@
  * 1 + (Shift 1 | Alt 2 | Ctrl 4 | Meta 8), Ctrl+character maps to C0 controls
  * as X11 does, and Alt prefixes ESC.
  *
- * Room for more protocols: {@link encodeKey} first turns the DOM-like key
- * press into a {@link NormalizedKey} (named key or character plus modifier
- * bits), then hands it to the legacy encoder. modifyOtherKeys
- * (`CSI 27 ; m ; code ~`) and the kitty keyboard protocol (`CSI code ; m u`)
- * become further encoders over the same normalized key, chosen from modes
- * the emulator will report in `InputModes`.
+ * Three encoders, chosen from the modes the emulator reports in
+ * `InputModes`: the kitty keyboard protocol when a program set kitty flags
+ * (`core/kitty_keys.ts`), else xterm's modifyOtherKeys levels 1 and 2
+ * (`CSI 27 ; m ; code ~`) when set by `CSI > 4 ; level m`, else the legacy
+ * encoding. Key releases (`type: "keyup"`) are reported only by kitty flag 2.
  *
  * @module
  */
 import type { InputModes } from "./terminal_view.ts";
+import { encodeKitty, usLayoutChar } from "./kitty_keys.ts";
 
 /** A key press as plain data (what the client copies out of a DOM KeyboardEvent). */
 export interface KeyPress {
@@ -36,6 +36,14 @@ export interface KeyPress {
    * produces the AltGr character itself.
    */
   altGraph?: boolean;
+  /** "keyup" for a key release; a press ("keydown") when absent. */
+  type?: "keydown" | "keyup";
+  /** `KeyboardEvent.repeat`: an auto-repeated press. */
+  repeat?: boolean;
+  /** Caps Lock on (`getModifierState("CapsLock")`); reported by the kitty protocol. */
+  capsLock?: boolean;
+  /** Num Lock on (`getModifierState("NumLock")`); reported by the kitty protocol. */
+  numLock?: boolean;
 }
 
 /** User preferences that change the encoding. */
@@ -193,11 +201,9 @@ export function controlCharacter(ch: string): string | null {
  * layout is still Ctrl+C) and for macOS Option-as-Meta.
  */
 function charFromCode(code: string, shift: boolean): string | null {
-  let m = /^Key([A-Z])$/.exec(code);
-  if (m) return shift ? m[1] : m[1].toLowerCase();
-  m = /^Digit([0-9])$/.exec(code);
-  if (m) return shift ? ")!@#$%^&*("[Number(m[1])] : m[1];
-  return null;
+  return /^(Key[A-Z]|Digit[0-9])$/.test(code)
+    ? usLayoutChar(code, shift)
+    : null;
 }
 
 const isAsciiLetter = (ch: string) => /^[A-Za-z]$/.test(ch);
@@ -214,16 +220,184 @@ function csiWithMods(number: number, mods: number, final: string): string {
  * the terminal should not handle it: unmodified or shifted printable keys
  * (their text arrives through the `input` event), dead keys, IME processing,
  * lone modifiers, and combinations left to the browser (Ctrl+Shift+letter,
- * Cmd/Meta+character, Ctrl+= ...).
+ * Cmd/Meta+character, Ctrl+= ...). Key releases give null except under
+ * kitty flag 2.
  */
 export function encodeKey(
   k: KeyPress,
   modes: InputModes,
   options: KeyOptions = {},
 ): string | null {
+  if (modes.kittyFlags) return encodeKitty(k, modes, options);
+  if (k.type === "keyup") return null;
   const n = normalizeKey(k);
-  // modifyOtherKeys / kitty encoders will be chosen here from `modes`.
+  if (modes.modifyOtherKeys) {
+    const s = encodeModifyOtherKeys(n, modes.modifyOtherKeys, options);
+    if (s !== undefined) return s;
+  }
   return encodeLegacy(n, modes, options);
+}
+
+/** A key as xterm's modifyOtherKeys logic sees it (X keysym terms). */
+interface OtherKey {
+  /** The keysym: the (shifted) character's code point, or an X function keysym. */
+  sym: number;
+  /** The code reported in `CSI 27 ; m ; code ~`. */
+  code: number;
+  /** An X "predefined" (function) keysym: Enter, Tab, Escape. */
+  predefined: boolean;
+  /** Enter or Tab (modifiers are never filtered away from these). */
+  returnOrTab: boolean;
+  /** The key with its modifiers produces a single control character. */
+  alias: boolean;
+}
+
+const XK_RETURN = 0xff0d, XK_TAB = 0xff09, XK_ESCAPE = 0xff1b;
+
+/** Ctrl+`ch` as Xlib maps it (the VT table without the `?` -> DEL rule). */
+function xlibControl(ch: string): string | null {
+  return ch === "?" ? null : controlCharacter(ch);
+}
+
+const isControl = (c: number) => c < 0x20 || (c >= 0x7f && c <= 0x9f);
+
+/**
+ * The modifiers modifyOtherKeys may report for `key` (xterm's
+ * allowedCharModifiers). Level 1 drops those with a traditional meaning:
+ * Ctrl on keys that make control characters, Shift on printable keys, and
+ * Alt when it sends ESC (xterm's metaSendsEscape).
+ */
+function otherKeysModifiers(
+  state: number,
+  key: OtherKey,
+  level: number,
+  altSendsEscape: boolean,
+): number {
+  let r = state & (MOD_SHIFT | MOD_CTRL | MOD_ALT);
+  if (level >= 2) return r;
+  const controlInput = key.sym >= 0x40 && key.sym <= 0x7f;
+  if (controlInput && (r & ~MOD_CTRL) === 0) {
+    // Ctrl+letter: already a control character; decided below.
+  } else if (key.returnOrTab) {
+    // Keep everything.
+  } else if (key.alias) {
+    if ((r & ~(MOD_CTRL | MOD_SHIFT)) === 0) r = 0;
+  } else if (!key.predefined && (r & MOD_CTRL) === 0) {
+    r &= ~MOD_SHIFT;
+  }
+  if (r & MOD_ALT) {
+    if (altSendsEscape) r &= ~MOD_ALT;
+    if ((r & ~MOD_ALT) === 0) r &= ~MOD_ALT;
+    if (controlInput && (r & MOD_CTRL)) r &= ~(MOD_ALT | MOD_CTRL);
+    if (key.returnOrTab) r &= ~(MOD_ALT | MOD_CTRL);
+  }
+  return r;
+}
+
+/** `CSI 27 ; 1+mods ; code ~` */
+const otherKey = (mods: number, code: number) =>
+  `${CSI}27;${mods + 1};${code}~`;
+
+/**
+ * xterm's modifyOtherKeys (levels 1 and 2) for keys that are not cursor,
+ * function or keypad keys: the report, or undefined when the legacy
+ * encoding applies. Cmd/Meta and AltGr combinations are left alone.
+ */
+function encodeModifyOtherKeys(
+  n: NormalizedKey,
+  level: number,
+  options: KeyOptions,
+): string | undefined {
+  const state = n.mods & (MOD_SHIFT | MOD_CTRL | MOD_ALT);
+  if (state === 0 || (n.mods & MOD_META) || n.altGraph) return undefined;
+  if (options.isMac && (state & MOD_ALT) && !options.macOptionIsMeta) {
+    return undefined; // Option composes characters
+  }
+  const altSendsEscape = options.altSendsEscape ?? true;
+  const shift = (state & MOD_SHIFT) !== 0, ctrl = (state & MOD_CTRL) !== 0;
+  let key: OtherKey;
+  switch (n.name) {
+    case "Tab":
+      if (shift) {
+        // Shift+Tab is the ISO_Left_Tab key: CSI Z, unless level 2 and
+        // another modifier is held.
+        return level >= 2 && (state & ~MOD_SHIFT) !== 0
+          ? otherKey(state, 9)
+          : undefined;
+      }
+      key = {
+        sym: XK_TAB,
+        code: 9,
+        predefined: true,
+        returnOrTab: true,
+        alias: true,
+      };
+      break;
+    case "Enter":
+      key = {
+        sym: XK_RETURN,
+        code: 13,
+        predefined: true,
+        returnOrTab: true,
+        alias: true,
+      };
+      break;
+    case "Escape":
+      key = {
+        sym: XK_ESCAPE,
+        code: 27,
+        predefined: true,
+        returnOrTab: false,
+        alias: true,
+      };
+      break;
+    case "Backspace":
+      // Level 1 leaves Backspace alone. At level 2 Backspace (DEL) is
+      // reported with any modifier and Ctrl+Backspace (BS) only with
+      // another one.
+      if (level < 2) return undefined;
+      if (!ctrl) return otherKey(state, 0x7f);
+      return (state & ~MOD_CTRL) !== 0 ? otherKey(state, 0x08) : undefined;
+    case null: {
+      let ch = n.char;
+      if (ch === null) return undefined;
+      if (ctrl && (ch.length !== 1 || ch.charCodeAt(0) > 0x7e)) {
+        ch = charFromCode(n.code, shift);
+        if (ch === null) return undefined;
+      }
+      const sym = ch.codePointAt(0)!;
+      const out = ctrl ? xlibControl(ch) : null;
+      key = {
+        sym,
+        code: sym,
+        predefined: false,
+        returnOrTab: false,
+        alias: out !== null && isControl(out.charCodeAt(0)),
+      };
+      break;
+    }
+    default:
+      return undefined;
+  }
+  // Whether xterm reports the key (its ModifyOtherKeys), then with which
+  // modifiers (allowedCharModifiers); no modifiers left: legacy.
+  const st = key.predefined
+    ? state
+    : otherKeysModifiers(state, key, level, altSendsEscape);
+  if (st === 0) return undefined;
+  const controlInput = key.sym >= 0x40 && key.sym <= 0x7f;
+  let report: boolean;
+  if (key.returnOrTab) report = true;
+  else if (level < 2) {
+    if (controlInput) report = st !== MOD_CTRL && st !== MOD_SHIFT;
+    else if (key.alias) report = st !== MOD_SHIFT && (st & ~MOD_CTRL) !== 0;
+    else report = true;
+  } else if (controlInput) report = true;
+  else if (st === MOD_SHIFT) report = key.sym === 0x20;
+  else report = (st & ~MOD_SHIFT) !== 0;
+  if (!report) return undefined;
+  const mods = otherKeysModifiers(state, key, level, altSendsEscape);
+  return mods === 0 ? undefined : otherKey(mods, key.code);
 }
 
 /** xterm's default (legacy) key encoding. */

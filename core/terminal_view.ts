@@ -46,6 +46,14 @@ export interface InputModes {
   mouseEncoding: 0 | 1005 | 1006 | 1015 | 1016;
   /** LNM (20): Enter sends CR LF. */
   newlineMode: boolean;
+  /** Kitty keyboard protocol flags of the active screen (`CSI = flags u` ...), 0 when off. */
+  kittyFlags: number;
+  /** xterm modifyOtherKeys level (`CSI > 4 ; level m`). */
+  modifyOtherKeys: 0 | 1 | 2;
+  /** ?1007: the wheel sends cursor up/down on the alternate screen when mouse tracking is off. */
+  alternateScroll: boolean;
+  /** The alternate screen is active (?47 / ?1047 / ?1049). */
+  altScreen: boolean;
 }
 
 /** Extended style of a cell (see `extId` in `model/cell.ts`). */

@@ -61,6 +61,10 @@ export class Modes implements InputModes {
   allow132 = false;
   /** DECNRCM (?42): national replacement character sets may be designated. */
   nationalCharsets = false;
+  /** Kitty keyboard flags of the active screen (kept by `kitty_keyboard.ts`). */
+  kittyFlags = 0;
+  /** xterm modifyOtherKeys level (`CSI > 4 ; Pv m`). */
+  modifyOtherKeys: 0 | 1 | 2 = 0;
 }
 
 /** DEC private modes that are plain flags of {@link Modes} (no side effects). */

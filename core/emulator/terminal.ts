@@ -57,6 +57,7 @@ import {
 } from "./charsets.ts";
 import { ColorOverrides } from "./colors.ts";
 import { ExtTable } from "./ext_table.ts";
+import { KittyKeyboard } from "./kitty_keyboard.ts";
 import {
   ansiModeReport,
   DEC_FLAG_MODES,
@@ -192,7 +193,7 @@ export class Terminal implements TerminalView {
   #iconTitle = "";
   #cwd = "";
   #titleStack: TitleEntry[] = [];
-  #modifyOtherKeys = 0;
+  #kitty = new KittyKeyboard();
   #savedPrivateModes = new Map<number, boolean>();
 
   /** The last printed character, for REP. */
@@ -353,7 +354,7 @@ export class Terminal implements TerminalView {
   }
   /** xterm modifyOtherKeys level (`CSI > 4 ; Pv m`): 0, 1 or 2. */
   get modifyOtherKeys(): number {
-    return this.#modifyOtherKeys;
+    return this.#modes.modifyOtherKeys;
   }
   /** Scroll region (DECSTBM), 0-based inclusive rows. */
   get scrollRegion(): { top: number; bottom: number } {
@@ -478,7 +479,7 @@ export class Terminal implements TerminalView {
     this.#wrapPending = false;
     this.#cursorStyle = "block";
     this.#titleStack = [];
-    this.#modifyOtherKeys = 0;
+    this.#kitty.reset();
     this.#savedPrivateModes.clear();
     this.#saved.clear();
     this.#rectExtent = false;
@@ -1510,6 +1511,7 @@ export class Terminal implements TerminalView {
     if (alt && clearAlt) this.#alt.clearScreen(this.#pen.bg);
     const target = alt ? this.#alt : this.#normal;
     this.#modes.altScreen = alt;
+    this.#modes.kittyFlags = this.#kitty.flags(alt); // one stack per screen
     if (target === this.#buf) return;
     this.#buf = target;
     this.#wrapPending = false;
@@ -1550,6 +1552,8 @@ export class Terminal implements TerminalView {
     m.applicationKeypad = false;
     m.reverseWrap = false;
     m.leftRightMargins = false;
+    this.#kitty.reset();
+    m.kittyFlags = 0;
     this.#resetMargins();
     this.#charsets.reset();
     this.#pen = defaultPen();
@@ -1819,6 +1823,9 @@ export class Terminal implements TerminalView {
   ): void {
     this.#joinNext = false;
     if (intermediates === "") {
+      if (final === 0x75 && prefix !== "") {
+        return this.#kittyKeyboard(prefix, params);
+      }
       if (prefix === "") this.#csiPlain(params, final);
       else if (prefix === "?") this.#csiPrivate(params, final);
       else if (prefix === ">") this.#csiGreater(params, final);
@@ -2186,19 +2193,32 @@ export class Terminal implements TerminalView {
         break;
       case 0x6d: // >m XTMODKEYS: only modifyOtherKeys (resource 4) is kept
         if (params.length === 0) {
-          if (this.#modifyOtherKeys !== 0) {
-            this.#modifyOtherKeys = 0;
+          if (this.#modes.modifyOtherKeys !== 0) {
+            this.#modes.modifyOtherKeys = 0;
             this.#emit({ type: "modes" });
           }
         } else if (params.get(0, -1) === 4) {
           const v = params.has(1) ? params.get(1, 0) : 0;
-          const level = v >= 0 && v <= 2 ? v : 0;
-          if (level !== this.#modifyOtherKeys) {
-            this.#modifyOtherKeys = level;
+          const level = v === 1 || v === 2 ? v : 0;
+          if (level !== this.#modes.modifyOtherKeys) {
+            this.#modes.modifyOtherKeys = level;
             this.#emit({ type: "modes" });
           }
         }
         break;
+    }
+  }
+
+  /** Kitty keyboard protocol: `CSI > u`, `CSI < u`, `CSI = u`, `CSI ? u`. */
+  #kittyKeyboard(prefix: string, params: Params): void {
+    const alt = this.#buf.isAlt;
+    const arg = (i: number) => params.has(i) ? params.get(i, 0) : undefined;
+    const reply = this.#kitty.handle(prefix, arg(0), arg(1), alt);
+    if (reply !== null) this.#send(reply);
+    const flags = this.#kitty.flags(alt);
+    if (flags !== this.#modes.kittyFlags) {
+      this.#modes.kittyFlags = flags;
+      this.#emit({ type: "modes" });
     }
   }
 

@@ -17,6 +17,10 @@ const NORMAL: InputModes = {
   mouseTracking: 0,
   mouseEncoding: 0,
   newlineMode: false,
+  kittyFlags: 0,
+  modifyOtherKeys: 0,
+  alternateScroll: false,
+  altScreen: false,
 };
 const APP_CURSOR: InputModes = { ...NORMAL, applicationCursorKeys: true };
 const APP_KEYPAD: InputModes = { ...NORMAL, applicationKeypad: true };
@@ -411,4 +415,111 @@ Deno.test("encodePaste: a paste cannot end the bracket early", () => {
 Deno.test("encodeFocus", () => {
   assertEquals(encodeFocus(true), "\x1b[I");
   assertEquals(encodeFocus(false), "\x1b[O");
+});
+
+const MOK1: InputModes = { ...NORMAL, modifyOtherKeys: 1 };
+const MOK2: InputModes = { ...NORMAL, modifyOtherKeys: 2 };
+const other = (mods: number, code: number) => `\x1b[27;${mods};${code}~`;
+
+Deno.test("modifyOtherKeys 1: only keys without a traditional encoding", () => {
+  table([
+    // Ctrl+letter and Ctrl+Shift+letter keep their control characters.
+    ["a", "KeyA", "C", "\x01"],
+    ["A", "KeyA", "SC", null],
+    ["A", "KeyA", "S", null],
+    ["a", "KeyA", "A", "\x1ba"],
+    ["a", "KeyA", "AC", "\x1b\x01"],
+    // Ctrl with keys that make no control character: reported.
+    [",", "Comma", "C", other(5, 44)],
+    [".", "Period", "C", other(5, 46)],
+    ["1", "Digit1", "C", other(5, 49)],
+    ["=", "Equal", "C", other(5, 61)],
+    [";", "Semicolon", "C", other(5, 59)],
+    ["!", "Digit1", "SC", other(6, 33)],
+    ["?", "Slash", "SC", other(6, 63)],
+    // Alt sends ESC, so it is dropped: Ctrl is what is left.
+    [",", "Comma", "AC", other(5, 44)],
+    // Keys whose Ctrl form is a control character keep it.
+    ["2", "Digit2", "C", "\x00"],
+    ["@", "Digit2", "SC", "\x00"],
+    ["/", "Slash", "C", "\x1f"],
+    ["[", "BracketLeft", "C", "\x1b"],
+    [" ", "Space", "C", "\x00"],
+    [" ", "Space", "S", null],
+    // Enter and Tab with Ctrl or Shift are reported; Alt keeps ESC.
+    ["Enter", "Enter", "S", other(2, 13)],
+    ["Enter", "Enter", "C", other(5, 13)],
+    ["Enter", "Enter", "SC", other(6, 13)],
+    ["Enter", "Enter", "A", "\x1b\r"],
+    ["Enter", "Enter", "AC", "\x1b\r"],
+    ["Tab", "Tab", "C", other(5, 9)],
+    ["Tab", "Tab", "S", "\x1b[Z"],
+    ["Tab", "Tab", "SC", "\x1b[Z"],
+    // Backspace and Escape are left alone at level 1.
+    ["Backspace", "Backspace", "S", "\x7f"],
+    ["Backspace", "Backspace", "C", "\x08"],
+    ["Escape", "Escape", "C", "\x1b"],
+    ["Escape", "Escape", "A", "\x1b\x1b"],
+    // Cursor and function keys are not "other" keys.
+    ["ArrowUp", "ArrowUp", "C", "\x1b[1;5A"],
+    ["F5", "F5", "S", "\x1b[15;2~"],
+    // Plain keys and Cmd combinations as before.
+    ["a", "KeyA", "", null],
+    ["Enter", "Enter", "", "\r"],
+    ["c", "KeyC", "M", null],
+  ], MOK1);
+});
+
+Deno.test("modifyOtherKeys 2: every modified key, Shift on letters included", () => {
+  table([
+    ["a", "KeyA", "C", other(5, 97)],
+    ["A", "KeyA", "SC", other(6, 65)],
+    ["H", "KeyH", "SC", other(6, 72)],
+    ["A", "KeyA", "S", other(2, 65)],
+    ["a", "KeyA", "A", other(3, 97)],
+    ["a", "KeyA", "AC", other(7, 97)],
+    ["A", "KeyA", "SAC", other(8, 65)],
+    ["[", "BracketLeft", "C", other(5, 91)],
+    ["@", "Digit2", "SC", other(6, 64)],
+    ["2", "Digit2", "C", other(5, 50)],
+    ["/", "Slash", "C", other(5, 47)],
+    [",", "Comma", "C", other(5, 44)],
+    [",", "Comma", "AC", other(7, 44)],
+    ["1", "Digit1", "A", other(3, 49)],
+    // Shift alone on non-letters: the shifted character is the key.
+    ["!", "Digit1", "S", null],
+    ["?", "Slash", "S", null],
+    [" ", "Space", "S", other(2, 32)],
+    [" ", "Space", "C", other(5, 32)],
+    // Ctrl on a non-Latin layout: the Latin letter of the physical key.
+    ["с", "KeyC", "C", other(5, 99)],
+    ["Enter", "Enter", "S", other(2, 13)],
+    ["Enter", "Enter", "A", other(3, 13)],
+    ["Enter", "Enter", "AC", other(7, 13)],
+    ["Tab", "Tab", "C", other(5, 9)],
+    ["Tab", "Tab", "S", "\x1b[Z"],
+    ["Tab", "Tab", "SC", other(6, 9)],
+    ["Tab", "Tab", "SA", other(4, 9)],
+    ["Backspace", "Backspace", "S", other(2, 127)],
+    ["Backspace", "Backspace", "A", other(3, 127)],
+    ["Backspace", "Backspace", "C", "\x08"],
+    ["Backspace", "Backspace", "SC", other(6, 8)],
+    ["Escape", "Escape", "C", other(5, 27)],
+    ["Escape", "Escape", "A", other(3, 27)],
+    ["Escape", "Escape", "S", "\x1b"],
+    // Not other keys, and keys left to the OS/browser.
+    ["ArrowLeft", "ArrowLeft", "S", "\x1b[1;2D"],
+    ["F1", "F1", "C", "\x1b[1;5P"],
+    ["a", "KeyA", "", null],
+    ["é", "KeyE", "G", null],
+    ["v", "KeyV", "M", null],
+  ], MOK2);
+});
+
+Deno.test("modifyOtherKeys: macOS Option still composes; key releases send nothing", () => {
+  table([["å", "KeyA", "A", null]], MOK2, { isMac: true });
+  assertEquals(
+    encodeKey({ ...press("a", "KeyA", "C"), type: "keyup" }, MOK2),
+    null,
+  );
 });
