@@ -365,6 +365,27 @@ export class Terminal implements TerminalView {
     return { left: this.#left, right: this.#right };
   }
 
+  /**
+   * Sizes of the emulator's internal tables, so tests can check they stay
+   * bounded: title stack entries, extended-style entries, XTSAVE entries,
+   * writes queued from callbacks, bytes the parser holds.
+   */
+  get stats(): {
+    titleStack: number;
+    extStyles: number;
+    savedModes: number;
+    pendingWrites: number;
+    parserBytes: number;
+  } {
+    return {
+      titleStack: this.#titleStack.length,
+      extStyles: this.#ext.size,
+      savedModes: this.#savedPrivateModes.size,
+      pendingWrites: this.#pending.length,
+      parserBytes: this.#parser.retainedBytes,
+    };
+  }
+
   /** Extended style `id` (underline colour, hyperlink). */
   ext(id: number): ExtStyle {
     return this.#ext.get(id);

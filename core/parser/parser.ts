@@ -162,6 +162,11 @@ export class Parser {
   private dcsFinal = 0;
 
   /** Create a parser that reports to `handler`. */
+  /** Bytes held by the string and print buffers (for bounds checks). */
+  get retainedBytes(): number {
+    return this.strBuf.byteLength + this.printBuf.byteLength;
+  }
+
   constructor(handler: ParserHandler, options: ParserOptions = {}) {
     this.h = handler;
     this.onError = options.onError;
