@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-control-regex -- the reply regexes match escape sequences
 /**
  * Fuzzing the emulator: random bytes mixed with escape-sequence fragments,
  * and real program output (tests/fixtures/captures/, made with
