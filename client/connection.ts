@@ -5,7 +5,11 @@
  *
  * @module
  */
-import type { ClientMessage, ServerMessage } from "../core/protocol.ts";
+import type {
+  ClientMessage,
+  OpenMessage,
+  ServerMessage,
+} from "../core/protocol.ts";
 import { WS_PATH } from "../core/protocol.ts";
 
 /** Acknowledge processed output at least every this many bytes. */
@@ -70,6 +74,11 @@ export class Connection {
     height?: number,
   ): void {
     this.#send({ type: "resize", cols, rows, width, height });
+  }
+
+  /** Ask the server to open a link the user clicked (see client/links.ts). */
+  sendOpen(msg: OpenMessage): void {
+    this.#send(msg);
   }
 
   close(): void {

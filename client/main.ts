@@ -13,6 +13,7 @@ import { VisualBell } from "./bell.ts";
 import { ScrollControls } from "./scrollback.ts";
 import { loadUserStyle } from "./user_style.ts";
 import { Zoom } from "./zoom.ts";
+import { LinkHandler } from "./links.ts";
 
 /** How long the "process exited" notice stays before the window closes. */
 const CLOSE_DELAY_MS = 1500;
@@ -108,6 +109,12 @@ function start(): void {
     onUserInput: () => renderer.scrollToBottom(),
   });
   input.onFocusChange = (focused) => renderer.setFocused(focused);
+  new LinkHandler(root, {
+    lineOfRow: (row) => renderer.lineOfRow(row),
+    cellWidth: () => renderer.measureCell().width,
+    ext: (id) => term.ext(id),
+    open: (msg) => conn?.sendOpen(msg),
+  });
   input.focus();
   const scroll = new ScrollControls(root, renderer, () => input.focus());
 

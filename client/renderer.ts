@@ -26,6 +26,7 @@ import { A_BOLD, A_ITALIC, A_WIDE, A_WIDE_TAIL } from "../core/model/cell.ts";
 import { installPalette } from "./colors.ts";
 import { CellProbe, type CellSize } from "./measure.ts";
 import { RowPainter } from "./style_runs.ts";
+import { EmbedPainter, hasEmbeds } from "./embeds.ts";
 
 /**
  * Rows per chunk. Rows are grouped in fixed-height `div.dt-chunk`s with
@@ -67,6 +68,8 @@ class RowGrid {
   screenStart = 0;
   cols = -1;
   rows = -1;
+  /** Draws lines' embedded HTML and images (client/embeds.ts). */
+  embeds: EmbedPainter | null = null;
 
   constructor(readonly container: HTMLElement) {}
 
@@ -258,6 +261,7 @@ class RowGrid {
       drawn[k] = painter.drawnCells;
       const cls = rowClass(line);
       if (el.className !== cls) el.className = cls;
+      if (hasEmbeds(line)) this.embeds?.decorate(el, line);
       lines[k] = line;
       line.dirty = false;
       changed = true;
@@ -265,9 +269,14 @@ class RowGrid {
 
     // New lines.
     if (els.length < length) {
-      this.#append(buf, els.length, length, painter);
+      const first = els.length;
+      this.#append(buf, first, length, painter);
+      for (let k = first; k < els.length; k++) {
+        if (hasEmbeds(lines[k]!)) this.embeds?.decorate(els[k], lines[k]!);
+      }
       changed = true;
     }
+    this.embeds?.refresh(lines, els);
 
     this.screenStart = trimmed + length - rows;
     this.cols = cols;
@@ -351,6 +360,7 @@ export class Renderer {
     this.#normal = new RowGrid(rows);
     this.#alt = new RowGrid(this.#altEl);
     this.#painter = new RowPainter((id) => this.term.ext(id));
+    this.#normal.embeds = this.#alt.embeds = new EmbedPainter(() => {});
 
     this.#viewport.addEventListener("scroll", this.#onScroll, {
       passive: true,
@@ -365,6 +375,8 @@ export class Renderer {
         }
       });
       this.#resizeObserver.observe(this.#viewport);
+      // Rows grow when images load: stay at the bottom then too.
+      this.#resizeObserver.observe(rows);
     }
   }
 
@@ -496,6 +508,13 @@ export class Renderer {
       width: cell.width * (this.#cursorWide ? 2 : 1),
       height: cell.height,
     };
+  }
+
+  /** The line that row element `row` shows (for hit tests), or null. */
+  lineOfRow(row: Element): Line | null {
+    const grid = this.#altShown ? this.#alt : this.#normal;
+    const k = grid.els.indexOf(row as HTMLElement);
+    return k < 0 ? null : grid.lines[k];
   }
 
   /** Follow output again: scroll the viewport to the bottom. */

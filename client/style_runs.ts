@@ -92,6 +92,8 @@ export function openTag(
   if ((attr & A_BOLD) !== 0) cls += " dt-bold";
   if ((attr & A_FAINT) !== 0) cls += " dt-faint";
   if ((attr & A_ITALIC) !== 0) cls += " dt-italic";
+  // OSC 8 hyperlink (client/links.ts opens it).
+  if (extId(attr) !== 0 && ext(extId(attr)).link !== null) cls += " dt-link";
   const ul = underlineStyle(attr);
   if (ul !== 0) {
     cls += ` dt-ul${ul > 5 ? 1 : ul}`;

@@ -1,0 +1,183 @@
+/**
+ * Draws the embedded content of a line (`extras.block`, `extras.inline`,
+ * see core/model/line_extras.ts) into its row element, after the renderer
+ * has painted the row's cells:
+ *
+ * - a block line becomes `div.dt-row.dt-embed-row` holding one
+ *   `div.dt-embed.dt-embed-block` with the sanitized fragment (or an image,
+ *   see images.ts); its height is the content's natural height;
+ * - each inline fragment becomes a `span.dt-embed.dt-embed-inline` inserted
+ *   before the cell it is anchored at.
+ *
+ * Every fragment goes through `sanitizeHtml` (client/sanitize.ts); a
+ * rejected one shows the visible `rejectedNotice`, never nothing.
+ *
+ * @module
+ */
+import type { Line } from "../core/model/line.ts";
+import type { ImageEmbed } from "../core/model/line_extras.ts";
+import {
+  rejectedNotice,
+  sanitizeHtml,
+  type SanitizeResult,
+} from "./sanitize.ts";
+import { renderImage } from "./images.ts";
+
+/** Sanitized fragments kept for redraws (by HTML text). */
+const CACHE_SIZE = 256;
+
+/** True when `line` has content that {@link EmbedPainter.decorate} draws. */
+export function hasEmbeds(line: Line): boolean {
+  const e = line.extras;
+  return e !== null &&
+    (e.block !== undefined || (e.inline !== undefined && e.inline.length > 0));
+}
+
+const segmenter = typeof Intl !== "undefined" && "Segmenter" in Intl
+  ? new Intl.Segmenter(undefined, { granularity: "grapheme" })
+  : null;
+
+/** Offsets (UTF-16) of the grapheme starts in `s`. */
+function graphemeStarts(s: string): number[] {
+  if (segmenter === null) return Array.from(s, (_, i) => i);
+  return Array.from(segmenter.segment(s), (g) => g.index);
+}
+
+/**
+ * Insert `node` into `row` before the cell at column `x`. Cells are counted
+ * from the painted text: a grapheme is one cell, a `span.dt-w` two; columns
+ * past the painted text (trailing blanks are not painted) are padded.
+ */
+export function insertAtColumn(row: HTMLElement, x: number, node: Node): void {
+  const doc = row.ownerDocument;
+  const walker = doc.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+  let col = 0;
+  for (
+    let t = walker.nextNode() as Text | null;
+    t;
+    t = walker.nextNode() as Text | null
+  ) {
+    const parent = t.parentElement;
+    if (parent?.closest(".dt-embed, .dt-cursor")) continue;
+    if (parent?.classList.contains("dt-w")) {
+      if (col >= x) {
+        parent.before(node);
+        return;
+      }
+      col += 2;
+      continue;
+    }
+    const starts = graphemeStarts(t.data);
+    for (const offset of starts) {
+      if (col >= x) {
+        if (offset === 0) t.before(node);
+        else t.splitText(offset).before(node);
+        return;
+      }
+      col++;
+    }
+  }
+  if (
+    col < x &&
+    !(row.childNodes.length === 1 && row.firstChild?.nodeName === "BR")
+  ) {
+    row.append(" ".repeat(x - col));
+  } else if (col < x) {
+    row.textContent = " ".repeat(x);
+  }
+  row.append(node);
+}
+
+/** Renders embeds; one per renderer (it caches sanitized fragments). */
+export class EmbedPainter {
+  #cache = new Map<string, SanitizeResult>();
+  #onSize: () => void;
+  /** Lines drawn with embeds, to notice later changes (OSC 721) in history. */
+  #drawn = new Set<Line>();
+  #pruneAt = 1024;
+
+  /** `onSize`: content changed size after drawing (an image loaded). */
+  constructor(onSize: () => void) {
+    this.#onSize = onSize;
+  }
+
+  #sanitize(html: string): SanitizeResult {
+    let r = this.#cache.get(html);
+    if (r === undefined) {
+      r = sanitizeHtml(html);
+      if (this.#cache.size >= CACHE_SIZE) {
+        this.#cache.delete(this.#cache.keys().next().value!);
+      }
+    } else this.#cache.delete(html);
+    this.#cache.set(html, r);
+    return r;
+  }
+
+  /** The content of one fragment: sanitized nodes, or the rejection notice. */
+  #content(doc: Document, html: string): Node {
+    const r = this.#sanitize(html);
+    if (r.fragment === null) return rejectedNotice(r.removed);
+    return doc.importNode(r.fragment, true);
+  }
+
+  #image(doc: Document, image: ImageEmbed): Node {
+    return renderImage(doc, image, this.#onSize);
+  }
+
+  /**
+   * Redraw the embeds of lines that changed after they were drawn and that
+   * the renderer did not repaint (history rows: their cells are final, their
+   * embeds may still be replaced). `lines[k]` is shown by `els[k]`.
+   */
+  refresh(lines: readonly (Line | null)[], els: readonly HTMLElement[]): void {
+    if (this.#drawn.size > this.#pruneAt) {
+      const live = new Set(lines);
+      for (const l of this.#drawn) if (!live.has(l)) this.#drawn.delete(l);
+      this.#pruneAt = Math.max(1024, this.#drawn.size * 2);
+    }
+    for (const line of this.#drawn) {
+      if (!line.dirty) continue;
+      const k = lines.lastIndexOf(line);
+      if (k < 0) {
+        this.#drawn.delete(line);
+        continue;
+      }
+      this.decorate(els[k], line);
+      line.dirty = false;
+    }
+  }
+
+  /**
+   * Draw `line`'s embeds into `row` (whose cells were just painted; inline
+   * embeds drawn before are replaced).
+   */
+  decorate(row: HTMLElement, line: Line): void {
+    const e = line.extras;
+    if (e === null) return;
+    this.#drawn.add(line);
+    const doc = row.ownerDocument;
+    for (const old of row.querySelectorAll(".dt-embed-inline")) old.remove();
+    if (e.block !== undefined) {
+      row.classList.add("dt-embed-row");
+      const box = doc.createElement("div");
+      box.className = "dt-embed dt-embed-block";
+      box.append(
+        e.block.image
+          ? this.#image(doc, e.block.image)
+          : this.#content(doc, e.block.html),
+      );
+      row.replaceChildren(box);
+      return;
+    }
+    if (e.inline === undefined) return;
+    // Right to left, so an insertion does not move the columns still to do.
+    const items = e.inline.map((item, i) => ({ item, i }))
+      .sort((a, b) => b.item.x - a.item.x || b.i - a.i);
+    for (const { item } of items) {
+      const span = doc.createElement("span");
+      span.className = "dt-embed dt-embed-inline";
+      span.append(this.#content(doc, item.html));
+      insertAtColumn(row, item.x, span);
+    }
+  }
+}
