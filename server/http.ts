@@ -144,13 +144,18 @@ function send(socket: WebSocket, msg: ServerMessage): void {
   if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(msg));
 }
 
+/**
+ * Response headers. 'wasm-unsafe-eval' lets the client compile the sixel
+ * decoder's WebAssembly (it allows no eval() of script).
+ */
 function securityHeaders(type: string): Headers {
   return new Headers({
     "content-type": type,
     "cache-control": "no-store",
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",
-    "content-security-policy": "default-src 'self'; script-src 'self'; " +
+    "content-security-policy":
+      "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; " +
       "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
       "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
   });
