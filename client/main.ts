@@ -66,6 +66,8 @@ function start(): void {
   const bell = new VisualBell(root);
   let size = renderer.fit();
   term.resize(size.cols, size.rows);
+  const cell0 = renderer.measureCell();
+  term.setCellSize(cell0.width, cell0.height);
   renderer.schedule();
 
   let exited = false;
@@ -133,6 +135,7 @@ function start(): void {
     size = next;
     term.resize(size.cols, size.rows);
     const cell = renderer.measureCell();
+    term.setCellSize(cell.width, cell.height); // for CSI 14 t / 16 t
     conn?.sendResize(
       size.cols,
       size.rows,

@@ -513,10 +513,10 @@ export class Terminal implements TerminalView {
   /** Cell size in pixels, for the `CSI 14 t` / `CSI 16 t` reports (default 8x16). */
   setCellSize(width: number, height: number): void {
     if (Number.isFinite(width) && width > 0) {
-      this.#cellWidth = Math.round(width);
+      this.#cellWidth = Math.min(width, 1000);
     }
     if (Number.isFinite(height) && height > 0) {
-      this.#cellHeight = Math.round(height);
+      this.#cellHeight = Math.min(height, 1000);
     }
   }
 
@@ -2305,14 +2305,27 @@ export class Terminal implements TerminalView {
       case 14: // text area in pixels
         this.#send(
           csiReply(
-            `4;${this.#rows * this.#cellHeight};${
-              this.#cols * this.#cellWidth
+            `4;${Math.round(this.#rows * this.#cellHeight)};${
+              Math.round(this.#cols * this.#cellWidth)
             }t`,
           ),
         );
         break;
       case 16: // cell size in pixels
-        this.#send(csiReply(`6;${this.#cellHeight};${this.#cellWidth}t`));
+        this.#send(
+          csiReply(
+            `6;${Math.round(this.#cellHeight)};${Math.round(this.#cellWidth)}t`,
+          ),
+        );
+        break;
+      case 15: // screen in pixels: the text area is all we know of
+        this.#send(
+          csiReply(
+            `5;${Math.round(this.#rows * this.#cellHeight)};${
+              Math.round(this.#cols * this.#cellWidth)
+            }t`,
+          ),
+        );
         break;
       case 18: // text area in characters
         this.#send(csiReply(`8;${this.#rows};${this.#cols}t`));

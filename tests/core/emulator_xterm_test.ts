@@ -128,6 +128,20 @@ runCases("window ops", [
     replies: [`${CSI}6;16;8t`],
   },
   {
+    name: "15 t: screen in pixels (the text area)",
+    input: `${CSI}15t`,
+    replies: [`${CSI}5;384;640t`],
+  },
+  {
+    name: "a fractional cell size is rounded after multiplying",
+    input: "",
+    check: (t) => {
+      t.term.setCellSize(8.4, 17.6);
+      t.term.write(`${CSI}14t${CSI}16t`);
+      assertEquals(t.replies, [`${CSI}4;422;672t`, `${CSI}6;18;8t`]);
+    },
+  },
+  {
     name: "18 t: text area in characters",
     cols: 100,
     rows: 30,
