@@ -1,0 +1,185 @@
+/**
+ * The vttest walks shared by the golden generator
+ * (`scripts/vttest_goldens.ts`, which runs them in tmux) and the test
+ * (`tests/programs/vttest_test.ts`, which runs them in our emulator).
+ *
+ * vttest runs as `vttest 24x80.80` (the man page's advice for a terminal
+ * that does not switch to 132 columns): the "132 column" passes are then
+ * drawn in 80 columns too.
+ *
+ * @module
+ */
+
+/** One step: send `keys`, then the screen must equal golden `name`. */
+export interface VttestStep {
+  keys: string;
+  /** File name (without .txt) of the golden screen in the walk's folder. */
+  name: string;
+  /**
+   * Where the golden comes from: "tmux" (default: tmux draws the same
+   * program, an independent emulator), or "domterm" for screens that show
+   * the terminal's own identity (DA replies), which tmux answers
+   * differently; those goldens are made by our emulator and checked by hand
+   * against core/emulator/replies.ts.
+   */
+  reference?: "tmux" | "domterm";
+  /** Why the golden is not tmux's (required with reference "domterm"). */
+  why?: string;
+  /**
+   * Keys for the tmux run when they differ (vttest adapts its menus to the
+   * terminal's DA answer); null: tmux skips this step.
+   */
+  tmuxKeys?: string | null;
+}
+
+/** One vttest session: a list of steps from the main menu. */
+export interface VttestWalk {
+  /** Folder under tests/fixtures/programs/vttest/. */
+  name: string;
+  steps: VttestStep[];
+}
+
+/** The command line used for both the goldens and the test. */
+export const VTTEST_ARGS = ["24x80.80"];
+
+const RET = "\r";
+
+/** Steps that press RETURN `n` times, naming the screens prefix-1..n. */
+function returns(prefix: string, n: number): VttestStep[] {
+  return Array.from({ length: n }, (_, i) => ({
+    keys: RET,
+    name: `${prefix}-${String(i + 1).padStart(2, "0")}`,
+  }));
+}
+
+/** Mark a step whose golden is ours because tmux draws it wrongly. */
+function ours(step: VttestStep, why: string): VttestStep {
+  return { ...step, reference: "domterm", why };
+}
+
+const AUTOWRAP_WHY =
+  "tmux leaves the DECOM/DECSTBM autowrap demo out of order; vttest's source " +
+  "(tst_movements) expects the pairs I/i .. Z/z on both margins, as we draw";
+
+const VT220_MENU_WHY =
+  "tmux answers DA as a VT100, so vttest goes straight to the VT100 " +
+  "character sets there; we answer as a VT500 and get the VT220 menu";
+
+const DA_WHY = "the report shows the terminal's own DA answer " +
+  "(core/emulator/replies.ts), which tmux answers as tmux";
+
+const NO_TMUX_WHY = "tmux does not implement this control (CHT/HPR/VPR); " +
+  "the golden is ours, checked against the pattern vttest describes";
+
+/** Choose item `item` of the current menu; the next screen is `name`. */
+function choose(item: string, name: string): VttestStep {
+  return { keys: item + RET, name };
+}
+
+export const VTTEST_WALKS: VttestWalk[] = [
+  {
+    // Cursor movements: border frames, autowrap, controls inside sequences.
+    name: "menu1",
+    steps: [
+      choose("1", "01-border"),
+      { keys: RET, name: "02-border-wide" },
+      ours({ keys: RET, name: "03-autowrap" }, AUTOWRAP_WHY),
+      ours({ keys: RET, name: "04-autowrap-wide" }, AUTOWRAP_WHY),
+      { keys: RET, name: "05-controls-in-sequences" },
+      { keys: RET, name: "06-leading-zeros" },
+      { keys: RET, name: "07-main" },
+    ],
+  },
+  {
+    // Screen features: tab stops, scrolling regions, origin mode, SGR,
+    // save/restore cursor.
+    name: "menu2",
+    steps: [
+      choose("2", "01"),
+      ...returns("02", 9),
+      ours(
+        { keys: RET, name: "02-10" },
+        "tmux draws the origin-mode line at the top; vttest says (and DECSTBM " +
+          "with DECOM set homes to the region) it belongs at the bottom",
+      ),
+      ...returns("02", 15).slice(10),
+    ],
+  },
+  {
+    // Character sets: the DEC special graphics and UK sets.
+    name: "menu3",
+    steps: [
+      { ...ours(choose("3", "00-menu"), VT220_MENU_WHY), tmuxKeys: null },
+      {
+        ...ours(
+          choose("8", "01-special-graphics"),
+          "tmux has no UK set (ESC ( A: '#' is a pound sign) and no blank " +
+            "for 0x5f in DEC graphics; both as in the VT100 manual",
+        ),
+        tmuxKeys: "3" + RET,
+      },
+      { ...ours(choose("", "02-menu"), VT220_MENU_WHY), tmuxKeys: null },
+      { ...choose("0", "03-main"), tmuxKeys: RET },
+    ],
+  },
+  {
+    // Terminal reports: answers are checked by vttest itself.
+    name: "menu6",
+    steps: [
+      choose("6", "00-menu"),
+      ours(
+        choose("3", "01-dsr"),
+        "tmux ignores origin mode in CPR; vttest marks our answer OK",
+      ),
+      choose("", "02-menu"),
+      ours(choose("4", "03-da1"), DA_WHY),
+      choose("", "04-menu"),
+      ours(choose("5", "05-da2"), DA_WHY),
+      choose("", "06-menu"),
+      choose("0", "07-main"),
+    ],
+  },
+  {
+    // VT102 insert/delete character and line.
+    name: "menu8",
+    steps: [
+      choose("8", "01"),
+      ...returns("02", 14),
+    ],
+  },
+  {
+    // Non-VT100: ISO 6429 cursor movement, SD and SU. (REP is left out:
+    // vttest wants REP after REP ignored, xterm repeats again, as we do.)
+    name: "menu11",
+    steps: [
+      choose("11", "00-menu"),
+      choose("5", "01-cursor-menu"),
+      choose("1", "02-hpa"),
+      choose("", "03-cursor-menu"),
+      choose("2", "04-cbt"),
+      choose("", "05-cursor-menu"),
+      choose("3", "06-cha"),
+      choose("", "07-cursor-menu"),
+      ours(choose("4", "08-cht"), NO_TMUX_WHY),
+      choose("", "09-cursor-menu"),
+      ours(choose("5", "10-hpr"), NO_TMUX_WHY),
+      choose("", "11-cursor-menu"),
+      choose("6", "12-vpa"),
+      choose("", "13-cursor-menu"),
+      choose("7", "14-cnl"),
+      choose("", "15-cursor-menu"),
+      choose("8", "16-cpl"),
+      choose("", "17-cursor-menu"),
+      ours(choose("9", "18-vpr"), NO_TMUX_WHY),
+      choose("", "19-cursor-menu"),
+      choose("0", "20-menu"),
+      choose("7", "21-misc-menu"),
+      choose("3", "24-sd"),
+      choose("", "25-misc-menu"),
+      choose("6", "26-su"),
+      choose("", "27-misc-menu"),
+      choose("0", "28-menu"),
+      choose("0", "29-main"),
+    ],
+  },
+];
