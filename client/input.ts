@@ -15,6 +15,9 @@
  *   the textarea sits at the cursor so the candidate window opens there,
  *   and an overlay shows the text being composed.
  * - paste: `encodePaste` (bracketed when ?2004 is on).
+ * - keyup: sent only under kitty keyboard flag 2 (report event types);
+ *   with kitty flag 8 even text keys and lone modifiers are sent from
+ *   keydown (the program asked for key events instead of text).
  *
  * Clicking the terminal focuses `root` itself (a tabindex of -1 is added),
  * which keeps a native selection the user is making intact; the textarea
@@ -90,8 +93,17 @@ function keyPressOf(e: KeyboardEvent): KeyPress {
     shiftKey: e.shiftKey,
     metaKey: e.metaKey,
     altGraph: e.getModifierState?.("AltGraph") ?? false,
+    type: e.type === "keyup" ? "keyup" : "keydown",
+    repeat: e.repeat,
+    capsLock: e.getModifierState?.("CapsLock") ?? false,
+    numLock: e.getModifierState?.("NumLock") ?? false,
   };
 }
+
+/** Kitty flag 8: every key, lone modifiers included, is a key event. */
+const KITTY_ALL_KEYS = 8;
+/** Kitty flag 2: key releases are reported. */
+const KITTY_EVENTS = 2;
 
 /** The Latin letter of a key event, by `key` or else by physical key. */
 function letterOf(e: KeyboardEvent): string {
@@ -202,6 +214,7 @@ export class InputHandler {
     if (this.#addedTabIndex) root.tabIndex = -1;
 
     root.addEventListener("keydown", this.#onKeyDown);
+    root.addEventListener("keyup", this.#onKeyUp);
     root.addEventListener("paste", this.#onPaste);
     root.addEventListener("copy", this.#onCopyEvent);
     root.addEventListener("focusin", this.#onFocusIn);
@@ -241,6 +254,7 @@ export class InputHandler {
     this.#disposed = true;
     const root = this.#root, ta = this.#textarea;
     root.removeEventListener("keydown", this.#onKeyDown);
+    root.removeEventListener("keyup", this.#onKeyUp);
     root.removeEventListener("paste", this.#onPaste);
     root.removeEventListener("copy", this.#onCopyEvent);
     root.removeEventListener("focusin", this.#onFocusIn);
@@ -270,14 +284,13 @@ export class InputHandler {
       this.#place();
       return;
     }
-    if (MODIFIER_KEYS.has(e.key)) return;
+    const modes = this.#options.modes();
+    if (MODIFIER_KEYS.has(e.key) && !(modes.kittyFlags & KITTY_ALL_KEYS)) {
+      return;
+    }
     if (this.#clipboardShortcut(e)) return;
 
-    const data = encodeKey(
-      keyPressOf(e),
-      this.#options.modes(),
-      this.#keyOptions(),
-    );
+    const data = encodeKey(keyPressOf(e), modes, this.#keyOptions());
     const onTextarea = e.target === this.#textarea;
     if (data === null) {
       // Text typed while root (not the textarea) has focus, e.g. after the
@@ -289,6 +302,20 @@ export class InputHandler {
     e.preventDefault();
     if (!onTextarea) this.focus();
     this.#send(data);
+  };
+
+  #onKeyUp = (e: KeyboardEvent): void => {
+    const modes = this.#options.modes();
+    if (!(modes.kittyFlags & KITTY_EVENTS) || this.#disposed) return;
+    if (e.defaultPrevented || isForeignEditable(e.target, this.#textarea)) {
+      return;
+    }
+    if (e.isComposing || this.#composing || e.keyCode === 229) return;
+    const data = encodeKey(keyPressOf(e), modes, this.#keyOptions());
+    if (data === null) return;
+    e.preventDefault();
+    // A release is not user input that should scroll to the bottom.
+    this.#options.send(data);
   };
 
   #keyOptions(): KeyOptions {

@@ -8,6 +8,7 @@ import { Terminal } from "../core/emulator/terminal.ts";
 import type { ServerMessage } from "../core/protocol.ts";
 import { Connection } from "./connection.ts";
 import { InputHandler } from "./input.ts";
+import { MouseHandler } from "./mouse.ts";
 import { Renderer } from "./renderer.ts";
 import { VisualBell } from "./bell.ts";
 import { ScrollControls } from "./scrollback.ts";
@@ -118,6 +119,11 @@ function start(): void {
     open: (msg) => conn?.sendOpen(msg),
   });
   input.focus();
+  const mouse = new MouseHandler(root, {
+    send: (data) => conn?.sendInput(data),
+    modes: () => term.modes,
+    size: () => ({ cols: term.cols, rows: term.rows }),
+  });
   const scroll = new ScrollControls(root, renderer, () => input.focus());
 
   /** Resize the grid to cols x rows (0 = as many as fit), at most what fits. */
@@ -160,7 +166,7 @@ function start(): void {
 
   // For tests and for poking around in the console.
   Object.assign(globalThis, {
-    domterm: { term, renderer, input, conn, bell, scroll, zoom },
+    domterm: { term, renderer, input, mouse, conn, bell, scroll, zoom },
   });
 }
 
