@@ -15,6 +15,7 @@ import { ScrollControls } from "./scrollback.ts";
 import { loadUserStyle } from "./user_style.ts";
 import { Zoom } from "./zoom.ts";
 import { LinkHandler } from "./links.ts";
+import { ShellUi } from "./shell_ui.ts";
 
 /** How long the "process exited" notice stays before the window closes. */
 const CLOSE_DELAY_MS = 1500;
@@ -65,6 +66,8 @@ function start(): void {
   });
   const renderer = new Renderer(root, term);
   const bell = new VisualBell(root);
+  const shellUi = new ShellUi(term, renderer, (d) => conn?.sendInput(d));
+  renderer.onRender = () => shellUi.update();
   let size = renderer.fit();
   term.resize(size.cols, size.rows);
   const cell0 = renderer.measureCell();
@@ -166,7 +169,17 @@ function start(): void {
 
   // For tests and for poking around in the console.
   Object.assign(globalThis, {
-    domterm: { term, renderer, input, mouse, conn, bell, scroll, zoom },
+    domterm: {
+      term,
+      renderer,
+      input,
+      mouse,
+      conn,
+      bell,
+      scroll,
+      zoom,
+      shellUi,
+    },
   });
 }
 

@@ -334,6 +334,17 @@ export class Renderer {
     this.schedule();
   };
 
+  /**
+   * Called at the end of every render, e.g. to decorate rows that have
+   * shell-integration marks (client/shell_ui.ts).
+   */
+  onRender: (() => void) | null = null;
+
+  /** The row element of normal-buffer line `index`, if it is drawn. */
+  rowElement(index: number): HTMLElement | undefined {
+    return this.#normal.els[index];
+  }
+
   /** Set up the DOM inside `root` (existing children are left alone). */
   constructor(root: HTMLElement, term: TerminalView) {
     this.root = root;
@@ -455,6 +466,7 @@ export class Renderer {
     }
     this.#drawCursor(grid, buf, rows);
     this.#reportScroll();
+    this.onRender?.();
   }
 
   #reportScroll(): void {

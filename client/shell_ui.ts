@@ -1,0 +1,510 @@
+/**
+ * What shell integration adds to the window, from the command groups that
+ * `core/model/command_groups.ts` derives from the marks:
+ *
+ * - a hide/show button beside the prompt of every finished command that
+ *   printed whole lines (`role=button`, `aria-expanded`); folded, it shows
+ *   how many lines are hidden. DomTerm's own buttons (`CSI 16 u` ...
+ *   `CSI 17 u`) toggle their span (`CSI 83;1/2 u` ... `CSI 83;0 u`).
+ * - a failed command (non-zero exit) gets a red bar on its prompt row and
+ *   a badge whose title gives the exit status.
+ * - Ctrl+Shift+Up / Down scroll to the previous / next prompt;
+ *   Ctrl+Shift+O copies the output of the command at the top of the view
+ *   (or of the last one); each command's decoration has a copy button too.
+ * - a click in the line being edited moves the cursor there with arrow
+ *   keys, when the prompt said clicks may (`cl=m`, `cl=line`...).
+ *
+ * Everything here changes the view only; the model is never written.
+ * Decorations live inside the row elements (absolutely placed at the right
+ * end) and are put back after the renderer redraws a row. Their text is
+ * CSS generated content, so copying rows does not copy it.
+ *
+ * @module
+ */
+import {
+  type CommandGroup,
+  type DerivedMarks,
+  deriveMarks,
+  foldLines,
+  type FoldSpan,
+  outputLines,
+} from "../core/model/command_groups.ts";
+import type { LineMark } from "../core/model/line_extras.ts";
+import type { BufferView, InputModes } from "../core/terminal_view.ts";
+import { type LineRange, RowFolder } from "./folding.ts";
+
+/** What the shell UI reads from the emulator. */
+export interface ShellUiTerminal {
+  readonly cols: number;
+  readonly rows: number;
+  readonly cursorX: number;
+  readonly cursorY: number;
+  readonly buffer: BufferView;
+  readonly normalBuffer: BufferView;
+  readonly marksVersion: number;
+  readonly modes: InputModes;
+}
+
+/** What the shell UI needs from the renderer. */
+export interface ShellUiRenderer {
+  readonly root: HTMLElement;
+  /** The row element of normal-buffer line `index`, if drawn. */
+  rowElement(index: number): HTMLElement | undefined;
+  measureCell(): { width: number; height: number };
+}
+
+/** Class of a command's decoration (exit badge, copy and fold buttons). */
+const DECO_CLASS = "dt-cmd-deco";
+
+/** Text of a range of lines, soft-wrapped rows joined. */
+export function linesText(buf: BufferView, r: LineRange): string {
+  let s = "";
+  for (let i = r.first; i < r.end && i < buf.length; i++) {
+    const line = buf.getLine(i);
+    s += line.toString(true);
+    if (!line.wrapped || i === r.end - 1) s += "\n";
+  }
+  return s;
+}
+
+/** The shell-integration view layer of one window. */
+export class ShellUi {
+  #term: ShellUiTerminal;
+  #renderer: ShellUiRenderer;
+  #send: (data: string) => void;
+  #folder: RowFolder;
+  #derived: DerivedMarks = { groups: [], folds: [], userMarks: [] };
+  #key = "";
+  /** Fold state by the mark that starts a group or a DomTerm button. */
+  #folded = new Map<LineMark, boolean>();
+  /** Decoration element per group / DomTerm button, and the row it sits in. */
+  #decos = new Map<LineMark, { el: HTMLElement; row: HTMLElement | null }>();
+  /** Rows that carry data-dt-exit. */
+  #exitRows = new Set<HTMLElement>();
+  /** The group last jumped to (for copy). */
+  #current: CommandGroup | null = null;
+  #dirty = true;
+
+  constructor(
+    term: ShellUiTerminal,
+    renderer: ShellUiRenderer,
+    send: (data: string) => void,
+  ) {
+    this.#term = term;
+    this.#renderer = renderer;
+    this.#send = send;
+    this.#folder = new RowFolder((i) => renderer.rowElement(i));
+    const root = renderer.root;
+    root.addEventListener("keydown", this.#onKeyDown, true);
+    root.addEventListener("click", this.#onClick);
+  }
+
+  /** The groups as last derived (for tests and tools). */
+  get groups(): readonly CommandGroup[] {
+    return this.#derived.groups;
+  }
+
+  /** Remove listeners and decorations. */
+  dispose(): void {
+    const root = this.#renderer.root;
+    root.removeEventListener("keydown", this.#onKeyDown, true);
+    root.removeEventListener("click", this.#onClick);
+    for (const d of this.#decos.values()) d.el.remove();
+    this.#decos.clear();
+    this.#folder.apply([]);
+  }
+
+  /** Bring the view in line with the marks; call after every render. */
+  update(): void {
+    const term = this.#term;
+    if (term.buffer !== term.normalBuffer) return;
+    const buf = term.normalBuffer;
+    const key =
+      `${term.marksVersion}|${buf.trimmed}|${buf.length}|${term.cols}`;
+    if (key !== this.#key) {
+      this.#key = key;
+      this.#derived = deriveMarks(buf);
+      this.#dirty = true;
+    }
+    if (this.#dirty) {
+      this.#dirty = false;
+      this.#folder.apply(this.#hiddenRanges());
+    }
+    this.#decorate();
+  }
+
+  /** Fold (true) or unfold the output of group `g`. */
+  setFolded(g: CommandGroup, folded: boolean): void {
+    this.#toggle(g.startMark, folded);
+  }
+
+  /**
+   * Set the fold state of `mark` and apply it, keeping the row of its
+   * button where it is on the screen.
+   */
+  #toggle(mark: LineMark, folded: boolean): void {
+    const row = this.#decos.get(mark)?.row ?? null;
+    const before = row?.isConnected ? row.getBoundingClientRect().top : null;
+    this.#folded.set(mark, folded);
+    this.#dirty = true;
+    this.update();
+    const vp = this.#viewport();
+    if (before !== null && row?.isConnected && vp) {
+      vp.scrollTop += row.getBoundingClientRect().top - before;
+    }
+  }
+
+  /** Whether group `g`'s output is folded. */
+  isFolded(g: CommandGroup): boolean {
+    return this.#folded.get(g.startMark) === true;
+  }
+
+  #spanHidden(f: FoldSpan): boolean {
+    return this.#folded.get(f.buttonMark) ?? f.initiallyHidden;
+  }
+
+  #hiddenRanges(): LineRange[] {
+    const ranges: LineRange[] = [];
+    for (const g of this.#derived.groups) {
+      if (!this.isFolded(g)) continue;
+      const r = outputLines(g);
+      if (r) ranges.push(r);
+    }
+    const length = this.#term.normalBuffer.length;
+    for (const f of this.#derived.folds) {
+      if (!this.#spanHidden(f)) continue;
+      const r = foldLines(f, length);
+      if (r) ranges.push(r);
+    }
+    return ranges;
+  }
+
+  // ------------------------------------------------------------ decorations
+
+  #decorate(): void {
+    const seen = new Set<LineMark>();
+    const exitRows = new Set<HTMLElement>();
+    for (const g of this.#derived.groups) {
+      const out = outputLines(g);
+      const failed = g.ended && g.exitCode !== null && g.exitCode !== 0;
+      if (!out && !failed) continue;
+      const rowIndex = g.input?.line ?? g.prompt?.line ?? g.start.line;
+      const row = this.#renderer.rowElement(rowIndex);
+      seen.add(g.startMark);
+      const deco = this.#decoFor(g.startMark, () => this.#groupDeco(g));
+      this.#fillGroupDeco(deco.el, g, out);
+      this.#place(deco, row);
+      if (failed && row) {
+        exitRows.add(row);
+        const v = String(g.exitCode);
+        if (row.dataset.dtExit !== v) row.dataset.dtExit = v;
+      }
+    }
+    for (const f of this.#derived.folds) {
+      if (f.buttonEnd === null) continue;
+      const row = this.#renderer.rowElement(f.button.line);
+      seen.add(f.buttonMark);
+      const deco = this.#decoFor(f.buttonMark, () => this.#spanButton(f));
+      const el = deco.el;
+      el.style.setProperty("--dt-bx", String(f.button.x));
+      el.style.setProperty(
+        "--dt-bw",
+        String(Math.max(1, f.buttonEnd.x - f.button.x)),
+      );
+      const expanded = String(!this.#spanHidden(f));
+      if (el.getAttribute("aria-expanded") !== expanded) {
+        el.setAttribute("aria-expanded", expanded);
+      }
+      this.#place(deco, row);
+    }
+    for (const [mark, d] of this.#decos) {
+      if (!seen.has(mark)) {
+        d.el.remove();
+        this.#decos.delete(mark);
+      }
+    }
+    for (const row of this.#exitRows) {
+      if (!exitRows.has(row)) delete row.dataset.dtExit;
+    }
+    this.#exitRows = exitRows;
+  }
+
+  #decoFor(
+    mark: LineMark,
+    make: () => HTMLElement,
+  ): { el: HTMLElement; row: HTMLElement | null } {
+    let d = this.#decos.get(mark);
+    if (!d) {
+      d = { el: make(), row: null };
+      this.#decos.set(mark, d);
+    }
+    return d;
+  }
+
+  /** Put a decoration into its row (again, after the row was redrawn). */
+  #place(
+    d: { el: HTMLElement; row: HTMLElement | null },
+    row: HTMLElement | undefined,
+  ): void {
+    if (!row) {
+      if (d.el.parentElement) d.el.remove();
+      d.row = null;
+      return;
+    }
+    if (d.el.parentElement !== row) row.appendChild(d.el);
+    d.row = row;
+  }
+
+  #groupDeco(g: CommandGroup): HTMLElement {
+    const doc = this.#renderer.root.ownerDocument;
+    const el = doc.createElement("span");
+    el.className = DECO_CLASS;
+    el.setAttribute("aria-hidden", "false");
+    const badge = doc.createElement("span");
+    badge.className = "dt-exit-badge";
+    const copy = doc.createElement("span");
+    copy.className = "dt-copy-output";
+    copy.setAttribute("role", "button");
+    copy.setAttribute("tabindex", "-1");
+    copy.setAttribute("aria-label", "Copy the output");
+    copy.title = "Copy the output (Ctrl+Shift+O)";
+    copy.addEventListener("click", (e) => {
+      e.stopPropagation();
+      void this.copyOutput(this.#groupOf(g.startMark));
+    });
+    const fold = doc.createElement("span");
+    fold.className = "dt-fold-button";
+    fold.setAttribute("role", "button");
+    fold.setAttribute("tabindex", "-1");
+    fold.addEventListener("click", (e) => {
+      e.stopPropagation();
+      const cur = this.#groupOf(g.startMark);
+      if (cur) this.setFolded(cur, !this.isFolded(cur));
+    });
+    // Keep the click from moving focus or starting a selection.
+    el.addEventListener("mousedown", (e) => e.preventDefault());
+    el.append(badge, copy, fold);
+    return el;
+  }
+
+  #fillGroupDeco(
+    el: HTMLElement,
+    g: CommandGroup,
+    out: LineRange | null,
+  ): void {
+    const [badge, copy, fold] = el.children as unknown as HTMLElement[];
+    const failed = g.ended && g.exitCode !== null && g.exitCode !== 0;
+    badge.hidden = !failed;
+    if (failed) {
+      const t = `Command failed: exit status ${g.exitCode}`;
+      if (badge.title !== t) badge.title = t;
+      const label = String(g.exitCode);
+      if (badge.dataset.label !== label) badge.dataset.label = label;
+    }
+    copy.hidden = out === null;
+    fold.hidden = out === null;
+    if (out) {
+      const folded = this.isFolded(g);
+      const n = out.end - out.first;
+      const expanded = String(!folded);
+      if (fold.getAttribute("aria-expanded") !== expanded) {
+        fold.setAttribute("aria-expanded", expanded);
+      }
+      const label = folded ? `${n} line${n === 1 ? "" : "s"} hidden` : "";
+      if (fold.dataset.label !== label) fold.dataset.label = label;
+      const aria = folded
+        ? `Show ${n} hidden output line${n === 1 ? "" : "s"}`
+        : `Hide the output (${n} line${n === 1 ? "" : "s"})`;
+      if (fold.getAttribute("aria-label") !== aria) {
+        fold.setAttribute("aria-label", aria);
+        fold.title = aria;
+      }
+    }
+  }
+
+  /** A transparent button over a DomTerm `CSI 16 u` ... `CSI 17 u` button. */
+  #spanButton(f: FoldSpan): HTMLElement {
+    const doc = this.#renderer.root.ownerDocument;
+    const el = doc.createElement("span");
+    el.className = "dt-span-button";
+    el.setAttribute("role", "button");
+    el.setAttribute("tabindex", "-1");
+    el.setAttribute("aria-label", "Hide or show");
+    el.addEventListener("mousedown", (e) => e.preventDefault());
+    el.addEventListener("click", (e) => {
+      e.stopPropagation();
+      const cur = this.#derived.folds.find((x) =>
+        x.buttonMark === f.buttonMark
+      );
+      if (cur) this.#toggle(cur.buttonMark, !this.#spanHidden(cur));
+    });
+    return el;
+  }
+
+  #groupOf(mark: LineMark): CommandGroup | null {
+    return this.#derived.groups.find((g) => g.startMark === mark) ?? null;
+  }
+
+  // ------------------------------------------------------------ navigation
+
+  #viewport(): HTMLElement | null {
+    return this.#renderer.root.querySelector<HTMLElement>(".dt-viewport");
+  }
+
+  /** Groups whose prompt row is drawn and visible (not folded away). */
+  #promptRows(): { g: CommandGroup; row: HTMLElement }[] {
+    const out: { g: CommandGroup; row: HTMLElement }[] = [];
+    for (const g of this.#derived.groups) {
+      const row = this.#renderer.rowElement(g.prompt?.line ?? g.start.line);
+      if (row && !row.hidden && row.offsetParent !== null) out.push({ g, row });
+    }
+    return out;
+  }
+
+  /**
+   * Scroll so that the previous (`dir` -1) or next (+1) prompt above /
+   * below the top of the view is at the top. Returns the group, or null
+   * when there is none in that direction.
+   */
+  jumpToPrompt(dir: -1 | 1): CommandGroup | null {
+    this.update();
+    const vp = this.#viewport();
+    if (!vp) return null;
+    const top = vp.getBoundingClientRect().top +
+      (parseFloat(getComputedStyle(vp).paddingTop) || 0);
+    const rows = this.#promptRows();
+    let target: { g: CommandGroup; row: HTMLElement } | null = null;
+    for (const p of rows) {
+      const y = p.row.getBoundingClientRect().top - top;
+      if (dir < 0 && y < -1) target = p;
+      if (dir > 0 && y > 1) {
+        target = p;
+        break;
+      }
+    }
+    if (!target) return null;
+    vp.scrollTop += target.row.getBoundingClientRect().top - top;
+    this.#current = target.g;
+    return target.g;
+  }
+
+  /** The group at the top of the view, else the last finished one. */
+  #groupForCopy(): CommandGroup | null {
+    if (this.#current && this.#derived.groups.includes(this.#current)) {
+      return this.#current;
+    }
+    for (let i = this.#derived.groups.length - 1; i >= 0; i--) {
+      if (outputLines(this.#derived.groups[i])) return this.#derived.groups[i];
+    }
+    return null;
+  }
+
+  /** The output text of group `g` (soft-wrapped rows joined). */
+  outputText(g: CommandGroup): string {
+    const r = outputLines(g);
+    return r ? linesText(this.#term.normalBuffer, r) : "";
+  }
+
+  /** Copy the output of `g` to the clipboard. */
+  async copyOutput(g: CommandGroup | null): Promise<boolean> {
+    if (!g) return false;
+    const text = this.outputText(g);
+    try {
+      await navigator.clipboard.writeText(text);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  #onKeyDown = (e: KeyboardEvent) => {
+    if (!e.ctrlKey || !e.shiftKey || e.altKey || e.metaKey) return;
+    if (e.key === "ArrowUp" || e.key === "ArrowDown") {
+      e.preventDefault();
+      e.stopPropagation();
+      this.jumpToPrompt(e.key === "ArrowUp" ? -1 : 1);
+    } else if (e.code === "KeyO") {
+      e.preventDefault();
+      e.stopPropagation();
+      void this.copyOutput(this.#groupForCopy());
+    }
+  };
+
+  // ------------------------------------------------------------ click to move
+
+  /**
+   * The arrow keys that move the cursor of the line being edited to cell
+   * (`line`, `x`) of the normal buffer, or null when the prompt did not
+   * allow it or the cell is not in the input.
+   */
+  clickMoveKeys(line: number, x: number): string | null {
+    const term = this.#term;
+    if (term.buffer !== term.normalBuffer) return null;
+    if (term.modes.mouseTracking !== 0) return null;
+    const g = this.#derived.groups[this.#derived.groups.length - 1];
+    if (!g || g.end !== null || g.output !== null || g.input === null) {
+      return null;
+    }
+    const cl = g.clickMove;
+    if (cl === null || cl === "no") return null;
+    const buf = term.normalBuffer;
+    const cursorLine = buf.length - term.rows + term.cursorY;
+    if (line < g.input.line || (line === g.input.line && x < g.input.x)) {
+      return null;
+    }
+    if (line !== cursorLine && cl === "line") return null;
+    if (line > cursorLine + term.rows) return null;
+    // Not past the end of the text on that row.
+    const text = buf.getLine(line).toString(true);
+    const col = Math.min(
+      x,
+      line === cursorLine ? Math.max(text.length, term.cursorX) : text.length,
+    );
+    const delta = (line - cursorLine) * term.cols + (col - term.cursorX);
+    if (delta === 0) return "";
+    const app = term.modes.applicationCursorKeys;
+    const key = delta > 0
+      ? (app ? "\x1bOC" : "\x1b[C")
+      : (app ? "\x1bOD" : "\x1b[D");
+    return key.repeat(Math.min(Math.abs(delta), 4096));
+  }
+
+  #onClick = (e: MouseEvent) => {
+    if (e.button !== 0 || e.shiftKey || e.ctrlKey || e.altKey || e.metaKey) {
+      return;
+    }
+    const sel = this.#renderer.root.ownerDocument.getSelection();
+    if (sel && !sel.isCollapsed && sel.toString() !== "") return;
+    const row = (e.target as Element | null)?.closest?.(".dt-row") as
+      | HTMLElement
+      | null;
+    if (!row) return;
+    const term = this.#term;
+    const buf = term.normalBuffer;
+    const cursorLine = buf.length - term.rows + term.cursorY;
+    // The input is near the cursor: look at the rows around it.
+    let line = -1;
+    for (
+      let i = Math.max(0, cursorLine - term.rows);
+      i < buf.length && i <= cursorLine + term.rows;
+      i++
+    ) {
+      if (this.#renderer.rowElement(i) === row) {
+        line = i;
+        break;
+      }
+    }
+    if (line < 0) return;
+    const cell = this.#renderer.measureCell();
+    const x = Math.max(
+      0,
+      Math.min(
+        term.cols - 1,
+        Math.floor((e.clientX - row.getBoundingClientRect().left) / cell.width),
+      ),
+    );
+    this.update();
+    const keys = this.clickMoveKeys(line, x);
+    if (keys) this.#send(keys);
+  };
+}
