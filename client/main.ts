@@ -57,9 +57,12 @@ function start(): void {
     reply: (data) => conn?.sendInput(data),
     onEvent: (e) => {
       if (e.type === "title") document.title = e.title || "domterm";
-      // XTWINOPS 8: after this write (not inside it), within the window.
       else if (e.type === "resize-request") {
+        // XTWINOPS 8: after this write (not inside it), within the window.
         queueMicrotask(() => applySize(e.cols, e.rows));
+      } else if (e.type === "clipboard") {
+        // OSC 52: programs may write the clipboard (never read it).
+        navigator.clipboard?.writeText(e.text).catch(() => {});
       } else if (e.type === "bell") bell.ring();
       renderer.schedule();
     },

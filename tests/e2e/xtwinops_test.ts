@@ -57,3 +57,28 @@ Deno.test("e2e: CSI 8 t resizes the grid, at most to what fits", async () => {
     await t.close();
   }
 });
+
+Deno.test("e2e: OSC 52 from a program writes the clipboard", async () => {
+  const t = await startDomterm(BASH, { env: ENV });
+  try {
+    await t.page.context().grantPermissions([
+      "clipboard-read",
+      "clipboard-write",
+    ], { origin: new URL(t.page.url()).origin });
+    await waitForRow(t.page, "$");
+    // "héllo 52" in base64, written by printf from the shell.
+    await t.page.keyboard.type(
+      "printf '\\033]52;c;aMOpbGxvIDUy\\a'; echo sent",
+    );
+    await t.page.keyboard.press("Enter");
+    await waitForRow(t.page, "sent");
+    let text = "";
+    for (let i = 0; i < 50 && text !== "héllo 52"; i++) {
+      text = await t.page.evaluate(() => navigator.clipboard.readText());
+      if (text !== "héllo 52") await new Promise((r) => setTimeout(r, 100));
+    }
+    assert(text === "héllo 52", `clipboard has ${JSON.stringify(text)}`);
+  } finally {
+    await t.close();
+  }
+});
