@@ -140,6 +140,11 @@ export function renderImage(
   img.className = "dt-img";
   img.alt = image.name;
   if (image.name) img.title = image.name;
+  // The header's size reserves the room before the image has loaded.
+  if (image.pixelWidth && image.pixelHeight) {
+    img.width = image.pixelWidth;
+    img.height = image.pixelHeight;
+  }
   applySize(img, image);
   img.addEventListener("load", () => {
     if (img.naturalWidth * img.naturalHeight > MAX_IMAGE_PIXELS) {

@@ -10,6 +10,8 @@ import type { ImageEmbed } from "../model/line_extras.ts";
 
 /** Largest decoded image accepted (bytes). */
 export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
+/** Raster images with more pixels than this are refused (decoding them would take gigabytes). */
+export const MAX_IMAGE_PIXELS = 50_000_000;
 /** Longest file name kept. */
 const MAX_NAME = 255;
 
@@ -66,6 +68,74 @@ export function sniffImageType(head: Uint8Array): string | null {
   );
   if (/^<svg[\s>]/i.test(rest)) return "image/svg+xml";
   return null;
+}
+
+/**
+ * Pixel size of a PNG, GIF, BMP, WebP or JPEG from its first bytes (JPEG:
+ * the first start-of-frame marker within them), or null if not found.
+ */
+export function rasterSize(
+  b: Uint8Array,
+  mime: string,
+): { width: number; height: number } | null {
+  const be16 = (i: number) => (b[i] << 8) | b[i + 1];
+  const le16 = (i: number) => b[i] | (b[i + 1] << 8);
+  const le24 = (i: number) => b[i] | (b[i + 1] << 8) | (b[i + 2] << 16);
+  const be32 = (i: number) =>
+    ((b[i] << 24) >>> 0) + (b[i + 1] << 16) + (b[i + 2] << 8) + b[i + 3];
+  const ok = (n: number) => b.length >= n;
+  switch (mime) {
+    case "image/png":
+      return ok(24) ? { width: be32(16), height: be32(20) } : null;
+    case "image/gif":
+      return ok(10) ? { width: le16(6), height: le16(8) } : null;
+    case "image/bmp": {
+      if (!ok(26)) return null;
+      const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+      return {
+        width: Math.abs(dv.getInt32(18, true)),
+        height: Math.abs(dv.getInt32(22, true)),
+      };
+    }
+    case "image/webp": {
+      if (!ok(30)) return null;
+      const kind = String.fromCharCode(b[12], b[13], b[14], b[15]);
+      if (kind === "VP8 ") {
+        return { width: le16(26) & 0x3fff, height: le16(28) & 0x3fff };
+      }
+      if (kind === "VP8L") {
+        return {
+          width: 1 + (b[21] | ((b[22] & 0x3f) << 8)),
+          height: 1 + ((b[22] >> 6) | (b[23] << 2) | ((b[24] & 0xf) << 10)),
+        };
+      }
+      if (kind === "VP8X") return { width: 1 + le24(24), height: 1 + le24(27) };
+      return null;
+    }
+    case "image/jpeg": {
+      let i = 2;
+      while (i + 9 < b.length) {
+        if (b[i] !== 0xff) return null;
+        const m = b[i + 1];
+        if (m === 0xff) {
+          i++;
+          continue;
+        }
+        // SOF0-3, 5-7, 9-11, 13-15 carry the frame size.
+        if (m >= 0xc0 && m <= 0xcf && m !== 0xc4 && m !== 0xc8 && m !== 0xcc) {
+          return { width: be16(i + 7), height: be16(i + 5) };
+        }
+        if (m === 0xd8 || (m >= 0xd0 && m <= 0xd7) || m === 0x01) {
+          i += 2;
+          continue;
+        }
+        i += 2 + be16(i + 2);
+      }
+      return null;
+    }
+    default:
+      return null;
+  }
 }
 
 /** Decoded length of base64 `b64` (valid, without whitespace). */
@@ -141,9 +211,21 @@ export function parseITermFile(args: string): ParsedFile {
     };
   }
   if (bytes === 0) return { error: "File=: no data" };
-  const mime = sniffImageType(headBytes(data, 1024));
+  const head = headBytes(data, 64 * 1024);
+  const mime = sniffImageType(head);
   if (mime === null && image.inline) {
     return { error: "File=: inline data is not a known image type" };
+  }
+  const size = mime === null ? null : rasterSize(head, mime);
+  if (size !== null) {
+    if (size.width * size.height > MAX_IMAGE_PIXELS) {
+      return {
+        error:
+          `File=: ${size.width}x${size.height} pixels is more than the ${MAX_IMAGE_PIXELS} allowed`,
+      };
+    }
+    image.pixelWidth = size.width;
+    image.pixelHeight = size.height;
   }
   image.mime = mime ?? "application/octet-stream";
   image.data = data;

@@ -44,6 +44,9 @@ export interface ImageEmbed {
   height: string;
   /** Keep the aspect ratio when both sizes are given (default true). */
   preserveAspectRatio: boolean;
+  /** Pixel size read from the file's header, when known (raster images). */
+  pixelWidth?: number;
+  pixelHeight?: number;
 }
 
 /** A block HTML fragment (OSC 72 block content) that this line stands for. */

@@ -9,7 +9,11 @@ import {
   MAX_HTML_LENGTH,
   replaceChildren,
 } from "../../core/emulator/html_embed.ts";
-import { MAX_IMAGE_BYTES, sniffImageType } from "../../core/emulator/images.ts";
+import {
+  MAX_IMAGE_BYTES,
+  rasterSize,
+  sniffImageType,
+} from "../../core/emulator/images.ts";
 import {
   assertEquals,
   CSI,
@@ -276,4 +280,70 @@ Deno.test("embed: a File= image over the byte cap is refused", () => {
   term.write(`${OSC}1337;File=inline=1:${big}\x07z`);
   assertEquals(term.buffer.getLine(0).extras, null);
   assertEquals(term.buffer.getLine(0).toString(true), "z");
+});
+
+Deno.test("embed: pixel size from image headers", () => {
+  const u8 = (...parts: (number[] | string)[]) =>
+    Uint8Array.from(
+      parts.flatMap((p) =>
+        typeof p === "string" ? Array.from(p, (c) => c.charCodeAt(0)) : p
+      ),
+    );
+  const png = (w: number, h: number) =>
+    u8(PNG_HEAD, "IHDR", [
+      w >>> 24,
+      (w >> 16) & 255,
+      (w >> 8) & 255,
+      w & 255,
+      h >>> 24,
+      (h >> 16) & 255,
+      (h >> 8) & 255,
+      h & 255,
+    ]);
+  const cases: [string, Uint8Array, string, unknown][] = [
+    ["png", png(40, 24), "image/png", { width: 40, height: 24 }],
+    ["gif", u8("GIF89a", [12, 0, 6, 0]), "image/gif", { width: 12, height: 6 }],
+    [
+      "jpeg after an APP0 segment",
+      u8([0xff, 0xd8, 0xff, 0xe0, 0, 4, 1, 2], [
+        0xff,
+        0xc0,
+        0,
+        17,
+        8,
+        0,
+        20,
+        0,
+        30,
+        3,
+      ]),
+      "image/jpeg",
+      { width: 30, height: 20 },
+    ],
+    [
+      "webp VP8X",
+      u8("RIFF", [0, 0, 0, 0], "WEBPVP8X", [0, 0, 0, 0, 0, 0, 0, 0], [
+        99,
+        0,
+        0,
+        49,
+        0,
+        0,
+      ]),
+      "image/webp",
+      { width: 100, height: 50 },
+    ],
+    ["truncated png", u8(PNG_HEAD), "image/png", null],
+    ["svg has none", u8("<svg>"), "image/svg+xml", null],
+  ];
+  for (const [name, bytes, mime, want] of cases) {
+    expectEqual(rasterSize(bytes, mime), want, name);
+  }
+  // A PNG header claiming 10000 x 10000 pixels is refused; a small one is kept with its size.
+  const term = new Terminal({ cols: 10, rows: 3 });
+  term.write(`${OSC}1337;File=inline=1:${b64(png(10000, 10000))}\x07`);
+  assertEquals(term.buffer.getLine(0).extras, null);
+  term.write(`${OSC}1337;File=inline=1:${b64(png(40, 24))}\x07`);
+  const im = term.buffer.getLine(0).extras?.block?.image;
+  assertEquals([im?.pixelWidth, im?.pixelHeight], [40, 24]);
 });
