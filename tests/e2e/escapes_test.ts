@@ -1,9 +1,11 @@
 /**
- * XTWINOPS in the real product: `CSI 8 ; rows ; cols t` from a program
- * resizes the grid within the window (and the PTY with it), and `CSI 14 t`
- * reports the measured cell size.
+ * xterm sequences that reach the browser, in the real product (domterm
+ * server, bash on a PTY, Chromium): XTWINOPS `CSI 8 ; rows ; cols t`
+ * resizes the grid within the window (and the PTY with it) and `CSI 14 t`
+ * reports the measured cell size; OSC 52 writes the clipboard; DEC
+ * double-size lines are drawn twice as large.
  */
-import { assert } from "../assert.ts";
+import { assert, assertEquals } from "../assert.ts";
 import { startDomterm, waitForRow } from "./domterm.ts";
 
 const BASH = ["bash", "--norc", "--noprofile", "-i"];
@@ -78,6 +80,45 @@ Deno.test("e2e: OSC 52 from a program writes the clipboard", async () => {
       if (text !== "héllo 52") await new Promise((r) => setTimeout(r, 100));
     }
     assert(text === "héllo 52", `clipboard has ${JSON.stringify(text)}`);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("e2e: double-width and double-height lines are drawn twice as large", async () => {
+  const t = await startDomterm(BASH, { env: ENV });
+  try {
+    await waitForRow(t.page, "$");
+    await t.page.keyboard.type(
+      "printf '\\033#6WIDE\\n\\033#3TALL\\n\\033#4TALL\\nWIDE\\n'",
+    );
+    await t.page.keyboard.press("Enter");
+    await waitForRow(t.page, "TALL");
+    const rows = await t.page.evaluate(() =>
+      Array.from(document.querySelectorAll("#terminal .dt-row")).filter((r) =>
+        ["WIDE", "TALL"].includes((r.textContent ?? "").trim())
+      ).map((r) => {
+        const range = document.createRange();
+        range.selectNodeContents(r);
+        const box = range.getBoundingClientRect();
+        return {
+          cls: r.className,
+          width: box.width,
+          height: box.height,
+        };
+      })
+    );
+    assertEquals(rows.map((r) => r.cls), [
+      "dt-row dt-dw",
+      "dt-row dt-dh-top",
+      "dt-row dt-dh-bottom",
+      "dt-row",
+    ]);
+    const normal = rows[3];
+    const ratio = (a: number, b: number) => Math.round((a / b) * 10) / 10;
+    assertEquals(ratio(rows[0].width, normal.width), 2, "double width");
+    assertEquals(ratio(rows[1].width, normal.width), 2, "top half width");
+    assertEquals(ratio(rows[1].height, normal.height), 2, "top half height");
   } finally {
     await t.close();
   }
