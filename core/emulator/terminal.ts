@@ -434,42 +434,32 @@ export class Terminal implements TerminalView {
   }
 
   /**
-   * Change the size. No reflow: lines are truncated or extended; fewer rows
-   * push top lines into history (lines below the cursor go first), more rows
-   * pull lines back from history. Margins are reset, pending wrap cleared.
+   * Change the size. A width change reflows the normal buffer, history
+   * included (the alternate screen is truncated or extended); the cursor
+   * and the saved cursors stay on the same character. Fewer rows push top
+   * lines into history (blank lines below the cursor go first), more rows
+   * pull lines back from history. Margins are reset. See `Buffer.resize`.
    */
   resize(cols: number, rows: number): void {
     cols = clampDim(cols, MAX_COLS);
     rows = clampDim(rows, MAX_ROWS);
     if (cols === this.#cols && rows === this.#rows) return;
-    const oldCols = this.#cols;
     const active = this.#buf;
     const other = active === this.#normal ? this.#alt : this.#normal;
-    this.#y = active.resize(cols, rows, this.#y);
-    const otherSaved = this.#savedFor(other);
-    const otherY = other.resize(
-      cols,
-      rows,
-      otherSaved ? otherSaved.y : rows - 1,
-    );
-    if (otherSaved) otherSaved.y = otherY;
+    const cursor = { x: this.#x, y: this.#y, wrapPending: this.#wrapPending };
+    const activeSaved = this.#savedFor(active);
+    active.resize(cols, rows, cursor, activeSaved ? [activeSaved] : []);
+    // The inactive buffer's cursor is the one saved for it, if any.
+    const otherSaved = this.#savedFor(other) ??
+      { x: 0, y: this.#rows - 1, wrapPending: false };
+    other.resize(cols, rows, otherSaved);
     this.#cols = cols;
     this.#rows = rows;
-    // A pending wrap becomes a real position when the line grows (the next
-    // character follows the last one), otherwise it is dropped.
-    const after = this.#wrapPending && this.#x === oldCols - 1 ? 1 : 0;
-    this.#x = Math.min(this.#x + after, cols - 1);
-    this.#wrapPending = false;
+    this.#x = cursor.x;
+    this.#y = cursor.y;
+    this.#wrapPending = cursor.wrapPending && this.#modes.autowrap;
     this.#resetMargins();
     this.#tabs.resize(cols);
-    for (const b of [this.#normal, this.#alt]) {
-      const s = this.#savedFor(b);
-      if (s) {
-        s.x = Math.min(s.x, cols - 1);
-        s.y = Math.min(s.y, rows - 1);
-        s.wrapPending = false;
-      }
-    }
     this.#emit({ type: "resize", cols, rows });
   }
 

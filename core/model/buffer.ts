@@ -13,6 +13,7 @@ import type { BufferView } from "../terminal_view.ts";
 import { CELL_STRIDE } from "./cell.ts";
 import { Line } from "./line.ts";
 import { copyCells, eraseCells, resizeLine } from "./line_ops.ts";
+import { reflow, type ReflowPoint } from "./reflow.ts";
 
 /** Default scrollback limit of the normal buffer, in lines. */
 export const DEFAULT_SCROLLBACK = 10_000;
@@ -306,29 +307,141 @@ export class Buffer implements BufferView {
   }
 
   /**
-   * Change the size without reflow. Columns: every line is truncated or
-   * extended. Fewer rows: lines below `cursorY` are dropped first, then top
-   * lines go to history (the alternate screen drops them). More rows: lines
-   * come back from history, then blank lines are added at the bottom.
-   * Returns the cursor row after the change.
+   * Change the size. `cursor` is the buffer's cursor (for the inactive
+   * normal buffer: its saved cursor); it and `others` (saved cursors) are
+   * updated in place and stay inside the screen.
+   *
+   * Columns: the normal buffer reflows (see `reflow.ts`), history included;
+   * the screen keeps its top line when blank lines were left at the bottom,
+   * otherwise its bottom, and always shows the cursor. The alternate screen
+   * only truncates or extends its lines.
+   *
+   * Rows (after any column change): fewer rows drop blank lines below the
+   * cursor first, then move top lines into history as far as the cursor
+   * allows (the alternate screen drops them), and only then drop lines
+   * below the cursor. More rows pull lines back from history, then add
+   * blank lines at the bottom.
+   *
+   * A pending wrap survives only where the cursor is still at the right
+   * edge after a reflow.
    */
-  resize(cols: number, rows: number, cursorY: number): number {
+  resize(
+    cols: number,
+    rows: number,
+    cursor: CursorPosition,
+    others: CursorPosition[] = [],
+  ): void {
+    const all = [cursor, ...others];
     if (cols !== this.#cols) {
-      for (let i = 0; i < this.#count; i++) resizeLine(this.getLine(i), cols);
+      if (this.isAlt) {
+        const oldCols = this.#cols;
+        for (let i = 0; i < this.#count; i++) {
+          resizeLine(this.getLine(i), cols);
+        }
+        for (const c of all) {
+          // A pending wrap becomes a real position when the line grows
+          // (the next character follows the last one), else it is dropped.
+          const after = c.wrapPending && c.x === oldCols - 1 ? 1 : 0;
+          c.x = Math.min(c.x + after, cols - 1);
+          c.wrapPending = false;
+        }
+      } else {
+        this.#reflow(cols, all);
+      }
       this.#cols = cols;
       this.#store.clear();
     }
+    this.#resizeRows(rows, all);
+    for (const c of all) {
+      c.x = Math.max(0, Math.min(cols - 1, c.x));
+      c.y = Math.max(0, Math.min(rows - 1, c.y));
+    }
+  }
+
+  /** Re-wrap every line to `cols`; place the screen (see {@link resize}). */
+  #reflow(cols: number, cursors: CursorPosition[]): void {
+    const rows = this.#rows;
+    const top = this.#count - rows;
+    const cursorLine = top + clampRow(cursors[0].y, rows);
+    // Blank lines at the bottom below the cursor, before the reflow.
+    let blankBelow = 0;
+    while (
+      blankBelow < this.#count - 1 - cursorLine &&
+      isBlankLine(this.getLine(this.#count - 1 - blankBelow))
+    ) {
+      blankBelow++;
+    }
+    const points: ReflowPoint[] = cursors.map((c) => ({
+      line: top + clampRow(c.y, rows),
+      x: c.x,
+      after: c.wrapPending,
+      occupies: true,
+    }));
+    points.push({ line: top, x: 0 }); // the screen's top line
+    const { lines, points: moved } = reflow(this, cols, points);
+    const cur = moved[0].line;
+    let n = lines.length;
+    let newTop: number;
+    if (blankBelow > 0) {
+      // Blank rows at the bottom: keep the top line where it was and let
+      // the content grow into them (or leave more blank rows).
+      newTop = Math.max(moved[moved.length - 1].line, cur - rows + 1);
+      // Lines past the screen must be blank; otherwise show them, as long
+      // as the cursor stays on the screen.
+      let lastContent = n - 1;
+      while (lastContent > cur && isBlankLine(lines[lastContent])) {
+        lastContent--;
+      }
+      newTop = Math.min(cur, Math.max(newTop, lastContent - rows + 1));
+    } else {
+      // The screen was full: keep its bottom (history comes down or goes up).
+      newTop = n - rows;
+    }
+    newTop = Math.max(0, newTop);
+    if (n > newTop + rows) n = newTop + rows;
+    // Install the lines (plus blank ones if the screen is not full).
+    const total = Math.max(n, newTop + rows);
+    const cap = pow2AtLeast(total + 1);
+    const ring: (Line | undefined)[] = new Array(cap);
+    for (let i = 0; i < n; i++) ring[i] = lines[i];
+    for (let i = n; i < total; i++) ring[i] = new Line(cols);
+    this.#ring = ring;
+    this.#mask = cap - 1;
+    this.#head = 0;
+    this.#count = total;
+    for (let i = 0; i < cursors.length; i++) {
+      const c = cursors[i], m = moved[i];
+      c.x = m.x;
+      c.y = m.line - newTop;
+      c.wrapPending = m.after;
+    }
+    this.#trimToLimit();
+  }
+
+  /** The row part of {@link resize}. */
+  #resizeRows(rows: number, cursors: CursorPosition[]): void {
     const oldRows = this.#rows;
     if (rows < oldRows) {
       const remove = oldRows - rows;
-      const below = Math.max(0, Math.min(remove, oldRows - 1 - cursorY));
+      const cursorY = clampRow(cursors[0].y, oldRows);
+      // Blank lines below the cursor go first.
+      let below = 0;
+      while (
+        below < remove && below < oldRows - 1 - cursorY &&
+        isBlankLine(this.screenLine(oldRows - 1 - below))
+      ) {
+        below++;
+      }
+      // Then top lines, as far as the cursor can move up.
+      const up = Math.min(remove - below, cursorY);
+      // Then, if needed, lines below the cursor after all.
+      below = remove - up;
       for (let k = 0; k < below; k++) {
         this.#count--;
         this.#ring[(this.#head + this.#count) & this.#mask] = undefined;
       }
-      const up = remove - below;
       this.#rows = rows;
-      cursorY -= up;
+      for (const c of cursors) c.y -= up;
       if (this.isAlt) {
         if (up > 0) this.#dropTop(up, false);
       } else {
@@ -338,10 +451,28 @@ export class Buffer implements BufferView {
       const add = rows - oldRows;
       const pull = this.isAlt ? 0 : Math.min(add, this.historyLength);
       this.#rows = rows;
-      cursorY += pull;
-      for (let k = pull; k < add; k++) this.#append(new Line(cols));
+      for (const c of cursors) c.y += pull;
+      for (let k = pull; k < add; k++) this.#append(new Line(this.#cols));
       for (let y = 0; y < pull; y++) this.screenLine(y).dirty = true;
     }
-    return Math.max(0, Math.min(rows - 1, cursorY));
   }
+}
+
+/** A cursor position on the screen of a buffer (see {@link Buffer.resize}). */
+export interface CursorPosition {
+  x: number;
+  y: number;
+  wrapPending: boolean;
+}
+
+function clampRow(y: number, rows: number): number {
+  return Math.max(0, Math.min(rows - 1, Math.floor(y) || 0));
+}
+
+/** True for a line with nothing to show: no cells set, no extras, no wrap. */
+export function isBlankLine(line: Line): boolean {
+  if (line.wrapped || line.extras !== null) return false;
+  const d = line.data;
+  for (let i = 0; i < d.length; i++) if (d[i] !== 0) return false;
+  return true;
 }

@@ -23,6 +23,13 @@ function all(b: Buffer): string[] {
   return out;
 }
 
+/** Resize with the cursor on row `y`; returns the cursor row after. */
+function resizeAt(b: Buffer, cols: number, rows: number, y: number): number {
+  const cursor = { x: 0, y, wrapPending: false };
+  b.resize(cols, rows, cursor);
+  return cursor.y;
+}
+
 /** Scroll the full screen once and write `text` on the new bottom line. */
 function pushText(b: Buffer, text: string): void {
   b.scrollUp(0, b.rows - 1, 1, 0, true);
@@ -147,26 +154,41 @@ Deno.test("buffer: the alternate buffer never keeps history", () => {
 Deno.test("buffer: resize rows down with the cursor at the bottom", () => {
   const b = new Buffer(5, 4, 100);
   for (let y = 0; y < 4; y++) b.setScreenLine(y, lineOf(5, `${y}`));
-  assertEquals(b.resize(5, 2, 3), 1);
+  assertEquals(resizeAt(b, 5, 2, 3), 1);
   assertEquals(screen(b), ["2", "3"]);
   assertEquals(b.historyLength, 2);
 });
 
-Deno.test("buffer: resize rows down drops lines below the cursor first", () => {
+Deno.test("buffer: resize rows down drops blank lines below the cursor first", () => {
+  const b = new Buffer(5, 5, 100);
+  for (let y = 0; y < 3; y++) b.setScreenLine(y, lineOf(5, `${y}`));
+  assertEquals(resizeAt(b, 5, 3, 1), 1);
+  assertEquals(all(b), ["0", "1", "2"]);
+});
+
+Deno.test("buffer: resize rows down keeps lines below the cursor that have text", () => {
   const b = new Buffer(5, 4, 100);
   for (let y = 0; y < 4; y++) b.setScreenLine(y, lineOf(5, `${y}`));
-  assertEquals(b.resize(5, 3, 1), 1);
-  assertEquals(all(b), ["0", "1", "2"]);
+  assertEquals(resizeAt(b, 5, 3, 1), 0);
+  assertEquals(screen(b), ["1", "2", "3"]);
+  assertEquals(b.historyLength, 1);
+});
+
+Deno.test("buffer: resize rows down drops lines below a cursor at the top", () => {
+  const b = new Buffer(5, 4, 100);
+  for (let y = 0; y < 4; y++) b.setScreenLine(y, lineOf(5, `${y}`));
+  assertEquals(resizeAt(b, 5, 2, 0), 0);
+  assertEquals(all(b), ["0", "1"]);
 });
 
 Deno.test("buffer: resize rows up pulls history back", () => {
   const b = new Buffer(5, 2, 100);
   for (let i = 0; i < 3; i++) pushText(b, `${i}`);
   // History holds the two initial blank lines and "0".
-  assertEquals(b.resize(5, 4, 1), 3);
+  assertEquals(resizeAt(b, 5, 4, 1), 3);
   assertEquals(screen(b), ["", "0", "1", "2"]);
   assertEquals(b.historyLength, 1);
-  assertEquals(b.resize(5, 6, 3), 4);
+  assertEquals(resizeAt(b, 5, 6, 3), 4);
   assertEquals(screen(b), ["", "", "0", "1", "2", ""]);
   assertEquals(b.historyLength, 0);
 });
@@ -174,17 +196,65 @@ Deno.test("buffer: resize rows up pulls history back", () => {
 Deno.test("buffer: alternate resize down drops top lines", () => {
   const b = new Buffer(5, 3, 0, true);
   for (let y = 0; y < 3; y++) b.setScreenLine(y, lineOf(5, `${y}`));
-  assertEquals(b.resize(5, 2, 2), 1);
+  assertEquals(resizeAt(b, 5, 2, 2), 1);
   assertEquals(all(b), ["1", "2"]);
 });
 
-Deno.test("buffer: resize columns applies to history", () => {
+Deno.test("buffer: resize columns reflows history", () => {
   const b = new Buffer(5, 2, 100);
   pushText(b, "hello");
   pushText(b, "world");
-  b.resize(3, 2, 0);
+  resizeAt(b, 3, 2, 1);
   for (let i = 0; i < b.length; i++) assertEquals(b.getLine(i).cols, 3);
-  assertEquals(b.getLine(2).toString(true), "hel");
+  assertEquals(all(b), ["", "", "hel", "lo", "wor", "ld"]);
+  assertEquals(screen(b), ["wor", "ld"]);
+});
+
+Deno.test("buffer: the alternate buffer truncates instead of reflowing", () => {
+  const b = new Buffer(5, 2, 0, true);
+  b.setScreenLine(0, lineOf(5, "hello"));
+  resizeAt(b, 3, 2, 1);
+  assertEquals(all(b), ["hel", ""]);
+});
+
+Deno.test("buffer: reflow keeps the top line when blank rows were at the bottom", () => {
+  const b = new Buffer(6, 4, 100);
+  b.setScreenLine(0, lineOf(6, "abcdef"));
+  b.setScreenLine(1, lineOf(6, "$"));
+  const cursor = { x: 1, y: 1, wrapPending: false };
+  b.resize(3, 4, cursor);
+  assertEquals(screen(b), ["abc", "def", "$", ""]);
+  assertEquals(cursor, { x: 1, y: 2, wrapPending: false });
+  b.resize(6, 4, cursor);
+  assertEquals(screen(b), ["abcdef", "$", "", ""]);
+  assertEquals(cursor, { x: 1, y: 1, wrapPending: false });
+  assertEquals(b.historyLength, 0);
+});
+
+Deno.test("buffer: reflow of a full screen keeps its bottom", () => {
+  const b = new Buffer(6, 2, 100);
+  pushText(b, "abcdef");
+  pushText(b, "$");
+  const cursor = { x: 1, y: 1, wrapPending: false };
+  b.resize(3, 2, cursor);
+  assertEquals(screen(b), ["def", "$"]);
+  assertEquals(cursor.y, 1);
+  b.resize(6, 2, cursor);
+  assertEquals(screen(b), ["abcdef", "$"]);
+  assertEquals(b.historyLength, 2);
+});
+
+Deno.test("buffer: reflow trims to the scrollback limit", () => {
+  const b = new Buffer(4, 2, 3);
+  for (let i = 0; i < 5; i++) pushText(b, `${i}${i}${i}${i}`);
+  const before = b.trimmed;
+  const cursor = { x: 0, y: 1, wrapPending: false };
+  b.resize(2, 2, cursor);
+  assertEquals(b.length, 5);
+  assertEquals(b.trimmed, before + 5);
+  assertEquals(all(b), ["22", "33", "33", "44", "44"]);
+  assertEquals(cursor.y, 0);
+  assertEquals(screen(b), ["44", "44"]);
 });
 
 Deno.test("buffer: lowering the scrollback limit trims", () => {

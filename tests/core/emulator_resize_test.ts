@@ -2,7 +2,7 @@ import { A_WIDE } from "../../core/model/cell.ts";
 import {
   assert,
   assertEquals,
-  cell,
+  checkCells,
   checkInvariants,
   CSI,
   historyLines,
@@ -23,32 +23,41 @@ Deno.test("resize: growing columns extends lines and keeps content", () => {
   assertEquals(screenText(term), "abcde\nxy\n12345678");
 });
 
-Deno.test("resize: shrinking columns truncates, history too", () => {
+Deno.test("resize: shrinking columns reflows, history too", () => {
   const { term } = makeTerminal(6, 2);
   term.write("hello!\r\nworld?\r\nabcdef");
   term.resize(3, 2);
   checkInvariants(term);
-  assertEquals(screenText(term), "wor\nabc");
-  assertEquals(historyLines(term), ["hel"]);
+  assertEquals(screenText(term), "abc\ndef");
+  assertEquals(historyLines(term), ["hel", "lo!", "wor", "ld?"]);
   assertEquals(term.normalBuffer.getLine(0).cols, 3);
+  assertEquals([term.cursorX, term.cursorY, term.wrapPending], [2, 1, true]);
 });
 
-Deno.test("resize: cursor is clamped and the pending wrap cleared", () => {
+Deno.test("resize: a pending wrap stays pending where the text still ends at the edge", () => {
   const { term } = makeTerminal(10, 3);
   term.write("0123456789");
   assert(term.wrapPending);
   term.resize(5, 3);
-  assertEquals([term.cursorX, term.cursorY], [4, 0]);
+  assertEquals([term.cursorX, term.cursorY], [4, 1]);
+  assert(term.wrapPending);
+  term.write("x");
+  assertEquals(screenText(term), "01234\n56789\nx");
+  term.resize(20, 3);
+  assertEquals([term.cursorX, term.cursorY], [11, 0]);
   assert(!term.wrapPending);
 });
 
-Deno.test("resize: a wide char cut at the new edge becomes blank", () => {
+Deno.test("resize: a wide char that does not fit moves to the next row", () => {
   const { term } = makeTerminal(6, 2);
   term.write("ab字cd");
   term.resize(3, 2);
   checkInvariants(term);
-  assertEquals(screenText(term), "ab");
-  assertEquals(cell(term, 2, 0).attr & A_WIDE, 0);
+  checkCells(term);
+  assertEquals(screenText(term), "字c\nd");
+  assertEquals(historyLines(term), ["ab"]);
+  assertEquals(term.normalBuffer.getLine(0).attr(2) & A_WIDE, 0);
+  assertEquals([term.cursorX, term.cursorY], [1, 1]);
 });
 
 Deno.test("resize: fewer rows push top lines into history when the cursor is low", () => {
@@ -114,13 +123,13 @@ Deno.test("resize: the alternate screen and the normal buffer both change", () =
   assertEquals([term.cursorX, term.cursorY], [1, 1]);
 });
 
-Deno.test("resize: the saved cursor is clamped", () => {
+Deno.test("resize: the saved cursor follows its cell", () => {
   const { term } = makeTerminal(10, 5);
   term.write(`${CSI}5;10H\x1b7`);
   term.resize(4, 2);
   term.write("\x1b8");
   checkInvariants(term);
-  assertEquals([term.cursorX, term.cursorY], [3, 1]);
+  assertEquals([term.cursorX, term.cursorY], [1, 1]);
 });
 
 Deno.test("resize: tab stops follow the width", () => {
