@@ -113,9 +113,41 @@ function blankCell(d: Uint32Array, x: number): boolean {
 /** Cells up to and including the last non-blank one. */
 function contentEnd(line: Line): number {
   const d = line.data;
-  let end = line.cols;
-  while (end > 0 && blankCell(d, end - 1)) end--;
-  return end;
+  let i = line.cols * CELL_STRIDE;
+  while (i > 0 && d[i - CELL_STRIDE + CODE] === 0) {
+    if ((d[i - CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0) break;
+    i -= CELL_STRIDE;
+  }
+  return i / CELL_STRIDE;
+}
+
+/** True when the cells of `line` from `cols` on are all blank. */
+function fitsIn(line: Line, cols: number): boolean {
+  const d = line.data;
+  for (
+    let i = cols * CELL_STRIDE, e = line.cols * CELL_STRIDE;
+    i < e;
+    i += CELL_STRIDE
+  ) {
+    if (d[i + CODE] !== 0 || (d[i + ATTR] & A_WIDE_TAIL) !== 0) return false;
+  }
+  return true;
+}
+
+/** Copy `words` words from `src` at `from` to `dst` at `to`. */
+function copyWords(
+  dst: Uint32Array,
+  to: number,
+  src: Uint32Array,
+  from: number,
+  words: number,
+): void {
+  // Short runs: a loop beats allocating a subarray view for set().
+  if (words <= 32) {
+    for (let i = 0; i < words; i++) dst[to + i] = src[from + i];
+  } else {
+    dst.set(src.subarray(from, from + words), to);
+  }
 }
 
 /** The largest `x + 1` of the positioned extras of `e` (0 if none). */
@@ -139,9 +171,15 @@ function fillBackground(line: Line): number {
 function refit(line: Line, cols: number, bg: number, arrays: CellArrays): void {
   line.wrapped = false;
   if (line.cols === cols) return;
-  const data = arrays.take();
   const keep = Math.min(cols, line.cols);
-  data.set(line.data.subarray(0, keep * CELL_STRIDE));
+  let data: Uint32Array;
+  if (cols < line.cols) {
+    // Narrower: a view of the cells kept (no copy; the rest was blank).
+    data = line.data.subarray(0, cols * CELL_STRIDE);
+  } else {
+    data = arrays.take();
+    copyWords(data, 0, line.data, 0, keep * CELL_STRIDE);
+  }
   // A wide head whose tail was cut off becomes a blank.
   if (keep > 0 && (data[(keep - 1) * CELL_STRIDE + ATTR] & A_WIDE) !== 0) {
     data[(keep - 1) * CELL_STRIDE + CODE] = 0;
@@ -216,7 +254,18 @@ export function reflow(
         occupies: p.occupies === true,
       });
     }
-    layoutGroup(group, cols, groupPoints, result, out, arrays);
+    if (
+      b === a && groupPoints.length === 0 &&
+      (first.extras === null || first.extras.block !== undefined ||
+        extrasExtent(first.extras) <= cols) &&
+      (fitsIn(first, cols) || first.extras?.block !== undefined)
+    ) {
+      // The common case: one row that fits. Keep the Line, change its width.
+      refit(first, cols, fillBackground(first), arrays);
+      out.push(first);
+    } else {
+      layoutGroup(group, cols, groupPoints, result, out, arrays);
+    }
     a = b + 1;
   }
   return { lines: out, points: result };
@@ -262,9 +311,12 @@ function copyRange(
     const upto = Math.min(to, e);
     const count = upto - from;
     const sx = from - s;
-    data.set(
-      rows[r].data.subarray(sx * CELL_STRIDE, (sx + count) * CELL_STRIDE),
+    copyWords(
+      data,
       dx * CELL_STRIDE,
+      rows[r].data,
+      sx * CELL_STRIDE,
+      count * CELL_STRIDE,
     );
     dx += count;
     from = upto;

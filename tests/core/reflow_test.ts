@@ -19,7 +19,19 @@ import {
   type ReflowPoint,
 } from "../../core/model/reflow.ts";
 import { charWidth } from "../../core/unicode/width.ts";
-import { assert, assertEquals, expectEqual } from "./helpers.ts";
+import {
+  assert,
+  assertEquals,
+  checkCells as checkTermCells,
+  checkInvariants,
+  CSI,
+  expectEqual,
+  historyLines,
+  makeTerminal,
+  screenLine,
+  screenText,
+  type TestTerminal,
+} from "./helpers.ts";
 
 const WRAP = "↩";
 const segmenter = new Intl.Segmenter();
@@ -465,5 +477,214 @@ Deno.test("reflow: bad widths are clamped to one column", () => {
   for (const w of [0, -3, NaN]) {
     const r = reflow({ length: 1, getLine: () => a.clone() }, w, []);
     assertEquals(specs(r.lines), ["a↩", "b"]);
+  }
+});
+
+// ------------------------------------------------------------ terminal level
+
+interface TermCase {
+  name: string;
+  cols: number;
+  rows: number;
+  scrollback?: number;
+  /** Program output before the resizes. */
+  input: string;
+  /** Sizes to resize to, in order. */
+  resizes: [number, number][];
+  /** Program output after the resizes. */
+  after?: string;
+  screen: string;
+  history?: string[];
+  cursor: [number, number];
+  check?: (t: TestTerminal) => void;
+}
+
+const termCases: TermCase[] = [
+  {
+    name: "a long prompt line re-wraps, the cursor stays on its character",
+    cols: 10,
+    rows: 4,
+    input: "$ echo hello world\b\b\b",
+    resizes: [[6, 4]],
+    screen: "$ echo\n hello\n world",
+    cursor: [3, 2],
+  },
+  {
+    name: "narrow then wide is a round trip, cursor included",
+    cols: 10,
+    rows: 4,
+    input: "$ echo hello world\b\b\b",
+    resizes: [[6, 4], [3, 4], [10, 4]],
+    screen: "$ echo hel\nlo world",
+    cursor: [5, 1],
+  },
+  {
+    name: "the content grows into blank rows at the bottom",
+    cols: 8,
+    rows: 4,
+    input: "abcdefgh\r\n$ ",
+    resizes: [[4, 4]],
+    screen: "abcd\nefgh\n$ ",
+    history: [],
+    cursor: [2, 2],
+  },
+  {
+    name: "a full screen keeps its bottom; history comes back when wider",
+    cols: 8,
+    rows: 2,
+    input: "one\r\nabcdefgh\r\n$ ",
+    resizes: [[4, 2], [8, 2]],
+    screen: "abcdefgh\n$ ",
+    history: ["one"],
+    cursor: [2, 1],
+  },
+  {
+    name: "writing after a reflow continues the logical line",
+    cols: 4,
+    rows: 3,
+    input: "abcdef",
+    resizes: [[8, 3]],
+    after: "gh",
+    screen: "abcdefgh",
+    cursor: [7, 0],
+  },
+  {
+    name: "height-only changes do not reflow",
+    cols: 4,
+    rows: 4,
+    input: "abcdefgh",
+    resizes: [[4, 2], [4, 5]],
+    screen: "abcd\nefgh",
+    cursor: [3, 1],
+    check: ({ term }) => {
+      assert(screenLine(term, 0).wrapped);
+      assert(term.wrapPending);
+    },
+  },
+  {
+    name: "fewer rows move lines into history, more rows bring them back",
+    cols: 6,
+    rows: 4,
+    input: "1\r\n2\r\n3\r\n4",
+    resizes: [[3, 2], [6, 4]],
+    screen: "1\n2\n3\n4",
+    history: [],
+    cursor: [1, 3],
+  },
+  {
+    name: "the alternate screen does not reflow; the normal one does",
+    cols: 8,
+    rows: 3,
+    input: `abcdefgh\r\n$ ${CSI}?1049h${CSI}Halt${CSI}2;1Hscreen!`,
+    resizes: [[4, 3]],
+    screen: "alt\nscre",
+    cursor: [3, 1],
+    check: ({ term }) => {
+      const normal = term.normalBuffer;
+      const rows = [];
+      for (let i = 0; i < normal.length; i++) {
+        rows.push(normal.getLine(i).toString(true));
+      }
+      assertEquals(rows.filter((r) => r !== ""), ["abcd", "efgh", "$ "]);
+      term.write(`${CSI}?1049l`);
+      checkInvariants(term);
+      assertEquals(screenText(term), "abcd\nefgh\n$ ");
+      assertEquals([term.cursorX, term.cursorY], [2, 2]);
+    },
+  },
+  {
+    name: "the saved cursor (DECSC) follows its character",
+    cols: 10,
+    rows: 5,
+    input: `0123456789${CSI}1;8H\x1b7${CSI}3;1H`,
+    resizes: [[4, 5]],
+    after: "\x1b8X",
+    screen: "0123\n456X\n89",
+    cursor: [3, 1],
+    check: ({ term }) => {
+      assertEquals(screenLine(term, 1).toString(), "456X");
+    },
+  },
+  {
+    name: "the scrollback limit holds after a reflow",
+    cols: 8,
+    rows: 2,
+    scrollback: 3,
+    input: "aaaaaaaa\r\nbbbbbbbb\r\ncccccccc\r\ndddddddd",
+    resizes: [[4, 2]],
+    screen: "dddd\ndddd",
+    history: ["bbbb", "cccc", "cccc"],
+    cursor: [3, 1],
+    check: ({ term }) => {
+      assertEquals(term.normalBuffer.length, 5);
+      assertEquals(term.normalBuffer.trimmed, 3);
+    },
+  },
+  {
+    name: "colours set by SGR move with the text",
+    cols: 6,
+    rows: 2,
+    input: `ab${CSI}41mcd${CSI}0mef`,
+    resizes: [[3, 2]],
+    screen: "abc\ndef",
+    cursor: [2, 1],
+    check: ({ term }) => {
+      assertEquals(screenLine(term, 0).bg(2), paletteColor(1));
+      assertEquals(screenLine(term, 1).bg(0), paletteColor(1));
+      assertEquals(screenLine(term, 1).bg(1), 0);
+    },
+  },
+  {
+    name: "a line erased in a colour stays coloured when wider",
+    cols: 4,
+    rows: 2,
+    input: `${CSI}44m${CSI}K${CSI}0m`,
+    resizes: [[8, 2]],
+    screen: "",
+    cursor: [0, 0],
+    check: ({ term }) => {
+      assertEquals(screenLine(term, 0).bg(7), blue);
+      assertEquals(screenLine(term, 1).bg(7), 0);
+    },
+  },
+  {
+    name: "wide characters and clusters written by the emulator",
+    cols: 7,
+    rows: 3,
+    input: "a漢字👍🏽e\u0301",
+    resizes: [[4, 3], [3, 3], [7, 3]],
+    screen: "a漢字👍🏽\ne\u0301",
+    cursor: [1, 1],
+    check: ({ term }) => checkTermCells(term),
+  },
+];
+
+for (const c of termCases) {
+  Deno.test(`reflow (terminal): ${c.name}`, () => {
+    const t = makeTerminal(c.cols, c.rows, c.scrollback);
+    t.term.write(c.input);
+    for (const [w, h] of c.resizes) {
+      t.term.resize(w, h);
+      checkInvariants(t.term);
+      checkTermCells(t.term);
+    }
+    if (c.after) t.term.write(c.after);
+    expectEqual(screenText(t.term), c.screen, "screen");
+    if (c.history) expectEqual(historyLines(t.term), c.history, "history");
+    expectEqual([t.term.cursorX, t.term.cursorY], c.cursor, "cursor");
+    c.check?.(t);
+  });
+}
+
+Deno.test("reflow (terminal): many random resizes keep every invariant", () => {
+  const t = makeTerminal(20, 6, 50);
+  let seed = 7;
+  const rand = (n: number) => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
+  const bits = ["漢字", "👍🏽", "e\u0301", "\r\n", `${CSI}42m`, `${CSI}0m`, "x"];
+  for (let i = 0; i < 300; i++) {
+    t.term.write(bits[rand(bits.length)].repeat(1 + rand(5)));
+    if (rand(4) === 0) t.term.resize(1 + rand(30), 1 + rand(8));
+    checkInvariants(t.term);
+    checkTermCells(t.term);
   }
 });
