@@ -43,7 +43,20 @@ export interface SessionOptions {
   /** Flow-control thresholds (bytes); default from core/protocol.ts. */
   highWater?: number;
   lowWater?: number;
+  /**
+   * Quiet time before a new window size reaches the program (ms; default
+   * {@link RESIZE_SETTLE_MS}).
+   */
+  resizeSettleMs?: number;
 }
+
+/**
+ * A window being dragged sends a size every frame; the program gets the
+ * last one (TIOCSWINSZ, hence one SIGWINCH) once no new size came for this
+ * long. Each SIGWINCH makes a full-screen program or a shell prompt
+ * redraw, which would otherwise race with the next size.
+ */
+export const RESIZE_SETTLE_MS = 120;
 
 /** One attached window. */
 export interface Window {
@@ -99,12 +112,17 @@ export class Session {
   #low: number;
   #resume: (() => void) | null = null;
   #closing = false;
+  #settleMs: number;
+  #resizeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The size waiting to be applied: [cols, rows, width?, height?]. */
+  #pendingSize: [number, number, number?, number?] | null = null;
 
   private constructor(options: SessionOptions, pty: Pty) {
     this.id = options.id;
     this.pty = pty;
     this.#high = options.highWater ?? HIGH_WATER;
     this.#low = options.lowWater ?? LOW_WATER;
+    this.#settleMs = options.resizeSettleMs ?? RESIZE_SETTLE_MS;
     this.finished = this.#run();
   }
 
@@ -164,11 +182,24 @@ export class Session {
     }
   }
 
-  /** Window size changed (cells and optional pixels). */
+  /**
+   * Window size changed (cells and optional pixels). The program gets the
+   * size once sizes stop coming for the settle time (always the last one).
+   */
   resize(cols: number, rows: number, width?: number, height?: number): void {
-    if (this.exitStatus) return;
+    if (this.exitStatus || this.#closing) return;
+    this.#pendingSize = [cols, rows, width, height];
+    clearTimeout(this.#resizeTimer);
+    this.#resizeTimer = setTimeout(() => this.#applySize(), this.#settleMs);
+  }
+
+  #applySize(): void {
+    this.#resizeTimer = undefined;
+    const size = this.#pendingSize;
+    this.#pendingSize = null;
+    if (size === null || this.exitStatus || this.#closing) return;
     try {
-      this.pty.resize(cols, rows, width, height);
+      this.pty.resize(...size);
     } catch {
       // ignore: the pty may have closed meanwhile
     }
@@ -178,6 +209,7 @@ export class Session {
   async close(): Promise<void> {
     if (this.#closing) return;
     this.#closing = true;
+    clearTimeout(this.#resizeTimer);
     this.#resume?.();
     await this.pty.close();
     await this.finished;
@@ -239,6 +271,7 @@ export class Session {
     }
     const status = await this.pty.exited;
     this.exitStatus = status;
+    clearTimeout(this.#resizeTimer);
     this.#broadcast({ type: "exit", code: status.code, signal: status.signal });
     await this.pty.close();
     for (const w of this.windows) {

@@ -556,8 +556,9 @@ Deno.test("renderer: resizing keeps the grid and redraws only what the resize ch
   await withPage(async ({ page }) => {
     const r = await page.evaluate(() => {
       const { t, r } = dt.real(30, 4);
-      t.write("0123456789".repeat(3) + "\r\n"); // fills the row, gets cut
-      for (let i = 1; i < 20; i++) t.write(`short ${i}\r\n`);
+      for (let i = 1; i < 17; i++) t.write(`short ${i}\r\n`);
+      t.write("0123456789".repeat(3) + "\r\n"); // fills the row, re-wraps
+      t.write("a\r\nb\r\nc\r\nend"); // the screen, below the history
       r.render();
       const rows = dt.rows();
       const firsts = rows.map((e) => e.firstChild);
@@ -569,14 +570,18 @@ Deno.test("renderer: resizing keeps the grid and redraws only what the resize ch
         width: after[0].getBoundingClientRect().width,
         expect: 25 * cell.width,
         kept: after.slice(0, 17).map((e, i) => e.firstChild === firsts[i]),
-        first: dt.texts()[0],
+        wrapped: dt.texts().slice(16, 18),
       };
     });
     assert(Math.abs(r.width - r.expect) < 0.05, `${r.width} vs ${r.expect}`);
-    assertEquals(r.first, "0123456789012345678901234", "a cut line is redrawn");
+    assertEquals(
+      r.wrapped,
+      ["0123456789012345678901234", "56789"],
+      "a long line is re-wrapped",
+    );
     assertEquals(
       r.kept,
-      [false, ...new Array(16).fill(true)],
+      [...new Array(16).fill(true), false],
       "history rows that still fit are not redrawn",
     );
   });

@@ -169,7 +169,8 @@ Deno.test("server: resize reaches the program (stty size)", async () => {
     await hello(c, s.key, 90, 30);
     await c.until(() => c.text.includes("30 90"), "initial size");
     c.send({ type: "resize", cols: 100, rows: 40 });
-    await new Promise((r) => setTimeout(r, 100));
+    // The size reaches the program once it has settled (RESIZE_SETTLE_MS).
+    await new Promise((r) => setTimeout(r, 500));
     c.input("\r");
     await c.until(() => c.text.includes("40 100"), "new size");
     await c.closed;
