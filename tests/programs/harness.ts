@@ -119,6 +119,11 @@ export class ProgramSession {
       Deno.mkdirSync(full.slice(0, full.lastIndexOf("/")), { recursive: true });
       Deno.writeTextFileSync(full, content);
     }
+    // The XDG directories exist, as in a real account (nano complains
+    // about its history file otherwise).
+    for (const dir of [".config", ".local/share", ".cache"]) {
+      Deno.mkdirSync(`${home}/${dir}`, { recursive: true });
+    }
     const env = cleanEnv(home, options.env);
     let pty: Pty;
     try {
