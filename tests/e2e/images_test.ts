@@ -152,6 +152,20 @@ Deno.test("e2e images: imgcat PNG, JPEG, GIF and SVG show with their natural siz
       `sized image ${JSON.stringify(sized)} cell ${r.cellW}x${r.cellH}`,
     );
     assertEquals(r.errors, []);
+    // Taller rows did not break following the output: the view is at the
+    // bottom and the cursor is inside it.
+    await t.page.waitForTimeout(200);
+    const view = await t.page.evaluate(() => {
+      const vp = document.querySelector(".dt-viewport")!;
+      const c = document.querySelector(".dt-cursor")!.getBoundingClientRect();
+      const v = vp.getBoundingClientRect();
+      return {
+        scrolled: vp.scrollTop > 0,
+        atBottom: vp.scrollHeight - vp.scrollTop - vp.clientHeight <= 2,
+        cursorInView: c.top >= v.top && c.bottom <= v.bottom + 1,
+      };
+    });
+    assertEquals(view, { scrolled: true, atBottom: true, cursorInView: true });
     assertEquals(r.sixel, [6, 12]);
     assertEquals(r.link, { text: "Download n.bin (4 B)", download: "n.bin" });
   } finally {
