@@ -371,7 +371,8 @@ export class Renderer {
     this.#normal = new RowGrid(rows);
     this.#alt = new RowGrid(this.#altEl);
     this.#painter = new RowPainter((id) => this.term.ext(id));
-    this.#normal.embeds = this.#alt.embeds = new EmbedPainter(() => {});
+    this.#normal.embeds = new EmbedPainter(() => {});
+    this.#alt.embeds = new EmbedPainter(() => {});
 
     this.#viewport.addEventListener("scroll", this.#onScroll, {
       passive: true,
