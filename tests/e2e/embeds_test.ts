@@ -18,14 +18,17 @@ async function showOutput(
   mark: string,
   fn: (page: Page) => Promise<void>,
   setup?: (page: Page) => Promise<void>,
+  later = "",
 ): Promise<void> {
   const dir = await Deno.makeTempDir();
   const file = `${dir}/out`;
   await Deno.writeTextFile(file, output);
+  await Deno.writeTextFile(`${dir}/later`, later);
   const t = await startDomterm([
     "sh",
     "-c",
-    `while [ ! -e '${dir}/go' ]; do sleep 0.05; done; cat '${file}'; echo ${mark}; sleep 60`,
+    `while [ ! -e '${dir}/go' ]; do sleep 0.05; done; cat '${file}'; ` +
+    `if [ -s '${dir}/later' ]; then sleep 1; cat '${dir}/later'; fi; echo ${mark}; sleep 60`,
   ]);
   try {
     await setup?.(t.page);
@@ -171,5 +174,32 @@ Deno.test("e2e embeds: the XSS corpus through OSC 72 runs no script and makes no
         (route) => route.abort(),
       );
     },
+  );
+});
+
+Deno.test("e2e embeds: OSC 721 replaces content that scrolled into the scrollback", async () => {
+  let out =
+    `${OSC}72;<div class="can-replace-children" replace-key="old">waiting</div>${BEL}`;
+  for (let i = 0; i < 60; i++) out += `line ${i}\r\n`;
+  // A second later, after the first part has been drawn.
+  const later = `${OSC}721;old;<b>finished</b>${BEL}`;
+  await showOutput(
+    out,
+    "HIST-DONE",
+    async (page) => {
+      await page.waitForFunction(() =>
+        document.querySelector('.dt-embed [replace-key="old"]')?.innerHTML ===
+          "<b>finished</b>"
+      );
+      // It is above the screen (in the history rows).
+      const top = await page.evaluate(() => {
+        const el = document.querySelector('.dt-embed [replace-key="old"]')!;
+        const rows = Array.from(document.querySelectorAll("#terminal .dt-row"));
+        return rows.indexOf(el.closest(".dt-row")!);
+      });
+      assertEquals(top, 0);
+    },
+    undefined,
+    later,
   );
 });
