@@ -10,7 +10,6 @@ import {
   formatColorReply,
   parseColorSpec,
 } from "./colors.ts";
-import { oscReply } from "./replies.ts";
 import type { TerminalEvent } from "../terminal_view.ts";
 
 /** Handles the text after `Ps;` (or "" when the OSC was just `Ps`). */
@@ -28,6 +27,11 @@ export interface OscHost {
   colorsChanged(): void;
   /** Send a reply to the program. */
   reply(data: string): void;
+  /**
+   * Send `OSC body` ended like the OSC being handled (BEL or ST), as xterm
+   * answers its colour queries.
+   */
+  replyOsc(body: string): void;
   /** Remember the current directory (OSC 7). */
   setCwd(url: string): void;
   /** Report an event (clipboard, progress) to the embedder. */
@@ -74,10 +78,8 @@ function osc4(host: OscHost, args: string): void {
     if (index > 255) continue;
     const spec = parts[i + 1];
     if (spec === "?") {
-      host.reply(
-        oscReply(
-          `4;${index};${formatColorReply(host.colors.paletteColor(index))}`,
-        ),
+      host.replyOsc(
+        `4;${index};${formatColorReply(host.colors.paletteColor(index))}`,
       );
     } else {
       const c = parseColorSpec(spec);
@@ -108,10 +110,8 @@ function dynamicColors(host: OscHost, first: number, args: string): void {
     const which = first - 10 + k;
     if (which > 2) break;
     if (parts[k] === "?") {
-      host.reply(
-        oscReply(
-          `${10 + which};${formatColorReply(host.colors.dynamicColor(which))}`,
-        ),
+      host.replyOsc(
+        `${10 + which};${formatColorReply(host.colors.dynamicColor(which))}`,
       );
     } else {
       const c = parseColorSpec(parts[k]);

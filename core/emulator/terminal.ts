@@ -74,6 +74,7 @@ import {
   DA3_REPLY,
   dcsReply,
   decrqssReply,
+  oscReply,
   STATUS_OK_REPLY,
   XTVERSION_REPLY,
 } from "./replies.ts";
@@ -233,6 +234,8 @@ export class Terminal implements TerminalView {
       colors: this.#colors,
       colorsChanged: () => this.#emit({ type: "modes" }),
       reply: (data) => this.#send(data),
+      replyOsc: (body) =>
+        this.#send(this.#oscBel ? `\x1b]${body}\x07` : oscReply(body)),
       setCwd: (url) => {
         this.#cwd = url;
         this.#emit({ type: "cwd", url });
@@ -266,7 +269,7 @@ export class Terminal implements TerminalView {
       csi: (prefix, params, intermediates, final) =>
         this.#csi(prefix, params, intermediates, final),
       esc: (intermediates, final) => this.#esc(intermediates, final),
-      osc: (data) => this.#oscDispatch(data),
+      osc: (data, bel) => this.#oscDispatch(data, bel),
       dcs: (prefix, params, intermediates, final, payload) =>
         this.#dcs(prefix, params, intermediates, final, payload),
     };
@@ -2351,12 +2354,21 @@ export class Terminal implements TerminalView {
 
   // ---------------------------------------------------------------- OSC / DCS
 
-  #oscDispatch(data: string): void {
+  /** The OSC being handled ended with BEL (its replies end with BEL too). */
+  #oscBel = false;
+
+  #oscDispatch(data: string, bel: boolean): void {
     this.#joinNext = false;
     const parsed = splitOsc(data);
     if (parsed === null) return;
     const handler = this.#osc.get(parsed[0]);
-    if (handler !== undefined) handler(parsed[1]);
+    if (handler === undefined) return;
+    this.#oscBel = bel;
+    try {
+      handler(parsed[1]);
+    } finally {
+      this.#oscBel = false;
+    }
   }
 
   #dcs(

@@ -52,9 +52,10 @@ export interface ParserHandler {
   /**
    * A complete OSC string, UTF-8 decoded, without the introducer and
    * terminator (e.g. "0;my title"). Oversized strings are dropped by the
-   * parser and never reach this method.
+   * parser and never reach this method. `bel` is true when BEL ended it
+   * (xterm answers a query with the terminator the query used).
    */
-  osc(data: string): void;
+  osc(data: string, bel: boolean): void;
   /**
    * A complete DCS string: its parameters, private prefix, intermediates,
    * final byte and raw payload bytes (e.g. DECRQSS `DCS $ q m ST` gives

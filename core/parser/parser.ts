@@ -147,6 +147,8 @@ export class Parser {
 
   // The string (OSC/DCS/SOS/PM/APC payload) being collected.
   private strBuf = new Uint8Array(STR_INITIAL);
+  /** True while dispatching an OSC that BEL ended. */
+  private oscBel = false;
   private strLen = 0;
   /** min(strBuf.length, strLimit): the fast path may write below this. */
   private strEnd = 0;
@@ -525,7 +527,9 @@ export class Parser {
         break;
       case OSC_STRING:
         if (cp === 0x07) {
+          this.oscBel = true;
           this.endString();
+          this.oscBel = false;
           this.state = GROUND;
         }
         break;
@@ -832,7 +836,7 @@ export class Parser {
       if (s === OSC_STRING) {
         const text = utf8Decoder.decode(this.strBuf.subarray(0, this.strLen));
         this.releaseString();
-        h.osc(text);
+        h.osc(text, this.oscBel);
       } else {
         const payload = this.takePayload();
         if (s === DCS_PASSTHROUGH) {

@@ -272,7 +272,7 @@ const REPLY_FORMS: RegExp[] = [
   /^\x1bP[01]\$r[\x20-\x7e]*\x1b\\$/, // DECRQSS
   /^\x1bP[0-9]+!~[0-9A-F]{4}\x1b\\$/, // DECRQCRA
   /^\x1b\[(1|3;0;0|[45689];[0-9]+;[0-9]+)t$/, // window reports
-  /^\x1b\](4;[0-9]+|1[012]);rgb:[0-9a-f]{4}\/[0-9a-f]{4}\/[0-9a-f]{4}\x1b\\$/, // colours
+  /^\x1b\](4;[0-9]+|1[012]);rgb:[0-9a-f]{4}\/[0-9a-f]{4}\/[0-9a-f]{4}(\x1b\\|\x07)$/, // colours
   /^\x1b\[\?[0-9]+u$/, // kitty keyboard flags
 ];
 

@@ -187,9 +187,17 @@ runCases("replies", [
     },
   },
   {
-    name: "OSC 10 query",
+    name: "OSC 10 query ended by BEL is answered with BEL (as xterm)",
     input: `${OSC}10;?\x07`,
-    replies: [`${OSC}10;rgb:d0d0/d0d0/d0d0${ST}`],
+    replies: [`${OSC}10;rgb:d0d0/d0d0/d0d0\x07`],
+  },
+  {
+    name: "OSC 4 query ended by BEL is answered with BEL",
+    input: `${OSC}4;1;?\x07${OSC}4;1;?${ST}`,
+    replies: [
+      `${OSC}4;1;rgb:cdcd/0000/0000\x07`,
+      `${OSC}4;1;rgb:cdcd/0000/0000${ST}`,
+    ],
   },
   {
     name: "OSC 11 query",

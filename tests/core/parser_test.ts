@@ -1624,3 +1624,29 @@ Deno.test("parser: fuzz, random chunking gives the same calls as whole input", (
     }
   }
 });
+
+Deno.test("parser: the OSC handler learns whether BEL ended the string", () => {
+  const seen: [string, boolean][] = [];
+  const h: ParserHandler = {
+    print: () => {},
+    execute: () => {},
+    csi: () => {},
+    esc: () => {},
+    osc: (d, bel) => seen.push([d, bel]),
+    dcs: () => {},
+  };
+  const p = new Parser(h);
+  p.feed(
+    bytes(
+      OSC + "1;a" + BEL + OSC + "2;b" + ST + OSC + "3;c\u009c" + OSC + "4;d" +
+        BEL + OSC + "5;e" + ESC + "[m",
+    ),
+  );
+  deepStrictEqual(seen, [
+    ["1;a", true],
+    ["2;b", false],
+    ["3;c", false],
+    ["4;d", true],
+    ["5;e", false],
+  ]);
+});
