@@ -93,6 +93,13 @@ import {
   type ShellMarksHost,
   shellOscHandlers,
 } from "./shell_marks.ts";
+import {
+  flush as flushPretty,
+  isPrettyPrintOsc,
+  type PrettyDocument,
+  type PrettyHost,
+  prettyOsc,
+} from "./pretty_print.ts";
 import { applySgr, defaultPen, type Pen, penToSgr } from "./sgr.ts";
 import { TabStops } from "./tabs.ts";
 
@@ -214,6 +221,8 @@ export class Terminal implements TerminalView {
   /** A_ERROR while DomTerm's error output (`CSI 12 u`) is on, else 0. */
   #errorOutput = 0;
   #marksVersion = 0;
+  /** DomTerm pretty-printing (OSC 110-118): the block being collected. */
+  #pretty: PrettyHost | null = null;
 
   /** Create a terminal of `options.cols` x `options.rows` cells. */
   constructor(options: TerminalOptions) {
@@ -486,6 +495,7 @@ export class Terminal implements TerminalView {
     this.#link = null;
     this.#linkId = "";
     this.#errorOutput = 0;
+    if (this.#pretty) this.#pretty.document = null;
     this.#updateAttr();
     this.#resetMargins();
     this.#x = 0;
@@ -528,6 +538,48 @@ export class Terminal implements TerminalView {
    */
   get marksVersion(): number {
     return this.#marksVersion;
+  }
+
+  /** What `pretty_print.ts` acts on. */
+  #prettyHost(): PrettyHost {
+    if (this.#pretty) return this.#pretty;
+    return this.#pretty = {
+      document: null as PrettyDocument | null,
+      style: () => ({
+        fg: this.#pen.fg,
+        bg: this.#pen.bg,
+        attr: this.#attr,
+      }),
+      cols: () => this.#cols,
+      cursorX: () => this.#x,
+      print: (rows) => {
+        const pen = this.#pen;
+        const saved = [pen.fg, pen.bg, this.#attr];
+        for (let r = 0; r < rows.length; r++) {
+          if (r > 0) {
+            this.#carriageReturn();
+            this.#index();
+          }
+          for (const seg of rows[r]) {
+            const codes = Uint32Array.from(seg.text, (c) => c.codePointAt(0)!);
+            pen.fg = seg.style.fg;
+            pen.bg = seg.style.bg;
+            this.#attr = seg.style.attr;
+            this.#print(codes, 0, codes.length);
+          }
+        }
+        [pen.fg, pen.bg, this.#attr] = saved;
+      },
+    };
+  }
+
+  /** Text inside a pretty-printed block goes into the document. */
+  #collectPretty(codes: Uint32Array, start: number, end: number): void {
+    const host = this.#pretty!;
+    let s = "";
+    for (let i = start; i < end; i++) s += String.fromCodePoint(codes[i]);
+    host.document!.text(s, host.style());
+    if (host.document!.full) flushPretty(host);
   }
 
   #shellHost: ShellMarksHost | null = null;
@@ -703,6 +755,7 @@ export class Terminal implements TerminalView {
   // ---------------------------------------------------------------- printing
 
   #print(codes: Uint32Array, start: number, end: number): void {
+    if (this.#pretty?.document) return this.#collectPretty(codes, start, end);
     // Modes and charsets are not replaced while printing: read them once.
     const modes = this.#modes;
     const charsets = this.#charsets;
@@ -1684,6 +1737,11 @@ export class Terminal implements TerminalView {
 
   #execute(code: number): void {
     this.#joinNext = false;
+    if (this.#pretty?.document && (code === 0x0a || code === 0x0d)) {
+      // Inside a pretty-printed block a newline is a required one.
+      if (code === 0x0a) prettyOsc(this.#pretty, 118, "");
+      return;
+    }
     switch (code) {
       case 0x07:
         this.#emit({ type: "bell" });
@@ -2361,6 +2419,17 @@ export class Terminal implements TerminalView {
     this.#joinNext = false;
     const parsed = splitOsc(data);
     if (parsed === null) return;
+    if (
+      parsed[0] >= 110 && parsed[0] <= 118 &&
+      isPrettyPrintOsc(
+        parsed[0],
+        parsed[1],
+        data.includes(";"),
+        this.#pretty?.document != null,
+      )
+    ) {
+      return prettyOsc(this.#prettyHost(), parsed[0], parsed[1]);
+    }
     const handler = this.#osc.get(parsed[0]);
     if (handler === undefined) return;
     this.#oscBel = bel;
