@@ -10,6 +10,7 @@ import { Connection } from "./connection.ts";
 import { InputHandler } from "./input.ts";
 import { MouseHandler } from "./mouse.ts";
 import { Renderer } from "./renderer.ts";
+import { installCopyHandler } from "./selection.ts";
 import { VisualBell } from "./bell.ts";
 import { ScrollControls } from "./scrollback.ts";
 import { loadUserStyle } from "./user_style.ts";
@@ -68,6 +69,7 @@ function start(): void {
     },
   });
   const renderer = new Renderer(root, term);
+  installCopyHandler(root); // soft-wrapped rows copy as one line
   const bell = new VisualBell(root);
   const shellUi = new ShellUi(term, renderer, (d) => conn?.sendInput(d));
   renderer.onRender = () => shellUi.update();

@@ -1,0 +1,65 @@
+/**
+ * Copying text out of the terminal. The browser would copy every row
+ * element as a line of its own; a long line that the terminal soft-wrapped
+ * over several rows (`div.dt-row.dt-wrapped`, see the renderer) must come
+ * out as one line, as it came from the program. Hard line breaks stay.
+ *
+ * @module
+ */
+
+/** Class of a row whose text goes on in the next row (soft wrap). */
+export const WRAPPED_CLASS = "dt-wrapped";
+
+/**
+ * The text of `range` over the rows (`.dt-row`) inside `root`: rows are
+ * joined with "\n", except after a soft-wrapped row. Null when the range
+ * touches no row (then the browser's own copy is right).
+ */
+export function selectedRowsText(root: Element, range: Range): string | null {
+  const doc = root.ownerDocument;
+  const rows: Element[] = [];
+  // The rows of one grid (normal or alternate) that the range touches.
+  for (const row of root.querySelectorAll(".dt-row")) {
+    if (range.intersectsNode(row)) rows.push(row);
+  }
+  if (rows.length === 0) return null;
+  let text = "";
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    const part = doc.createRange();
+    part.selectNodeContents(row);
+    if (range.compareBoundaryPoints(Range.START_TO_START, part) > 0) {
+      part.setStart(range.startContainer, range.startOffset);
+    }
+    if (range.compareBoundaryPoints(Range.END_TO_END, part) < 0) {
+      part.setEnd(range.endContainer, range.endOffset);
+    }
+    text += part.toString();
+    if (i + 1 < rows.length && !row.classList.contains(WRAPPED_CLASS)) {
+      text += "\n";
+    }
+  }
+  return text;
+}
+
+/**
+ * Handle `copy` events inside `root`: a selection over terminal rows is
+ * put on the clipboard with soft wraps joined. Returns a function that
+ * removes the handler.
+ */
+export function installCopyHandler(root: HTMLElement): () => void {
+  const onCopy = (e: ClipboardEvent) => {
+    if (e.defaultPrevented || e.clipboardData === null) return;
+    const sel = root.ownerDocument.getSelection();
+    if (sel === null || sel.rangeCount === 0 || sel.isCollapsed) return;
+    const range = sel.getRangeAt(0);
+    // Only selections inside the terminal; a page-wide one is the browser's.
+    if (!root.contains(range.commonAncestorContainer)) return;
+    const text = selectedRowsText(root, range);
+    if (text === null) return;
+    e.clipboardData.setData("text/plain", text);
+    e.preventDefault();
+  };
+  root.addEventListener("copy", onCopy);
+  return () => root.removeEventListener("copy", onCopy);
+}
