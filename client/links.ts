@@ -23,7 +23,44 @@ export interface FoundLink {
   end: number;
   /** The `open` message (without `type`). */
   target: Omit<OpenMessage, "type">;
+  /** OSC 8 `id=`: cells elsewhere with the same URI and id are the same link. */
+  linkId?: string;
 }
+
+/** The OSC 8 `id=` of an extended style (the emulator's entries carry it). */
+function linkIdOf(style: ExtStyle): string {
+  return (style as { linkId?: string }).linkId ?? "";
+}
+
+/** Cell runs [start, end) of `line` that belong to the OSC 8 link `uri` with id `linkId`. */
+export function linkRuns(
+  line: Line,
+  uri: string,
+  linkId: string,
+  ext: (id: number) => ExtStyle,
+): [number, number][] {
+  const runs: [number, number][] = [];
+  let start = -1;
+  for (let x = 0; x <= line.cols; x++) {
+    let match = false;
+    if (x < line.cols) {
+      const id = extId(line.attr(x));
+      if (id !== 0) {
+        const st = ext(id);
+        match = st.link === uri && linkIdOf(st) === linkId;
+      }
+    }
+    if (match && start < 0) start = x;
+    else if (!match && start >= 0) {
+      runs.push([start, x]);
+      start = -1;
+    }
+  }
+  return runs;
+}
+
+/** Rows searched above and below for more cells of an OSC 8 link with an id. */
+const ID_SPAN_ROWS = 32;
 
 interface LinkifyMatch {
   index: number;
@@ -98,7 +135,10 @@ export function linkAt(
     let start = x, end = x + 1;
     while (start > 0 && same(start - 1)) start--;
     while (end < line.cols && same(end)) end++;
-    return { start, end, target: { url: uri } };
+    const linkId = linkIdOf(ext(id));
+    return linkId === ""
+      ? { start, end, target: { url: uri } }
+      : { start, end, target: { url: uri }, linkId };
   }
   const { text, cells } = rowText(line);
   for (const f of findTextLinks(text)) {
@@ -124,7 +164,8 @@ export interface LinkHost {
 export class LinkHandler {
   #root: HTMLElement;
   #host: LinkHost;
-  #hover: HTMLElement;
+  /** Underline elements of the hovered link (one per run of cells). */
+  #hovers: HTMLElement[] = [];
   #frame = 0;
   #last: MouseEvent | null = null;
 
@@ -132,8 +173,6 @@ export class LinkHandler {
   constructor(root: HTMLElement, host: LinkHost) {
     this.#root = root;
     this.#host = host;
-    this.#hover = root.ownerDocument.createElement("div");
-    this.#hover.className = "dt-link-hover";
     root.addEventListener("mousemove", this.#onMove, { passive: true });
     root.addEventListener("mouseleave", this.#clear);
     root.addEventListener("click", this.#onClick, true);
@@ -176,18 +215,57 @@ export class LinkHandler {
   #show(ev: MouseEvent): void {
     const hit = this.find(ev);
     if (!hit) return this.#clear();
-    const h = this.#hover;
-    h.style.left = `calc(${hit.link.start} * var(--dt-cell-w))`;
-    h.style.width = `calc(${hit.link.end - hit.link.start} * var(--dt-cell-w))`;
-    const href = hit.link.target.url ?? hit.link.target.path ?? "";
-    h.dataset.href = href;
+    const { link, row } = hit;
+    const parts: [HTMLElement, number, number][] = [[
+      row,
+      link.start,
+      link.end,
+    ]];
+    if (link.linkId !== undefined && link.target.url !== undefined) {
+      // The same id elsewhere (a link split over lines): underline it too.
+      const ext = (id: number) => this.#host.ext(id);
+      for (const step of [-1, 1]) {
+        let r: HTMLElement | null = row;
+        for (let n = 0; n < ID_SPAN_ROWS; n++) {
+          r = neighbourRow(r, step);
+          const line = r ? this.#host.lineOfRow(r) : null;
+          if (!r || !line) break;
+          const runs = linkRuns(line, link.target.url, link.linkId, ext);
+          if (runs.length === 0) break;
+          for (const [a, b] of runs) parts.push([r, a, b]);
+        }
+      }
+      const own = linkRuns(
+        this.#host.lineOfRow(row)!,
+        link.target.url,
+        link.linkId,
+        ext,
+      );
+      for (const [a, b] of own) {
+        if (a !== link.start) parts.push([row, a, b]);
+      }
+    }
+    const doc = this.#root.ownerDocument;
+    while (this.#hovers.length < parts.length) {
+      const h = doc.createElement("div");
+      h.className = "dt-link-hover";
+      this.#hovers.push(h);
+    }
+    for (const h of this.#hovers.splice(parts.length)) h.remove();
+    const href = link.target.url ?? link.target.path ?? "";
+    parts.forEach(([r, a, b], i) => {
+      const h = this.#hovers[i];
+      h.style.left = `calc(${a} * var(--dt-cell-w))`;
+      h.style.width = `calc(${b - a} * var(--dt-cell-w))`;
+      h.dataset.href = href;
+      if (h.parentElement !== r) r.appendChild(h);
+    });
     this.#root.title = `${href}\n(${isMac() ? "Cmd" : "Ctrl"}+click to open)`;
-    if (h.parentElement !== hit.row) hit.row.appendChild(h);
     this.#root.classList.add("dt-link-hovering");
   }
 
   #clear = () => {
-    this.#hover.remove();
+    for (const h of this.#hovers.splice(0)) h.remove();
     this.#root.classList.remove("dt-link-hovering");
     this.#root.removeAttribute("title");
   };
@@ -214,6 +292,19 @@ export class LinkHandler {
     ev.stopPropagation();
     this.#host.open({ type: "open", ...hit.link.target });
   };
+}
+
+/** The row element before (`step` -1) or after (+1) `row`, across chunks. */
+function neighbourRow(row: HTMLElement, step: number): HTMLElement | null {
+  const sib = step < 0 ? row.previousElementSibling : row.nextElementSibling;
+  if (sib?.classList.contains("dt-row")) return sib as HTMLElement;
+  const chunk = row.parentElement;
+  if (!chunk?.classList.contains("dt-chunk")) return null;
+  const other = step < 0
+    ? chunk.previousElementSibling
+    : chunk.nextElementSibling;
+  const r = step < 0 ? other?.lastElementChild : other?.firstElementChild;
+  return r?.classList.contains("dt-row") ? r as HTMLElement : null;
 }
 
 function isMac(): boolean {

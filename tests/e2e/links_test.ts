@@ -89,7 +89,15 @@ Deno.test("e2e links: hover underlines, Ctrl+click opens through the server's op
     "\x1b]8;id=a;https://example.com/osc8\x1b\\LINK8\x1b]8;;\x1b\\" +
     " \x1b]8;;javascript:alert(1)\x1b\\BAD\x1b]8;;\x1b\\ https://example.org/detected";
   const line2 = "err src/app.ts:12:5 here";
-  await Deno.writeTextFile(`${dir}/out`, `${line1}\r\n${line2}\r\n`);
+  // One link split over two lines, tied by its id.
+  const wrap = (t: string) =>
+    `\x1b]8;id=w;https://wrap.example/\x1b\\${t}\x1b]8;;\x1b\\`;
+  const line3 = `x ${wrap("PART1")}`;
+  const line4 = `${wrap("PART2")} y ${wrap("PART3")}`;
+  await Deno.writeTextFile(
+    `${dir}/out`,
+    `${line1}\r\n${line2}\r\n${line3}\r\n${line4}\r\n`,
+  );
   const t = await startDomterm([
     "sh",
     "-c",
@@ -105,7 +113,25 @@ Deno.test("e2e links: hover underlines, Ctrl+click opens through the server's op
           e,
         ) => e.textContent)
       ),
-      ["LINK8", "BAD"],
+      ["LINK8", "BAD", "PART1", "PART2", "PART3"],
+    );
+    // Hovering one part of an id= link underlines every part.
+    const part1 = await cellPoint(page, "x PART1", 3);
+    await page.mouse.move(part1.x, part1.y);
+    await page.waitForFunction(() =>
+      document.querySelectorAll(".dt-link-hover").length === 3
+    );
+    assertEquals(
+      await page.evaluate(() =>
+        Array.from(document.querySelectorAll<HTMLElement>(".dt-link-hover"))
+          .map((h) => `${h.closest(".dt-row")!.textContent}|${h.style.left}`)
+          .sort()
+      ),
+      [
+        "PART2 y PART3|calc(0 * var(--dt-cell-w))",
+        "PART2 y PART3|calc(8 * var(--dt-cell-w))",
+        "x PART1|calc(2 * var(--dt-cell-w))",
+      ],
     );
     // Hover over the detected URL: an underline of its length.
     const url = await cellPoint(page, "LINK8", 14);
