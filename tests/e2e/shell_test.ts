@@ -317,3 +317,40 @@ Deno.test("e2e shell: error output, DomTerm fold buttons, copy, click to move", 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("e2e shell: a folded output stays folded when the window is resized (reflow)", async () => {
+  const { t, dir } = await start("bash");
+  const page = t.page;
+  try {
+    await waitForRow(page, "$");
+    await run(page, "seq 40; printf 'y%.0s' {1..70}; echo", 2);
+    await waitForRow(page, "y".repeat(70));
+    const button = page.locator(".dt-row", { hasText: "$ seq 40" }).locator(
+      ".dt-fold-button",
+    );
+    await button.click();
+    assertEquals(await button.getAttribute("data-label"), "41 lines hidden");
+    // Narrower: the long line reflows into two rows, all still hidden.
+    await page.setViewportSize({ width: 400, height: 480 });
+    await page.waitForFunction(() =>
+      // deno-lint-ignore no-explicit-any
+      (globalThis as any).domterm.term.cols < 60
+    );
+    await page.waitForFunction(() =>
+      document.querySelector(".dt-fold-button")?.getAttribute("data-label") ===
+        "42 lines hidden"
+    );
+    const rows = await visibleRows(page);
+    assert(
+      !rows.some((r) => /^\d+$/.test(r) || r.startsWith("yyy")),
+      rows.join("|"),
+    );
+    assert(rows.some((r) => r.startsWith("$ seq 40")), "the prompt stays");
+    await button.click();
+    const shown = await visibleRows(page);
+    assert(shown.includes("40") && shown.includes("1"), shown.join("|"));
+  } finally {
+    await t.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
