@@ -141,6 +141,8 @@ export class InputHandler {
   /** A paste shortcut was left to the browser; fall back if no paste event comes. */
   #pasteExpected = false;
   #disposed = false;
+  /** Physical keys whose press reached the program (only their release is reported). */
+  #down = new Set<string>();
 
   /** Create the textarea inside `root` and start listening. */
   constructor(root: HTMLElement, options: InputOptions) {
@@ -290,6 +292,7 @@ export class InputHandler {
     }
     if (this.#clipboardShortcut(e)) return;
 
+    this.#down.add(e.code);
     const data = encodeKey(keyPressOf(e), modes, this.#keyOptions());
     const onTextarea = e.target === this.#textarea;
     if (data === null) {
@@ -305,8 +308,13 @@ export class InputHandler {
   };
 
   #onKeyUp = (e: KeyboardEvent): void => {
+    // Only keys whose press reached the program (not the copy/paste
+    // shortcuts the page kept, nor keys pressed elsewhere).
+    const wasDown = this.#down.delete(e.code);
     const modes = this.#options.modes();
-    if (!(modes.kittyFlags & KITTY_EVENTS) || this.#disposed) return;
+    if (!(modes.kittyFlags & KITTY_EVENTS) || this.#disposed || !wasDown) {
+      return;
+    }
     if (e.defaultPrevented || isForeignEditable(e.target, this.#textarea)) {
       return;
     }

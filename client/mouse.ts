@@ -95,8 +95,12 @@ export class MouseHandler {
 
   #onDown = (e: MouseEvent): void => {
     if (!this.#tracking(e) || this.#disposed) return;
-    // Clicks on our own controls (a find box, a link menu...) are not ours.
-    if (e.target instanceof HTMLInputElement) return;
+    // Clicks on the page's own controls (the jump-to-bottom button, a find
+    // box...) are not the program's.
+    const t = e.target;
+    if (t instanceof Element && t.closest("button, input, select") !== null) {
+      return;
+    }
     e.preventDefault(); // no native selection while the program tracks
     const sent = this.#report(e, "press", e.button);
     if (sent || this.#options.modes().mouseTracking !== 9) {

@@ -414,3 +414,28 @@ test("dispose removes the textarea and stops sending", async (h) => {
   await h.page.keyboard.type("ab");
   assertEquals(await h.sent(), "");
 });
+
+test("kitty flags: presses and releases, only for keys that reached the program", async (h) => {
+  await h.setModes({ kittyFlags: 3 });
+  await h.page.keyboard.press("a");
+  await h.page.keyboard.press("Control+Shift+C"); // the page's copy shortcut
+  await h.page.keyboard.press("Escape");
+  await h.page.keyboard.press("Control+b");
+  assertEquals(
+    await h.sent(),
+    "a\x1b[97;1:3u\x1b[27u\x1b[27;1:3u\x1b[98;5u\x1b[98;5:3u",
+  );
+  // Flag 8: text keys and lone modifiers are key events too.
+  await h.clear();
+  await h.setModes({ kittyFlags: 10 });
+  await h.page.keyboard.press("Shift+A");
+  assertEquals(
+    await h.sent(),
+    "\x1b[57441;2u\x1b[97;2u\x1b[97;2:3u\x1b[57441;1:3u",
+  );
+  // No flags: releases send nothing, as before.
+  await h.clear();
+  await h.setModes({ kittyFlags: 0, modifyOtherKeys: 2 });
+  await h.page.keyboard.press("Control+Period");
+  assertEquals(await h.sent(), "\x1b[27;5;46~");
+});
