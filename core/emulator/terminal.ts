@@ -1051,8 +1051,16 @@ export class Terminal implements TerminalView {
       : String.fromCodePoint(d[h + CODE]);
     const mayWiden = !hasCluster && (a & A_WIDE) === 0;
     let k = i;
-    while (k < end && text.length < MAX_CLUSTER_LENGTH) {
+    while (k < end) {
       const c = codes[k];
+      if (text.length >= MAX_CLUSTER_LENGTH) {
+        // Full: further combining marks and ZWJs are dropped, as
+        // #appendToCluster drops them (a dropped ZWJ joins nothing),
+        // without a trip through the general path for each.
+        if (c < 0xa0 || (c !== ZWJ && charWidth(c) !== 0)) break;
+        k++;
+        continue;
+      }
       if (c === ZWJ) {
         if (k + 1 >= end || text.length + 1 >= MAX_CLUSTER_LENGTH) break;
         const n = codes[k + 1];

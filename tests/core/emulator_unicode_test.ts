@@ -267,6 +267,11 @@ function prng(seed: number): () => number {
 }
 
 const PIECES = [
+  // Runs past MAX_CLUSTER_LENGTH: the batched path drops them too.
+  "\u0301".repeat(40),
+  "\u200d".repeat(20),
+  "e" + "\u0308".repeat(35) + "\u200d\u{1f600}",
+  "\u{1f44d}" + "\u200d\u{1f44d}".repeat(12),
   "a",
   "xyz ",
   "字",

@@ -524,6 +524,23 @@ runCases("combining marks", [
     },
   },
   {
+    name: "a million marks and ZWJs in one write are dropped quickly",
+    cols: 10,
+    rows: 2,
+    input: "",
+    check: (t) => {
+      const start = performance.now();
+      t.term.write(
+        "e" + "\u0301".repeat(1_000_000) + "\u200d".repeat(1_000_000),
+      );
+      const ms = performance.now() - start;
+      const text = cell(t.term, 0, 0).text;
+      if (text.length > 34) throw new Error(`cluster of ${text.length}`);
+      if (ms > 10_000) throw new Error(`2M marks took ${ms} ms`);
+      assertEquals([t.term.cursorX, t.term.cursorY], [1, 0]);
+    },
+  },
+  {
     name: "marks written one at a time stay bounded too",
     cols: 10,
     rows: 2,
