@@ -36,6 +36,25 @@ import { EmbedPainter, hasEmbeds } from "./embeds.ts";
  */
 const CHUNK = 64;
 
+/**
+ * History chunks that a frame appends above the screen (and one chunk
+ * above it) start out *dormant*: an empty `div.dt-chunk` of the right
+ * height, its rows drawn later, when it comes near the view (an
+ * IntersectionObserver) or when the page is idle. A flood
+ * then costs a frame the screen's rows, not every line that scrolled by
+ * (measured with `deno task bench:e2e`: see docs/benchmarks.md).
+ * Fill at most this long per idle callback.
+ */
+const IDLE_FILL_MS = 8;
+
+/**
+ * While output floods in (the last frame scrolled more than a screen), draw
+ * at most one frame per this many ms: each frame costs the browser style,
+ * layout and paint whatever it shows, and fewer of them leave more time
+ * for processing output. 20 frames a second still looks live.
+ */
+const FLOOD_FRAME_MS = 50;
+
 /** Custom properties set by OSC 10, 11 and 12. */
 const DYNAMIC_PROPS = ["--dt-fg", "--dt-bg", "--dt-cursor"];
 
@@ -53,8 +72,11 @@ function rowClass(line: Line): string {
 
 /** One grid of row elements parallel to a buffer's lines. */
 class RowGrid {
-  /** Row elements; `els[k]` shows the line with absolute index `base + k`. */
-  els: HTMLElement[] = [];
+  /**
+   * Row elements; `els[k]` shows the line with absolute index `base + k`
+   * (null: its chunk is dormant, the row is not drawn yet).
+   */
+  els: (HTMLElement | null)[] = [];
   /** The Line each row was drawn from (identity tells a replaced line). */
   lines: (Line | null)[] = [];
   /** Cells each row drew (see RowPainter.drawnCells). */
@@ -62,6 +84,10 @@ class RowGrid {
   /** Chunk elements in order, and the number of rows in each. */
   chunks: HTMLElement[] = [];
   sizes: number[] = [];
+  /** Chunks whose rows are not drawn yet (see IDLE_FILL_MS). */
+  dormant = new Set<HTMLElement>();
+  /** Watches dormant chunks for coming into view. */
+  watch: IntersectionObserver | null = null;
   /** Absolute index (counting trimmed lines) of `els[0]`. */
   base = 0;
   /** Absolute index of the first screen row at the last sync. */
@@ -81,6 +107,8 @@ class RowGrid {
     this.drawn = [];
     this.chunks = [];
     this.sizes = [];
+    this.dormant.clear();
+    this.watch?.disconnect();
   }
 
   #setSize(i: number, n: number): void {
@@ -101,9 +129,14 @@ class RowGrid {
     if (n >= els.length) return this.clear();
     let whole = 0, left = n;
     while (sizes[whole] <= left) left -= sizes[whole++];
-    if (whole > 0) this.#deleteRange(chunks[0], chunks[whole - 1]);
+    if (whole > 0) {
+      this.#deleteRange(chunks[0], chunks[whole - 1]);
+      for (let i = 0; i < whole; i++) this.#wake(chunks[i]);
+    }
     if (left > 0) {
-      this.#deleteRange(els[n - left], els[n - 1]);
+      if (!this.dormant.has(chunks[whole])) {
+        this.#deleteRange(els[n - left]!, els[n - 1]!);
+      }
       this.#setSize(whole, sizes[whole] - left);
     }
     chunks.splice(0, whole);
@@ -122,12 +155,15 @@ class RowGrid {
       const last = chunks.length - 1;
       if (sizes[last] <= n) {
         chunks[last].remove();
+        this.#wake(chunks[last]);
         n -= sizes[last];
         end -= sizes[last];
         chunks.pop();
         sizes.pop();
       } else {
-        this.#deleteRange(els[end - n], els[end - 1]);
+        if (!this.dormant.has(chunks[last])) {
+          this.#deleteRange(els[end - n]!, els[end - 1]!);
+        }
         this.#setSize(last, sizes[last] - n);
         end -= n;
         n = 0;
@@ -138,12 +174,81 @@ class RowGrid {
     this.drawn.length = end;
   }
 
-  /** Append rows for lines [from, to) of `buf`, with as few DOM operations as possible. */
+  /** Draw the rows of dormant chunk `i` from `buf`. */
+  #fill(i: number, buf: BufferView, painter: RowPainter): void {
+    const chunk = this.chunks[i];
+    let start = 0;
+    for (let j = 0; j < i; j++) start += this.sizes[j];
+    const n = this.sizes[i];
+    let html = "";
+    for (let k = start; k < start + n; k++) {
+      const line = buf.getLine(k);
+      line.dirty = false;
+      html += `<div class="${rowClass(line)}">${painter.html(line)}</div>`;
+      this.lines[k] = line;
+      this.drawn[k] = painter.drawnCells;
+    }
+    chunk.innerHTML = html;
+    let k = start;
+    for (let el = chunk.firstElementChild; el; el = el.nextElementSibling) {
+      const line = this.lines[k]!;
+      if (hasEmbeds(line)) this.embeds?.decorate(el as HTMLElement, line);
+      this.els[k++] = el as HTMLElement;
+    }
+    this.#wake(chunk);
+  }
+
+  /** `chunk` is no longer dormant (drawn or removed). */
+  #wake(chunk: HTMLElement): void {
+    if (this.dormant.delete(chunk)) this.watch?.unobserve(chunk);
+  }
+
+  /**
+   * Draw dormant chunks: those in `wanted` (they came into view), then,
+   * newest first, others until `deadline` (a performance.now() time).
+   * Only right after sync() (the rows map to `buf`'s lines).
+   */
+  fillDormant(
+    buf: BufferView,
+    painter: RowPainter,
+    wanted: Set<Element>,
+    deadline = 0,
+  ): void {
+    if (this.dormant.size === 0) return;
+    for (const chunk of wanted) {
+      const i = this.dormant.has(chunk as HTMLElement)
+        ? this.chunks.indexOf(chunk as HTMLElement)
+        : -1;
+      if (i >= 0) this.#fill(i, buf, painter);
+    }
+    for (
+      let i = this.chunks.length - 1;
+      i >= 0 && this.dormant.size > 0 && performance.now() < deadline;
+      i--
+    ) {
+      if (this.dormant.has(this.chunks[i])) this.#fill(i, buf, painter);
+    }
+  }
+
+  /** Fill every dormant chunk that holds one of the rows from `from` on. */
+  #fillFrom(from: number, buf: BufferView, painter: RowPainter): void {
+    let end = this.els.length;
+    for (let i = this.chunks.length - 1; i >= 0 && end > from; i--) {
+      if (this.dormant.has(this.chunks[i])) this.#fill(i, buf, painter);
+      end -= this.sizes[i];
+    }
+  }
+
+  /**
+   * Append rows for lines [from, to) of `buf`, with as few DOM operations
+   * as possible. New chunks that end above `liveFrom` are left dormant.
+   */
   #append(
     buf: BufferView,
     from: number,
     to: number,
     painter: RowPainter,
+    liveFrom: number,
   ): void {
     const { els, lines, drawn, chunks, sizes } = this;
     const rowHtml = (k: number) => {
@@ -157,11 +262,14 @@ class RowGrid {
     let k = from;
     // Top up the last chunk.
     const last = chunks.length - 1;
+    if (last >= 0 && this.dormant.has(chunks[last])) {
+      this.#fill(last, buf, painter);
+    }
     if (last >= 0 && sizes[last] < CHUNK) {
       const n = Math.min(CHUNK - sizes[last], to - k);
       let html = "";
       for (let i = 0; i < n; i++) html += rowHtml(k++);
-      const prev = els[els.length - 1];
+      const prev = els[els.length - 1]!;
       chunks[last].insertAdjacentHTML("beforeend", html);
       let el = prev.nextElementSibling as HTMLElement | null;
       while (el) {
@@ -173,10 +281,22 @@ class RowGrid {
     if (k >= to) return;
     // The rest in new chunks, one insertion for all of them.
     let html = "";
+    const sleeping: boolean[] = [];
     while (k < to) {
       const n = Math.min(CHUNK, to - k);
       html += `<div class="dt-chunk" style="--dt-n:${n}">`;
-      for (let i = 0; i < n; i++) html += rowHtml(k++);
+      const asleep = k + n <= liveFrom;
+      sleeping.push(asleep);
+      if (asleep) {
+        for (let i = 0; i < n; i++) {
+          els.push(null);
+          lines.push(null);
+          drawn.push(0);
+        }
+        k += n;
+      } else {
+        for (let i = 0; i < n; i++) html += rowHtml(k++);
+      }
       html += "</div>";
     }
     const prevChunk = last >= 0 ? chunks[last] : null;
@@ -187,14 +307,24 @@ class RowGrid {
         : this.container.firstElementChild) as
           | HTMLElement
           | null;
-    while (chunk) {
+    for (let c = 0; chunk; c++) {
       chunks.push(chunk);
-      let n = 0;
-      for (let el = chunk.firstElementChild; el; el = el.nextElementSibling) {
-        els.push(el as HTMLElement);
-        n++;
+      if (sleeping[c]) {
+        this.dormant.add(chunk);
+        this.watch?.observe(chunk);
+        sizes.push(Number(chunk.style.getPropertyValue("--dt-n")));
+      } else {
+        let n = 0;
+        for (
+          let el = chunk.firstElementChild;
+          el;
+          el = el.nextElementSibling
+        ) {
+          els.push(el as HTMLElement);
+          n++;
+        }
+        sizes.push(n);
       }
-      sizes.push(n);
       chunk = chunk.nextElementSibling as HTMLElement | null;
     }
   }
@@ -242,6 +372,9 @@ class RowGrid {
     from = Math.max(0, Math.min(from, length - rows));
     const els = this.els, lines = this.lines, drawn = this.drawn;
     for (let k = from; k < els.length; k++) {
+      const el = els[k];
+      // Dormant: drawn from the buffer as it is then, when it wakes.
+      if (el === null) continue;
       const line = buf.getLine(k);
       if (line === lines[k]) {
         if (!line.dirty) continue;
@@ -250,13 +383,12 @@ class RowGrid {
         // scrollback on every window resize).
         if (
           k < historyEnd && drawn[k] <= line.cols &&
-          els[k].className === rowClass(line)
+          el.className === rowClass(line)
         ) {
           line.dirty = false;
           continue;
         }
       }
-      const el = els[k];
       el.innerHTML = painter.html(line);
       drawn[k] = painter.drawnCells;
       const cls = rowClass(line);
@@ -270,13 +402,19 @@ class RowGrid {
     // New lines.
     if (els.length < length) {
       const first = els.length;
-      this.#append(buf, first, length, painter);
+      this.#append(buf, first, length, painter, length - rows);
       for (let k = first; k < els.length; k++) {
-        if (hasEmbeds(lines[k]!)) this.embeds?.decorate(els[k], lines[k]!);
+        const el = els[k];
+        if (el !== null && hasEmbeds(lines[k]!)) {
+          this.embeds?.decorate(el, lines[k]!);
+        }
       }
       changed = true;
     }
-    this.embeds?.refresh(lines, els);
+    // The screen is always drawn (a taller window may uncover dormant rows).
+    if (this.dormant.size > 0) this.#fillFrom(length - rows, buf, painter);
+    // Dormant rows have no Line (null), so refresh never looks at their els.
+    this.embeds?.refresh(lines, els as HTMLElement[]);
 
     this.screenStart = trimmed + length - rows;
     this.cols = cols;
@@ -318,6 +456,39 @@ export class Renderer {
   #resizeObserver: ResizeObserver | null = null;
   /** When the current synchronized-output hold began (-1: none). */
   #holdSince = -1;
+  /** When the last frame was drawn, and whether it scrolled a screen or more. */
+  #lastFrame = -Infinity;
+  #flooding = false;
+  /** Dormant chunks of the normal grid that came into view. */
+  #wanted = new Set<Element>();
+  /** Pending requestIdleCallback that fills dormant chunks (0: none). */
+  #idle = 0;
+  #onNear = (entries: IntersectionObserverEntry[]) => {
+    for (const e of entries) {
+      if (
+        e.isIntersecting && this.#normal.dormant.has(e.target as HTMLElement)
+      ) {
+        this.#wanted.add(e.target);
+        this.schedule();
+      }
+    }
+  };
+  #onIdle = (deadline: IdleDeadline) => {
+    this.#idle = 0;
+    // Fill only when nothing else waits (a frame is due: output came).
+    if (this.#frame !== 0 || this.#altShown) return this.#requestIdle();
+    this.render();
+    const budget = Math.min(IDLE_FILL_MS, deadline.timeRemaining());
+    this.#normal.fillDormant(
+      this.term.buffer,
+      this.#painter,
+      this.#wanted,
+      performance.now() + budget,
+    );
+    // Rows just drawn may need decorations (shell marks).
+    this.onRender?.();
+    this.#requestIdle();
+  };
   /** Whether the jump-to-bottom control should show, as last reported. */
   #scrolledBack = false;
   /**
@@ -342,7 +513,7 @@ export class Renderer {
 
   /** The row element of normal-buffer line `index`, if it is drawn. */
   rowElement(index: number): HTMLElement | undefined {
-    return this.#normal.els[index];
+    return this.#normal.els[index] ?? undefined;
   }
 
   /** Set up the DOM inside `root` (existing children are left alone). */
@@ -374,6 +545,13 @@ export class Renderer {
     this.#normal.embeds = new EmbedPainter(() => {});
     this.#alt.embeds = new EmbedPainter(() => {});
 
+    if (typeof IntersectionObserver !== "undefined") {
+      // Half a screen ahead, so rows are drawn before they show.
+      this.#normal.watch = new IntersectionObserver(this.#onNear, {
+        root: this.#viewport,
+        rootMargin: "50% 0px",
+      });
+    }
     this.#viewport.addEventListener("scroll", this.#onScroll, {
       passive: true,
     });
@@ -405,6 +583,10 @@ export class Renderer {
 
   #onFrame = (now: number) => {
     this.#frame = 0;
+    if (this.#flooding && now - this.#lastFrame < FLOOD_FRAME_MS) {
+      this.#frame = requestAnimationFrame(this.#onFrame);
+      return;
+    }
     if (
       (this.term as { synchronizedOutput?: boolean }).synchronizedOutput ===
         true
@@ -458,7 +640,15 @@ export class Renderer {
         changed = true;
       }
       grid = this.#normal;
+      const before = buf.trimmed + grid.els.length;
       changed = grid.sync(buf, cols, rows, this.#painter) || changed;
+      this.#flooding = buf.trimmed + buf.length - before > rows;
+      this.#lastFrame = performance.now();
+      if (this.#wanted.size > 0) {
+        this.#normal.fillDormant(buf, this.#painter, this.#wanted);
+        this.#wanted.clear();
+      }
+      this.#requestIdle();
       if (this.#follow && (changed || this.#needScroll)) {
         // The one layout read per frame, after all writes.
         this.#viewport.scrollTop = this.#viewport.scrollHeight;
@@ -468,6 +658,15 @@ export class Renderer {
     this.#drawCursor(grid, buf, rows);
     this.#reportScroll();
     this.onRender?.();
+  }
+
+  #requestIdle(): void {
+    if (
+      this.#idle === 0 && this.#normal.dormant.size > 0 &&
+      typeof requestIdleCallback === "function"
+    ) {
+      this.#idle = requestIdleCallback(this.#onIdle);
+    }
   }
 
   #reportScroll(): void {
@@ -574,6 +773,10 @@ export class Renderer {
   dispose(): void {
     if (this.#frame !== 0) cancelAnimationFrame(this.#frame);
     this.#frame = 0;
+    if (this.#idle !== 0) cancelIdleCallback(this.#idle);
+    this.#idle = 0;
+    this.#normal.watch?.disconnect();
+    this.#normal.watch = null;
     this.#viewport.removeEventListener("scroll", this.#onScroll);
     this.root.ownerDocument.fonts?.removeEventListener(
       "loadingdone",
@@ -638,7 +841,7 @@ export class Renderer {
     const host = grid.els[index];
     const line = grid.lines[index];
     this.#cursorRow = host ?? null;
-    if (host === undefined || !line) {
+    if (host === undefined || host === null || !line) {
       if (cur.parentElement !== null) cur.remove();
       this.#cursorState = "";
       return;
