@@ -1,0 +1,463 @@
+/**
+ * End-to-end benchmark: domterm against xterm.js in the same headless
+ * Chromium, both fed by the real `domterm --no-browser` server over the same
+ * WebSocket protocol. See docs/benchmarks.md ("End to end") for the method.
+ *
+ * Run: `deno task bench:e2e`. Options: `--mb 10,50,200` (sizes per stream),
+ * `--stream NAME` (repeatable: plain, ls, wrap, cjk), `--terminal NAME`
+ * (repeatable: domterm, xterm), `--keys N` (keystrokes for the latency
+ * figure, default 200).
+ *
+ * Exits 0 whatever the figures are; 1 if something breaks.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { createRequire } from "node:module";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium } from "../../tests/e2e/chromium.ts";
+import { bundleForBrowser } from "../../tests/e2e/bundle.ts";
+import { E2E_STREAMS, e2eStream } from "./streams.ts";
+import { DEFAULT_SCROLLBACK } from "../../core/model/buffer.ts";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+const DRIVER = new URL("./driver.ts", import.meta.url).pathname;
+const MB = 1000 * 1000;
+/** Warm-up bytes per stream before the timed runs (JIT, caches). */
+const WARMUP = 2 * MB;
+/** Page size: the same for both terminals. */
+const VIEWPORT = { width: 1000, height: 600 };
+/** The goals the figures are judged against (issue "DOM renderer"). */
+export const TARGET_RATIO = 1.5;
+export const TARGET_LARGE_VS_SMALL = 0.8;
+export const TARGET_MEDIAN_KEY_MS = 5;
+
+type Kind = "domterm" | "xterm";
+
+/** What one terminal measured. */
+interface TerminalResult {
+  /** MB/s by stream and size in MB. */
+  mbps: Map<string, Map<number, number>>;
+  /** Used JS heap (MB) after each stream's smallest and largest run. */
+  heapSmall: number;
+  heapLarge: number;
+  /** Element count of the page after the largest run. */
+  elements: number;
+  /** domterm server's resident set (MB) after the largest run. */
+  serverRss: number;
+  keyMedian: number;
+  keyP99: number;
+}
+
+function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)];
+}
+
+async function rssMb(pid: number): Promise<number> {
+  const status = await Deno.readTextFile(`/proc/${pid}/status`);
+  const m = /VmRSS:\s+(\d+) kB/.exec(status);
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+async function heapMb(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send("HeapProfiler.collectGarbage");
+    const h = await cdp.send("Runtime.getHeapUsage");
+    return h.usedSize / MB;
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** A JSON-lines channel to the driver program running in the terminal. */
+class DriverLink {
+  #conn: Deno.UnixConn;
+  #reader: ReadableStreamDefaultReader<string>;
+  #buf = "";
+  #enc = new TextEncoder();
+
+  constructor(conn: Deno.UnixConn) {
+    this.#conn = conn;
+    this.#reader = conn.readable.pipeThrough(new TextDecoderStream())
+      .getReader();
+  }
+
+  async send(cmd: unknown): Promise<void> {
+    await this.#conn.write(this.#enc.encode(JSON.stringify(cmd) + "\n"));
+  }
+
+  async receive(): Promise<Record<string, unknown>> {
+    for (;;) {
+      const nl = this.#buf.indexOf("\n");
+      if (nl >= 0) {
+        const line = this.#buf.slice(0, nl);
+        this.#buf = this.#buf.slice(nl + 1);
+        return JSON.parse(line);
+      }
+      const { value, done } = await this.#reader.read();
+      if (done) throw new Error("the driver program closed its connection");
+      this.#buf += value;
+    }
+  }
+}
+
+/** The xterm.js page's script: xterm.css injected, then the bundle. */
+async function xtermScript(): Promise<string> {
+  const js = await bundleForBrowser(
+    new URL("./xterm_page.ts", import.meta.url),
+  );
+  const require = createRequire(import.meta.url);
+  const css = await Deno.readTextFile(
+    require.resolve("@xterm/xterm/css/xterm.css"),
+  );
+  return `{ const s = document.createElement("style");
+s.textContent = ${JSON.stringify(css)};
+document.head.append(s); }
+${js}`;
+}
+
+/** Start domterm running the driver, open `kind`'s page, connect to the driver. */
+async function open(
+  browser: Browser,
+  kind: Kind,
+  size: { cols: number; rows: number } | null,
+): Promise<{
+  page: Page;
+  driver: DriverLink;
+  child: Deno.ChildProcess;
+  cols: number;
+  rows: number;
+  close(): Promise<void>;
+}> {
+  const dir = await Deno.makeTempDir({ prefix: "domterm-e2e-bench-" });
+  const sock = `${dir}/driver.sock`;
+  const listener = Deno.listen({ transport: "unix", path: sock });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      MAIN,
+      "--no-browser",
+      "--",
+      Deno.execPath(),
+      "run",
+      "-A",
+      DRIVER,
+      sock,
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`domterm exited before printing its URL`);
+    text += value;
+  }
+  (async () => {
+    while (!(await reader.read()).done) { /* drain */ }
+  })().catch(() => {});
+  const url = new URL(text.split("\n")[0]);
+  const key = new URLSearchParams(url.hash.slice(1)).get("key") ?? "";
+  const page = await browser.newPage({ viewport: VIEWPORT });
+  page.on("pageerror", (e) => console.error(`${kind} page error:`, e.message));
+  let cols: number, rows: number;
+  if (kind === "domterm") {
+    await page.goto(url.href);
+    await page.waitForFunction(() => "domterm" in globalThis);
+    [cols, rows] = await page.evaluate(() => {
+      const t = (globalThis as unknown as {
+        domterm: { term: { cols: number; rows: number } };
+      }).domterm.term;
+      return [t.cols, t.rows];
+    });
+  } else {
+    // domterm's own page (index.html from the server), with its script
+    // /client.js swapped for the xterm.js page by playwright: the page is
+    // on domterm's origin and its address space, so the WebSocket passes
+    // the server's Origin and Host checks (and Chromium's local network
+    // access checks) without any change to the server.
+    const js = await xtermScript();
+    await page.route(
+      `${url.origin}/client.js`,
+      (r) =>
+        r.fulfill({ contentType: "text/javascript; charset=utf-8", body: js }),
+    );
+    cols = size?.cols ?? 80;
+    rows = size?.rows ?? 24;
+    await page.goto(
+      `${url.origin}/#key=${key}&cols=${cols}&rows=${rows}&scrollback=${DEFAULT_SCROLLBACK}`,
+    );
+    await page.waitForFunction(() => "xtermBench" in globalThis);
+  }
+  const conn = await Promise.race([
+    listener.accept(),
+    new Promise<never>((_, no) =>
+      setTimeout(() => no(new Error("the driver did not connect")), 60_000)
+    ),
+  ]);
+  listener.close();
+  return {
+    page,
+    driver: new DriverLink(conn as Deno.UnixConn),
+    child,
+    cols,
+    rows,
+    async close() {
+      await page.close();
+      try {
+        child.kill("SIGTERM");
+      } catch { /* gone */ }
+      await child.status;
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** Install the in-page key latency probe (see docs/benchmarks.md). */
+async function installKeyProbe(page: Page, kind: Kind): Promise<void> {
+  await page.evaluate((kind) => {
+    const probe = { t0: [] as number[], lat: [] as number[] };
+    Object.assign(globalThis, { keyProbe: probe });
+    const lastRow = kind === "domterm"
+      ? () =>
+        document.querySelector("#terminal .dt-viewport .dt-rows")
+          ?.lastElementChild?.lastElementChild
+      : () => document.querySelector(".xterm-rows")?.lastElementChild;
+    addEventListener("keydown", () => probe.t0.push(performance.now()), {
+      capture: true,
+    });
+    const check = () => {
+      const i = probe.lat.length;
+      if (i >= probe.t0.length) return;
+      if (lastRow()?.textContent?.includes(`key ${i} `)) {
+        probe.lat.push(performance.now() - probe.t0[i]);
+      }
+    };
+    new MutationObserver(check).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
+  }, kind);
+}
+
+async function measure(
+  browser: Browser,
+  kind: Kind,
+  streams: string[],
+  sizes: number[],
+  keys: number,
+  size: { cols: number; rows: number } | null,
+): Promise<TerminalResult & { cols: number; rows: number }> {
+  const t = await open(browser, kind, size);
+  const { driver, page } = t;
+  const run = async (stream: string, bytes: number) => {
+    await driver.send({ op: "run", stream, bytes });
+    return (await driver.receive()).ms as number;
+  };
+  const res: TerminalResult = {
+    mbps: new Map(),
+    heapSmall: 0,
+    heapLarge: 0,
+    elements: 0,
+    serverRss: 0,
+    keyMedian: NaN,
+    keyP99: NaN,
+  };
+  const smallest = Math.min(...sizes), largest = Math.max(...sizes);
+  for (const stream of streams) {
+    await run(stream, WARMUP);
+    const bySize = new Map<number, number>();
+    res.mbps.set(stream, bySize);
+    for (const mb of sizes) {
+      const ms = await run(stream, mb * MB);
+      bySize.set(mb, mb / (ms / 1000));
+      console.error(
+        `  ${kind} ${stream} ${mb} MB: ${(mb / (ms / 1000)).toFixed(1)} MB/s`,
+      );
+      if (mb === smallest) {
+        res.heapSmall = Math.max(res.heapSmall, await heapMb(page));
+      }
+      if (mb === largest) {
+        res.heapLarge = Math.max(res.heapLarge, await heapMb(page));
+        res.serverRss = Math.max(res.serverRss, await rssMb(t.child.pid));
+        res.elements = Math.max(
+          res.elements,
+          await page.evaluate(() => document.getElementsByTagName("*").length),
+        );
+      }
+    }
+  }
+  if (keys > 0) {
+    await installKeyProbe(page, kind);
+    await driver.send({ op: "echo", count: keys, row: t.rows });
+    await driver.receive();
+    const chars = "abcdefghijklmnopqrstuvwxyz0123456789";
+    for (let i = 0; i < keys; i++) {
+      await page.keyboard.press(chars[i % chars.length]);
+      await page.waitForFunction(
+        (i) =>
+          (globalThis as unknown as { keyProbe: { lat: number[] } }).keyProbe
+            .lat.length > i,
+        i,
+        { timeout: 10_000 },
+      );
+    }
+    await driver.receive();
+    const lat = await page.evaluate(() =>
+      (globalThis as unknown as { keyProbe: { lat: number[] } }).keyProbe.lat
+    );
+    res.keyMedian = percentile(lat, 0.5);
+    res.keyP99 = percentile(lat, 0.99);
+  }
+  await driver.send({ op: "quit" });
+  await driver.receive().catch(() => {});
+  await t.close();
+  return { ...res, cols: t.cols, rows: t.rows };
+}
+
+const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : "-");
+
+function report(
+  streams: string[],
+  sizes: number[],
+  results: Map<Kind, TerminalResult>,
+): void {
+  const d = results.get("domterm"), x = results.get("xterm");
+  const smallest = Math.min(...sizes), largest = Math.max(...sizes);
+  const lines: string[] = [];
+  const row = (cells: string[], widths: number[]) =>
+    cells.map((c, i) => i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))
+      .join("  ");
+  const w = [8, 8, 13, 14, 7, 7];
+  lines.push(
+    row(
+      ["stream", "size", "domterm MB/s", "xterm.js MB/s", "ratio", ">=1.5x"],
+      w,
+    ),
+  );
+  for (const s of streams) {
+    for (const mb of sizes) {
+      const a = d?.mbps.get(s)?.get(mb) ?? NaN;
+      const b = x?.mbps.get(s)?.get(mb) ?? NaN;
+      const r = a / b;
+      lines.push(row([
+        s,
+        `${mb} MB`,
+        f1(a),
+        f1(b),
+        Number.isFinite(r) ? r.toFixed(2) : "-",
+        Number.isFinite(r) ? (r >= TARGET_RATIO ? "yes" : "NO") : "-",
+      ], w));
+    }
+  }
+  if (sizes.length > 1) {
+    lines.push("");
+    const w2 = [8, 22, 22];
+    lines.push(row([
+      "stream",
+      `domterm ${largest}/${smallest} MB`,
+      `xterm.js ${largest}/${smallest} MB`,
+    ], w2));
+    for (const s of streams) {
+      const cell = (t?: TerminalResult) => {
+        const big = t?.mbps.get(s)?.get(largest) ?? NaN;
+        const small = t?.mbps.get(s)?.get(smallest) ?? NaN;
+        const q = big / small;
+        if (!Number.isFinite(q)) return "-";
+        return `${q.toFixed(2)} ${
+          q >= TARGET_LARGE_VS_SMALL ? "(ok)" : "(NO)"
+        }`;
+      };
+      lines.push(row([s, cell(d), cell(x)], w2));
+    }
+  }
+  lines.push("");
+  const w3 = [30, 10, 10];
+  lines.push(row(["", "domterm", "xterm.js"], w3));
+  const both = (f: (t: TerminalResult) => number) => [
+    d ? f1(f(d)) : "-",
+    x ? f1(f(x)) : "-",
+  ];
+  lines.push(
+    row(["key round trip median (ms)", ...both((t) => t.keyMedian)], w3),
+  );
+  lines.push(row(["key round trip p99 (ms)", ...both((t) => t.keyP99)], w3));
+  lines.push(
+    row([`JS heap after ${smallest} MB (MB)`, ...both((t) => t.heapSmall)], w3),
+  );
+  lines.push(
+    row([`JS heap after ${largest} MB (MB)`, ...both((t) => t.heapLarge)], w3),
+  );
+  lines.push(
+    row([`page elements after ${largest} MB`, ...both((t) => t.elements)], w3)
+      .replaceAll(".0", ""),
+  );
+  lines.push(
+    row(
+      [`server RSS after ${largest} MB (MB)`, ...both((t) => t.serverRss)],
+      w3,
+    ),
+  );
+  if (d) {
+    lines.push("");
+    lines.push(
+      `median key round trip < ${TARGET_MEDIAN_KEY_MS} ms: ${
+        d.keyMedian < TARGET_MEDIAN_KEY_MS ? "yes" : "NO"
+      }; JS heap bounded (after ${largest} MB <= 1.25x after ${smallest} MB): ${
+        d.heapLarge <= 1.25 * d.heapSmall ? "yes" : "NO"
+      }`,
+    );
+  }
+  console.log(lines.join("\n"));
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      mb: { type: "string", default: "10,50,200" },
+      stream: { type: "string", multiple: true },
+      terminal: { type: "string", multiple: true },
+      keys: { type: "string", default: "200" },
+    },
+  });
+  const sizes = values.mb.split(",").map(Number);
+  if (sizes.some((n) => !(n > 0))) {
+    throw new Error(`--mb: '${values.mb}' is not a list of sizes`);
+  }
+  const streams = values.stream ?? E2E_STREAMS.map((s) => s.name);
+  for (const s of streams) e2eStream(s);
+  const kinds = (values.terminal ?? ["domterm", "xterm"]) as Kind[];
+  for (const k of kinds) {
+    if (k !== "domterm" && k !== "xterm") {
+      throw new Error(`--terminal: '${k}' is not domterm or xterm`);
+    }
+  }
+  const keys = Number(values.keys);
+  const browser = await launchChromium();
+  const results = new Map<Kind, TerminalResult>();
+  let size: { cols: number; rows: number } | null = null;
+  try {
+    console.error(
+      `chromium ${browser.version()}, viewport ${VIEWPORT.width}x${VIEWPORT.height}`,
+    );
+    for (const kind of kinds) {
+      const r = await measure(browser, kind, streams, sizes, keys, size);
+      size ??= { cols: r.cols, rows: r.rows };
+      console.error(`  ${kind}: ${r.cols}x${r.rows}`);
+      results.set(kind, r);
+    }
+  } finally {
+    await browser.close();
+  }
+  report(streams, sizes, results);
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await main());
