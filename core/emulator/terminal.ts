@@ -2236,6 +2236,12 @@ export class Terminal implements TerminalView {
 
   #csiPrivate(params: Params, final: number): void {
     switch (final) {
+      case 0x6d: { // ?m XTQMODKEYS: modifyKeyboard, -CursorKeys, -FunctionKeys, -OtherKeys
+        const r = params.get(0, -1);
+        const v = [0, 2, 2, -1, this.#modes.modifyOtherKeys][r] ?? -1;
+        if (v >= 0) this.#send(csiReply(`>${r};${v}m`));
+        break;
+      }
       case 0x4a: // ?J DECSED
         this.#eraseInDisplay(params.get(0, 0), true);
         break;

@@ -134,6 +134,18 @@ runCases("XTMODKEYS into the input modes", [
     check: (t) => assertEquals(t.term.modes.modifyOtherKeys, 0),
   },
   {
+    name: "XTQMODKEYS reports modifyOtherKeys and the fixed resources",
+    input: `${CSI}?4m${CSI}>4;2m${CSI}?4m${CSI}?1m${CSI}?2m${CSI}?0m` +
+      `${CSI}?3m${CSI}?9m`,
+    replies: [
+      `${CSI}>4;0m`,
+      `${CSI}>4;2m`,
+      `${CSI}>1;2m`,
+      `${CSI}>2;2m`,
+      `${CSI}>0;0m`,
+    ],
+  },
+  {
     name: "RIS turns it off",
     input: `${CSI}>4;2m\x1bc`,
     check: (t) => assertEquals(t.term.modes.modifyOtherKeys, 0),
