@@ -506,6 +506,7 @@ export class Terminal implements TerminalView {
     this.#kitty.reset();
     this.#savedPrivateModes.clear();
     this.#saved.clear();
+    this.#saved.set(this.#normal, this.#homeCursor()); // xterm saves home
     this.#rectExtent = false;
     this.#lastChar = 0;
     this.#joinNext = false;
@@ -1541,6 +1542,20 @@ export class Terminal implements TerminalView {
     return this.#saved.get(b);
   }
 
+  /** What DECSTR and RIS leave saved: home with the default rendition. */
+  #homeCursor(): SavedCursor {
+    return {
+      x: 0,
+      y: 0,
+      wrapPending: false,
+      pen: defaultPen(),
+      link: null,
+      linkId: "",
+      origin: false,
+      charsets: new CharsetState(),
+    };
+  }
+
   /** DECSC. */
   #saveCursor(): void {
     this.#saved.set(this.#buf, {
@@ -1635,7 +1650,7 @@ export class Terminal implements TerminalView {
     this.#link = null;
     this.#linkId = "";
     this.#updateAttr();
-    this.#saved.delete(this.#buf);
+    this.#saved.set(this.#buf, this.#homeCursor()); // as xterm
     this.#wrapPending = false;
     this.#emit({ type: "modes" });
   }

@@ -459,6 +459,11 @@ runCases("DECSTR", [
     replies: [`${CSI}?5;1$y`, `${CSI}?2004;1$y`],
   },
   {
+    name: "a cursor counts as saved afterwards (?1048), as in xterm",
+    input: `${CSI}!p${CSI}?1048$p${ESC}c${CSI}?1048$p`,
+    replies: [`${CSI}?1048;1$y`, `${CSI}?1048;1$y`],
+  },
+  {
     name: "the saved cursor becomes home with the default rendition",
     input:
       `${CSI}5;5H${CSI}1m${ESC}7${CSI}!p${CSI}3;3H${ESC}8${CSI}6n${DCS}$qm${ST}`,
