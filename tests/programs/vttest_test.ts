@@ -4,7 +4,18 @@
  * (tests/fixtures/programs/vttest/, made by scripts/vttest_goldens.ts,
  * mostly from tmux as an independent reference).
  */
-import { normalizeScreen, withProgram } from "./harness.ts";
+import assert from "node:assert/strict";
+import {
+  A_BLINK,
+  A_BOLD,
+  A_INVERSE,
+  underlineStyle,
+} from "../../core/model/cell.ts";
+import {
+  normalizeScreen,
+  type ProgramSession,
+  withProgram,
+} from "./harness.ts";
 import { VTTEST_ARGS, VTTEST_WALKS } from "./vttest_script.ts";
 
 const FIXTURES = new URL("../fixtures/programs/vttest/", import.meta.url);
@@ -12,6 +23,45 @@ const FIXTURES = new URL("../fixtures/programs/vttest/", import.meta.url);
 function golden(path: string): string {
   return normalizeScreen(Deno.readTextFileSync(new URL(path, FIXTURES)));
 }
+
+/**
+ * vttest's "Graphic rendition test pattern": every label is drawn in the
+ * renditions it names (and "vanilla" in none of them).
+ */
+function checkRendition(s: ProgramSession, reverseScreen: boolean): void {
+  // "Dark background" is the normal screen, "Light background" DECSCNM.
+  assert.equal(s.term.reverseVideo, reverseScreen, "DECSCNM");
+  const lines = s.lines();
+  let labels = 0;
+  for (let y = 3; y < 19; y++) {
+    for (const m of lines[y].matchAll(/[a-z]+( [a-z]+)*/g)) {
+      const words = m[0].split(" ");
+      const x = m.index!;
+      const a = s.attr(x, y);
+      const where = `"${m[0]}" at (${x},${y})`;
+      assert.equal(!!(a & A_BOLD), words.includes("bold"), `bold: ${where}`);
+      assert.equal(
+        underlineStyle(a) === 1,
+        words.includes("underline"),
+        `underline: ${where}`,
+      );
+      assert.equal(!!(a & A_BLINK), words.includes("blink"), `blink: ${where}`);
+      assert.equal(
+        !!(a & A_INVERSE),
+        words.includes("negative"),
+        `negative: ${where}`,
+      );
+      labels++;
+    }
+  }
+  assert.equal(labels, 16, "all sixteen labels");
+}
+
+/** Checks beyond the screen text, after the step of that name. */
+const EXTRA_CHECKS: Record<string, (s: ProgramSession) => void> = {
+  "menu2/02-12": (s) => checkRendition(s, false),
+  "menu2/02-13": (s) => checkRendition(s, true),
+};
 
 for (const walk of VTTEST_WALKS) {
   Deno.test(`vttest ${walk.name}`, async () => {
@@ -22,6 +72,7 @@ for (const walk of VTTEST_WALKS) {
         // vttest discards typeahead before each prompt: the next keys go
         // only once the whole screen (which ends with the prompt) is there.
         await s.sendAndExpect(step.keys, golden(`${name}.txt`), name);
+        EXTRA_CHECKS[name]?.(s);
       }
       // Leave vttest through its menus: it must end by itself.
       await s.send("0\r");
