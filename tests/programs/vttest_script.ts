@@ -71,6 +71,12 @@ const DA_WHY = "the report shows the terminal's own DA answer " +
 const NO_TMUX_WHY = "tmux does not implement this control (CHT/HPR/VPR); " +
   "the golden is ours, checked against the pattern vttest describes";
 
+const NO_TMUX_SLSR_WHY = "tmux has no SL/SR (CSI Ps SP @ / A); vttest " +
+  "wants a vertical column of *'s in the middle, as we draw";
+
+const DECSCA_WHY = "tmux has no DECSCA protected areas; vttest wants a " +
+  "solid box of *'s in the middle, as we draw";
+
 /** Choose item `item` of the current menu; the next screen is `name`. */
 function choose(item: string, name: string): VttestStep {
   return { keys: item + RET, name };
@@ -148,7 +154,7 @@ export const VTTEST_WALKS: VttestWalk[] = [
     ],
   },
   {
-    // Non-VT100: ISO 6429 cursor movement, SD and SU. (REP is left out:
+    // Non-VT100: ISO 6429 cursor movement, SD, SU, SL and SR. (REP is left out:
     // vttest wants REP after REP ignored, xterm repeats again, as we do.)
     name: "menu11",
     steps: [
@@ -178,8 +184,43 @@ export const VTTEST_WALKS: VttestWalk[] = [
       choose("", "25-misc-menu"),
       choose("6", "26-su"),
       choose("", "27-misc-menu"),
-      choose("0", "28-menu"),
-      choose("0", "29-main"),
+      ours(choose("4", "28-sl"), NO_TMUX_SLSR_WHY),
+      choose("", "29-misc-menu"),
+      ours(choose("5", "30-sr"), NO_TMUX_SLSR_WHY),
+      choose("", "31-misc-menu"),
+      choose("0", "32-menu"),
+      choose("0", "33-main"),
+    ],
+  },
+  {
+    // VT220 screen display: ECH and the DECSCA protected areas.
+    name: "menu11-vt220",
+    steps: [
+      choose("11", "00-menu"),
+      choose("1", "01-vt220-menu"),
+      choose("2", "02-display-menu"),
+      choose("3", "03-ech"),
+      choose("", "04-display-menu"),
+      ours(choose("4", "05-decsca-ed"), DECSCA_WHY),
+      choose("", "06-decsca-el"),
+      ours(choose("", "07-decsca-ech"), DECSCA_WHY),
+      choose("", "08-display-menu"),
+      choose("0", "09-vt220-menu"),
+      choose("0", "10-menu"),
+      choose("0", "11-main"),
+    ],
+  },
+  {
+    // ISO 6429 colours: erasing with the background colour (BCE).
+    name: "menu11-bce",
+    steps: [
+      choose("11", "00-menu"),
+      choose("6", "01-colors-menu"),
+      choose("4", "02-bce-blue"),
+      choose("", "03-bce-black"),
+      choose("", "04-colors-menu"),
+      choose("0", "05-menu"),
+      choose("0", "06-main"),
     ],
   },
 ];

@@ -9,6 +9,7 @@ import {
   A_BLINK,
   A_BOLD,
   A_INVERSE,
+  paletteColor,
   underlineStyle,
 } from "../../core/model/cell.ts";
 import {
@@ -57,10 +58,35 @@ function checkRendition(s: ProgramSession, reverseScreen: boolean): void {
   assert.equal(labels, 16, "all sixteen labels");
 }
 
+/**
+ * vttest 11.6.4 (BCE): after erasing with a coloured background, "there
+ * should be no cells with the default foreground or background": every
+ * cell of the screen has the test's colours.
+ */
+function checkBce(s: ProgramSession, fg: number, bg: number): void {
+  for (let y = 0; y < s.term.rows; y++) {
+    for (let x = 0; x < s.term.cols; x++) {
+      if (s.bg(x, y) !== bg) {
+        throw new Error(
+          `cell (${x},${y}) background ${s.bg(x, y)}, want ${bg}`,
+        );
+      }
+      const ch = s.line(y).text(x);
+      if (ch !== " " && s.fg(x, y) !== fg) {
+        throw new Error(`cell (${x},${y}) "${ch}" foreground ${s.fg(x, y)}`);
+      }
+    }
+  }
+}
+
 /** Checks beyond the screen text, after the step of that name. */
 const EXTRA_CHECKS: Record<string, (s: ProgramSession) => void> = {
   "menu2/02-12": (s) => checkRendition(s, false),
   "menu2/02-13": (s) => checkRendition(s, true),
+  // Yellow on blue; then the box only in colour, the rest default... but
+  // the first screen is the one that must have no default cell at all.
+  "menu11-bce/02-bce-blue": (s) =>
+    checkBce(s, paletteColor(3), paletteColor(4)),
 };
 
 for (const walk of VTTEST_WALKS) {
