@@ -12,7 +12,10 @@
  *   next painted frame, and Shift+PgUp-sized steps;
  * - jumps to random places in the whole history (scrollbar drags).
  *
- * Usage: deno run -A bench/scroll_bench.ts [lines] [--css EXTRA]
+ * Usage: deno run -A bench/scroll_bench.ts [lines] [--css EXTRA] [--trace PHASE]
+ *
+ * `--trace wheel` (or load, pageSteps, ...) records a Chromium trace of that
+ * phase and prints where the renderer's main thread spent its time.
  *
  * @module
  */
@@ -28,7 +31,30 @@ const ROOT = new URL("../", import.meta.url);
 const FIXTURES = new URL("tests/e2e/fixtures/renderer/", ROOT);
 
 const lines = Number(Deno.args.find((a) => /^\d+$/.test(a)) ?? 100_000);
+const traceIndex = Deno.args.indexOf("--trace");
+const traceName = traceIndex >= 0 ? Deno.args[traceIndex + 1] : "";
 const cssIndex = Deno.args.indexOf("--css");
+
+/** Print the 15 longest kinds of renderer-thread work in a Chromium trace. */
+function printTrace(buf: Uint8Array): void {
+  const events = (JSON.parse(new TextDecoder().decode(buf)) as {
+    traceEvents: { name: string; ph: string; dur?: number; tid: number }[];
+  }).traceEvents;
+  const main = events.find((e) =>
+    e.name === "thread_name" &&
+    (e as unknown as { args: { name: string } }).args.name ===
+      "CrRendererMain"
+  );
+  const totals = new Map<string, number>();
+  for (const e of events) {
+    if (e.ph !== "X" || e.dur === undefined || e.tid !== main?.tid) continue;
+    totals.set(e.name, (totals.get(e.name) ?? 0) + e.dur / 1000);
+  }
+  const top = [...totals].sort((a, b) => b[1] - a[1]).slice(0, 15);
+  for (const [k, v] of top) {
+    console.log(`  ${v.toFixed(0).padStart(7)} ms  ${k}`);
+  }
+}
 const extraCss = cssIndex >= 0 ? Deno.args[cssIndex + 1] : "";
 
 const js = await bundleForBrowser(new URL("harness.ts", FIXTURES));
@@ -60,18 +86,8 @@ try {
   page.on("pageerror", (e) => console.error("page error:", e.message));
   await page.goto(`http://127.0.0.1:${server.addr.port}/`);
   await page.waitForFunction(() => "dt" in globalThis);
-  const result = await page.evaluate(async (n) => {
-    const stats = (xs: number[]) => {
-      const s = [...xs].sort((a, b) => a - b);
-      const q = (p: number) =>
-        s[Math.min(s.length - 1, Math.floor(p * s.length))];
-      return {
-        n: s.length,
-        median: +q(0.5).toFixed(2),
-        p95: +q(0.95).toFixed(2),
-        max: +s[s.length - 1].toFixed(2),
-      };
-    };
+  // Set up the phases in the page; each returns its samples in ms.
+  await page.evaluate((n) => {
     const frame = () => new Promise<number>((r) => requestAnimationFrame(r));
     const { t, r } = dt.real(120, 40, Infinity);
     const vp = dt.root().querySelector<HTMLElement>(".dt-viewport")!;
@@ -80,100 +96,156 @@ try {
     const lineOf = (i: number) => {
       const k = i % 4;
       return `${perms[k]} 1 user staff ${
-        String((i * 7919) % 99999).padStart(
-          6,
-        )
+        String((i * 7919) % 99999).padStart(6)
       } Dec  3 13:${String(i % 60).padStart(2, "0")} ` +
         `\x1b[${colors[i % 6]}mfile-${i}.${
           ["ts", "md", "sh", "png"][k]
         }\x1b[0m  \x1b[2m# line ${i}\x1b[0m`;
     };
-
-    // Load, 1,000 lines per frame.
-    const loadFrames: number[] = [];
-    const t0 = performance.now();
-    for (let i = 0; i < n; i += 1000) {
-      let s = "";
-      for (let j = i; j < Math.min(n, i + 1000); j++) s += lineOf(j) + "\r\n";
-      const f0 = performance.now();
-      t.write(s);
-      r.render();
-      vp.getBoundingClientRect(); // force the layout into this frame
-      loadFrames.push(performance.now() - f0);
-      await frame();
-    }
-    const loadMs = performance.now() - t0;
-    const rowsInDom = document.querySelectorAll(".dt-viewport .dt-row").length;
-
-    // Held wheel: 3 rows per frame upwards for 120 frames.
-    const cellH = r.measureCell().height;
-    await frame();
-    const wheel: number[] = [];
-    let last = await frame();
-    for (let k = 0; k < 120; k++) {
-      vp.scrollTop -= 3 * cellH;
-      const now = await frame();
-      wheel.push(now - last);
-      last = now;
-    }
-
-    // Page steps and far jumps: time from the scroll to the end of the
-    // next frame's work (measured at the frame after it).
+    const cellH = () => r.measureCell().height;
+    // Time from a scrollTop change until the frame after the next one
+    // starts: by then the new position's layout and paint are done.
     const jump = async (to: number) => {
       const s0 = performance.now();
       vp.scrollTop = to;
       await frame();
-      // Whatever layout and paint the new position needed is done when
-      // the following frame starts.
       await frame();
       return performance.now() - s0;
     };
-    const pageH = 40 * cellH;
-    const pages: number[] = [];
-    for (let k = 0; k < 20; k++) pages.push(await jump(vp.scrollTop - pageH));
-    const far: number[] = [];
-    for (let k = 0; k < 10; k++) {
-      far.push(await jump(vp.scrollTop - 25 * pageH));
-    }
-    const random: number[] = [];
     let seed = 12345;
-    for (let k = 0; k < 15; k++) {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      random.push(await jump((seed / 0x7fffffff) * vp.scrollHeight));
-    }
-    // A frame with nothing to do, for reference.
-    const idle: number[] = [];
-    last = await frame();
-    for (let k = 0; k < 30; k++) {
-      const now = await frame();
-      idle.push(now - last);
-      last = now;
-    }
-    return {
-      lines: n,
-      rowsInDom,
-      loadMs: Math.round(loadMs),
-      loadFrameMs: stats(loadFrames),
-      idleFrameMs: stats(idle),
-      wheelFrameMs: stats(wheel),
-      pageStepMs: stats(pages),
-      farJumpMs: stats(far),
-      randomJumpMs: stats(random),
-      heapMB:
-        (performance as unknown as { memory?: { usedJSHeapSize: number } })
-            .memory
-          ? Math.round(
-            (performance as unknown as { memory: { usedJSHeapSize: number } })
-              .memory.usedJSHeapSize / 1e6,
-          )
-          : null,
+    const phases: Record<string, () => Promise<number[]>> = {
+      // 1,000 lines written and rendered per frame.
+      async load() {
+        const out: number[] = [];
+        for (let i = 0; i < n; i += 1000) {
+          let s = "";
+          for (let j = i; j < Math.min(n, i + 1000); j++) {
+            s += lineOf(j) + "\r\n";
+          }
+          const f0 = performance.now();
+          t.write(s);
+          r.render();
+          vp.getBoundingClientRect(); // the layout belongs to this frame
+          out.push(performance.now() - f0);
+          await frame();
+        }
+        return out;
+      },
+      // A held wheel: 3 rows per frame upwards.
+      async wheel() {
+        const out: number[] = [];
+        let last = await frame();
+        for (let k = 0; k < 120; k++) {
+          vp.scrollTop -= 3 * cellH();
+          const now = await frame();
+          out.push(now - last);
+          last = now;
+        }
+        return out;
+      },
+      // Shift+PgUp steps.
+      async pageSteps() {
+        const out: number[] = [];
+        for (let k = 0; k < 20; k++) {
+          out.push(await jump(vp.scrollTop - 40 * cellH()));
+        }
+        return out;
+      },
+      // 25 pages at a time.
+      async farJumps() {
+        const out: number[] = [];
+        for (let k = 0; k < 10; k++) {
+          out.push(await jump(vp.scrollTop - 25 * 40 * cellH()));
+        }
+        return out;
+      },
+      // Scrollbar drags to anywhere.
+      async randomJumps() {
+        const out: number[] = [];
+        for (let k = 0; k < 15; k++) {
+          seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+          out.push(await jump((seed / 0x7fffffff) * vp.scrollHeight));
+        }
+        return out;
+      },
+      // Frames with nothing to do, for reference (the machine's noise).
+      async idle() {
+        const out: number[] = [];
+        let last = await frame();
+        for (let k = 0; k < 30; k++) {
+          const now = await frame();
+          out.push(now - last);
+          last = now;
+        }
+        return out;
+      },
     };
+    Object.assign(globalThis, { phases });
   }, lines);
-  console.log(`scroll_bench: ${lines} lines, 120x40, headless Chromium`);
-  console.log(JSON.stringify(result, null, 2));
+
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Performance.enable");
+  const metrics = async () => {
+    const { metrics } = await cdp.send("Performance.getMetrics");
+    return Object.fromEntries(metrics.map((m) => [m.name, m.value]));
+  };
+  const stats = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    const q = (p: number) =>
+      s[Math.min(s.length - 1, Math.floor(p * s.length))];
+    return `median ${q(0.5).toFixed(1)}  p95 ${q(0.95).toFixed(1)}  max ${
+      s[s.length - 1].toFixed(1)
+    }  (n=${s.length})`;
+  };
   console.log(
-    "(frame and jump times in ms; a jump is scrollTop change -> two frames later, " +
-      "so ~33 ms is the floor at 60 Hz)",
+    `scroll_bench: ${lines} lines, 120x40, headless Chromium ${browser.version()}`,
+  );
+  for (
+    const [name, what] of [
+      ["load", "frame ms (1,000 lines each)"],
+      ["idle", "frame interval ms, nothing to do"],
+      ["wheel", "frame interval ms, 3 rows per frame"],
+      ["pageSteps", "ms from a one-page scroll to painted"],
+      ["farJumps", "ms from a 25-page scroll to painted"],
+      ["randomJumps", "ms from a jump anywhere to painted"],
+    ]
+  ) {
+    const tracing = name === traceName;
+    if (tracing) {
+      await browser.startTracing(page, {
+        categories: [
+          "devtools.timeline",
+          "disabled-by-default-devtools.timeline",
+          "blink",
+          "cc",
+        ],
+      });
+    }
+    const before = await metrics();
+    const t0 = performance.now();
+    const samples = await page.evaluate(
+      (p) =>
+        (globalThis as unknown as {
+          phases: Record<string, () => Promise<number[]>>;
+        }).phases[p](),
+      name,
+    );
+    const wall = performance.now() - t0;
+    const after = await metrics();
+    if (tracing) printTrace(await browser.stopTracing());
+    const d = (k: string) => ((after[k] - before[k]) * 1000).toFixed(0);
+    console.log(
+      `${name.padEnd(12)} ${what}: ${stats(samples)}\n${"".padEnd(13)}` +
+        `phase ${wall.toFixed(0)} ms wall; main thread: layout ${
+          d("LayoutDuration")
+        } ms, style ${d("RecalcStyleDuration")} ms, script ${
+          d("ScriptDuration")
+        } ms, tasks ${d("TaskDuration")} ms`,
+    );
+  }
+  const m = await metrics();
+  console.log(
+    `DOM nodes ${m.Nodes}, JS heap ${(m.JSHeapUsedSize / 1e6).toFixed(0)} MB`,
   );
 } finally {
   await browser.close();

@@ -370,6 +370,93 @@ Deno.test("renderer: lines scrolling into history append rows; trimmed rows go",
   });
 });
 
+Deno.test("renderer: blocks and chunks stay consistent through appends, trims, shrinks and clears", async () => {
+  await withPage(async ({ page }) => {
+    const problems = await page.evaluate(() => {
+      const { t, r } = dt.real(30, 8, 5000);
+      const out: string[] = [];
+      let seed = 7;
+      const rand = (n: number) => {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        return seed % n;
+      };
+      let serial = 0;
+      const check = (step: string) => {
+        const container = dt.root().querySelector(".dt-viewport .dt-rows")!;
+        const buf = t.normalBuffer;
+        const n = (el: HTMLElement) => el.style.getPropertyValue("--dt-n");
+        let line = 0;
+        for (const block of Array.from(container.children) as HTMLElement[]) {
+          if (!block.classList.contains("dt-block")) {
+            out.push(`${step}: ${block.className} directly in .dt-rows`);
+          }
+          const chunks = Array.from(block.children) as HTMLElement[];
+          if (chunks.length === 0 || chunks.length > 32) {
+            out.push(`${step}: block with ${chunks.length} chunks`);
+          }
+          let inBlock = 0;
+          for (const chunk of chunks) {
+            const rows = Array.from(chunk.children) as HTMLElement[];
+            // An empty chunk is dormant: drawn when it comes into view.
+            const size = rows.length || Number(n(chunk));
+            if (size === 0 || size > 64) {
+              out.push(`${step}: chunk with ${size} rows`);
+            }
+            if (n(chunk) !== String(size)) {
+              out.push(`${step}: chunk --dt-n ${n(chunk)} != ${size}`);
+            }
+            for (const row of rows) {
+              const want = buf.getLine(line).toString(true);
+              if (row.textContent !== want && out.length < 5) {
+                out.push(
+                  `${step}: row ${line} ${JSON.stringify(row.textContent)} != ${
+                    JSON.stringify(want)
+                  }`,
+                );
+              }
+              line++;
+            }
+            if (rows.length === 0) line += size;
+            inBlock += size;
+          }
+          if (n(block) !== String(inBlock)) {
+            out.push(`${step}: block --dt-n ${n(block)} != ${inBlock}`);
+          }
+        }
+        if (line !== buf.length) {
+          out.push(`${step}: ${line} rows for ${buf.length} lines`);
+        }
+      };
+      for (let step = 0; step < 60 && out.length === 0; step++) {
+        const op = rand(10);
+        let what: string;
+        if (op < 6) {
+          const n = [1, 5, 63, 64, 65, 700, 2047, 2049, 4000][rand(9)];
+          let s = "";
+          for (let i = 0; i < n; i++) s += `line ${serial++}\r\n`;
+          t.write(s);
+          what = `print ${n}`;
+        } else if (op < 8) {
+          const rows = 3 + rand(12);
+          t.resize(30, rows);
+          r.render();
+          what = `rows ${rows}`;
+        } else if (op < 9) {
+          t.write("\x1b[3J");
+          what = "ED 3";
+        } else {
+          t.write("\x1bc");
+          what = "RIS";
+        }
+        r.render();
+        check(`step ${step} (${what})`);
+      }
+      return out;
+    });
+    assertEquals(problems, []);
+  });
+});
+
 Deno.test("renderer: cursor sits on its cell, hides, covers wide characters", async () => {
   await withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
