@@ -752,6 +752,45 @@ Deno.test("renderer: the viewport follows output unless scrolled up", async () =
   });
 });
 
+Deno.test("renderer: light and dark themes follow prefers-color-scheme, old output included", async () => {
+  await withPage(async ({ page }) => {
+    await page.evaluate(() => {
+      const { t, r } = dt.real(20, 3);
+      t.write("\x1b[31mred\x1b[0m plain");
+      r.render();
+    });
+    const look = () =>
+      page.evaluate(() => {
+        const root = getComputedStyle(dt.root());
+        return {
+          bg: root.backgroundColor,
+          fg: root.color,
+          red: getComputedStyle(dt.find(dt.rows()[0], "red")).color,
+          font: root.fontFamily.split(",")[0],
+          scheme: root.colorScheme,
+        };
+      });
+    await page.emulateMedia({ colorScheme: "dark" });
+    const dark = await look();
+    await page.emulateMedia({ colorScheme: "light" });
+    const light = await look();
+    assertEquals(dark, {
+      bg: "rgb(28, 31, 38)",
+      fg: "rgb(213, 217, 224)",
+      red: "rgb(229, 112, 122)",
+      font: "ui-monospace",
+      scheme: "dark",
+    });
+    assertEquals(light, {
+      bg: "rgb(251, 251, 250)",
+      fg: "rgb(47, 51, 59)",
+      red: "rgb(200, 55, 45)",
+      font: "ui-monospace",
+      scheme: "light",
+    });
+  });
+});
+
 Deno.test("renderer: blinking text and a blinking cursor stop under prefers-reduced-motion", async () => {
   await withPage(async ({ page }) => {
     const probe = () =>
