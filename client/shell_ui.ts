@@ -53,6 +53,9 @@ export interface ShellUiRenderer {
   measureCell(): { width: number; height: number };
 }
 
+/** Least time between derivations while only the buffer's length changes. */
+const DERIVE_INTERVAL_MS = 200;
+
 /** Class of a command's decoration (exit badge, copy and fold buttons). */
 const DECO_CLASS = "dt-cmd-deco";
 
@@ -75,6 +78,10 @@ export class ShellUi {
   #folder: RowFolder;
   #derived: DerivedMarks = { groups: [], folds: [], userMarks: [] };
   #key = "";
+  /** Buffer length and time of the last derivation. */
+  #length = -1;
+  #derivedAt = -Infinity;
+  #trailing = 0;
   /** Fold state by the mark that starts a group or a DomTerm button. */
   #folded = new Map<LineMark, boolean>();
   /** Decoration element per group / DomTerm button, and the row it sits in. */
@@ -109,6 +116,7 @@ export class ShellUi {
     const root = this.#renderer.root;
     root.removeEventListener("keydown", this.#onKeyDown, true);
     root.removeEventListener("click", this.#onClick);
+    clearTimeout(this.#trailing);
     for (const d of this.#decos.values()) d.el.remove();
     this.#decos.clear();
     this.#folder.apply([]);
@@ -119,10 +127,27 @@ export class ShellUi {
     const term = this.#term;
     if (term.buffer !== term.normalBuffer) return;
     const buf = term.normalBuffer;
-    const key =
-      `${term.marksVersion}|${buf.trimmed}|${buf.length}|${term.cols}`;
-    if (key !== this.#key) {
+    // New marks, trimmed history or a reflow move the groups: derive them
+    // again at once. Lines merely added (output streaming) rarely do, and
+    // deriving reads the whole buffer: at most every DERIVE_INTERVAL_MS,
+    // with a trailing update so the last state is always shown.
+    const key = `${term.marksVersion}|${buf.trimmed}|${term.cols}`;
+    const now = performance.now();
+    let derive = key !== this.#key;
+    if (!derive && buf.length !== this.#length) {
+      const wait = this.#derivedAt + DERIVE_INTERVAL_MS - now;
+      if (wait <= 0) derive = true;
+      else if (this.#trailing === 0) {
+        this.#trailing = setTimeout(() => {
+          this.#trailing = 0;
+          this.update();
+        }, wait);
+      }
+    }
+    if (derive) {
       this.#key = key;
+      this.#length = buf.length;
+      this.#derivedAt = now;
       this.#derived = deriveMarks(buf);
       this.#dirty = true;
     }
