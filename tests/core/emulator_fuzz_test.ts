@@ -274,6 +274,7 @@ const REPLY_FORMS: RegExp[] = [
   /^\x1b\[(1|3;0;0|[45689];[0-9]+;[0-9]+)t$/, // window reports
   /^\x1b\](4;[0-9]+|1[012]);rgb:[0-9a-f]{4}\/[0-9a-f]{4}\/[0-9a-f]{4}(\x1b\\|\x07)$/, // colours
   /^\x1b\[\?[0-9]+u$/, // kitty keyboard flags
+  /^\x1b\[>[0-9]+;[0-9]+m$/, // XTQMODKEYS
 ];
 
 /** Throw unless `reply` matches one of {@link REPLY_FORMS}. */
