@@ -25,6 +25,11 @@ export interface FoundLink {
   target: Omit<OpenMessage, "type">;
   /** OSC 8 `id=`: cells elsewhere with the same URI and id are the same link. */
   linkId?: string;
+  /**
+   * A detected link that continues on soft-wrapped rows: every part as
+   * [row offset from the hovered row, start, end].
+   */
+  parts?: [number, number, number][];
 }
 
 /** The OSC 8 `id=` of an extended style (the emulator's entries carry it). */
@@ -104,25 +109,38 @@ export function findTextLinks(text: string): FoundLink[] {
   return found;
 }
 
-/** The text of `line` as one string with one UTF-16 unit per cell where possible, and the cell of each unit. */
-function rowText(line: Line): { text: string; cells: number[] } {
+/**
+ * The text of `lines` (one logical line: soft-wrapped rows) as one string,
+ * and for each UTF-16 unit the row and cell it came from (plus an end entry).
+ */
+function joinedText(
+  lines: Line[],
+): { text: string; cells: [number, number][] } {
   let text = "";
-  const cells: number[] = [];
-  for (let x = 0; x < line.cols; x++) {
-    const t = line.text(x);
-    if (t === "") continue; // wide tail
-    for (let i = 0; i < t.length; i++) cells.push(x);
-    text += t;
-  }
-  cells.push(line.cols);
+  const cells: [number, number][] = [];
+  lines.forEach((line, k) => {
+    for (let x = 0; x < line.cols; x++) {
+      const t = line.text(x);
+      if (t === "") continue; // wide tail
+      for (let i = 0; i < t.length; i++) cells.push([k, x]);
+      text += t;
+    }
+  });
+  const last = lines.length - 1;
+  cells.push([last, lines[last].cols]);
   return { text, cells };
 }
 
-/** The link at cell `x` of `line`, or null. `ext` resolves extended styles. */
+/**
+ * The link at cell `x` of `line`, or null. `ext` resolves extended styles.
+ * `wrapped`: the rows of `line`'s logical line and `line`'s index among them,
+ * so that a detected URL may continue across soft wraps.
+ */
 export function linkAt(
   line: Line,
   x: number,
   ext: (id: number) => ExtStyle,
+  wrapped: { lines: Line[]; index: number } = { lines: [line], index: 0 },
 ): FoundLink | null {
   if (x < 0 || x >= line.cols) return null;
   const id = extId(line.attr(x));
@@ -140,10 +158,27 @@ export function linkAt(
       ? { start, end, target: { url: uri } }
       : { start, end, target: { url: uri }, linkId };
   }
-  const { text, cells } = rowText(line);
+  const { lines, index } = wrapped;
+  const { text, cells } = joinedText(lines);
+  // Cell positions compare as (row, x) pairs.
+  const pos = (c: [number, number]) => c[0] * 100000 + c[1];
+  const here = index * 100000 + x;
   for (const f of findTextLinks(text)) {
-    const start = cells[f.start], end = cells[f.end];
-    if (x >= start && x < end) return { ...f, start, end };
+    const a = cells[f.start];
+    // The end is just after the last unit's cell.
+    const z = cells[f.end - 1];
+    const b: [number, number] = [z[0], z[1] + 1];
+    if (here < pos(a) || here >= pos(b)) continue;
+    const parts: [number, number, number][] = [];
+    for (let k = a[0]; k <= b[0]; k++) {
+      parts.push([
+        k - index,
+        k === a[0] ? a[1] : 0,
+        k === b[0] ? b[1] : lines[k].cols,
+      ]);
+    }
+    const mine = parts.find((p) => p[0] === 0)!;
+    return { ...f, start: mine[1], end: mine[2], parts };
   }
   return null;
 }
@@ -198,7 +233,29 @@ export class LinkHandler {
     const x = Math.floor(
       (ev.clientX - row.getBoundingClientRect().left) / this.#host.cellWidth(),
     );
-    const link = linkAt(line, x, (id) => this.#host.ext(id));
+    // The soft-wrapped rows around this one (a URL may continue there).
+    const lines = [line];
+    let index = 0;
+    for (let r: HTMLElement | null = row, n = 0; r && n < 8; n++) {
+      r = neighbourRow(r, -1);
+      const l = r ? this.#host.lineOfRow(r) : null;
+      if (!l || !l.wrapped || l.extras?.block) break;
+      lines.unshift(l);
+      index++;
+    }
+    for (let r: HTMLElement | null = row, n = 0; r && n < 8; n++) {
+      if (!lines[lines.length - 1].wrapped) break;
+      r = neighbourRow(r, 1);
+      const l = r ? this.#host.lineOfRow(r) : null;
+      if (!l || l.extras?.block) break;
+      lines.push(l);
+    }
+    const link = linkAt(
+      line,
+      x,
+      (id) => this.#host.ext(id),
+      { lines, index },
+    );
     return link ? { link, row } : null;
   }
 
@@ -221,6 +278,14 @@ export class LinkHandler {
       link.start,
       link.end,
     ]];
+    for (const [dk, a, b] of link.parts ?? []) {
+      if (dk === 0) continue;
+      let r: HTMLElement | null = row;
+      for (let n = 0; r && n < Math.abs(dk); n++) {
+        r = neighbourRow(r, Math.sign(dk));
+      }
+      if (r) parts.push([r, a, b]);
+    }
     if (link.linkId !== undefined && link.target.url !== undefined) {
       // The same id elsewhere (a link split over lines): underline it too.
       const ext = (id: number) => this.#host.ext(id);

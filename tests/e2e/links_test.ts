@@ -64,6 +64,30 @@ function cellPoint(
   }, [prefix, col] as const);
 }
 
+/** A URL longer than a row: it wraps onto the next one. */
+const LONG = "https://example.net/" + "x".repeat(100) + "/end";
+
+/** Page coordinates of cell `col` in the row after the one whose text starts with `prefix`. */
+function nextRowPoint(
+  page: Page,
+  prefix: string,
+  col: number,
+): Promise<{ x: number; y: number }> {
+  return page.evaluate(([prefix, col]) => {
+    const rows = Array.from(document.querySelectorAll("#terminal .dt-row"));
+    const i = rows.findIndex((r) =>
+      (r.textContent ?? "").startsWith(prefix as string)
+    );
+    const r = rows[i + 1].getBoundingClientRect();
+    const w = parseFloat(
+      getComputedStyle(document.getElementById("terminal")!).getPropertyValue(
+        "--dt-cell-w",
+      ),
+    );
+    return { x: r.left + ((col as number) + 0.5) * w, y: r.top + r.height / 2 };
+  }, [prefix, col] as const);
+}
+
 async function readLines(file: string, n: number): Promise<string[]> {
   const deadline = Date.now() + 10_000;
   let lines: string[] = [];
@@ -96,7 +120,7 @@ Deno.test("e2e links: hover underlines, Ctrl+click opens through the server's op
   const line4 = `${wrap("PART2")} y ${wrap("PART3")}`;
   await Deno.writeTextFile(
     `${dir}/out`,
-    `${line1}\r\n${line2}\r\n${line3}\r\n${line4}\r\n`,
+    `${line1}\r\n${line2}\r\n${line3}\r\n${line4}\r\n${LONG}\r\n`,
   );
   const t = await startDomterm([
     "sh",
@@ -154,6 +178,14 @@ Deno.test("e2e links: hover underlines, Ctrl+click opens through the server's op
       href: "https://example.org/detected",
       pointer: "pointer",
     });
+    // A detected URL that wraps: hovering its second row underlines both rows.
+    const long = await nextRowPoint(page, "https://example.net/", 2);
+    await page.mouse.move(long.x, long.y);
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll<HTMLElement>(".dt-link-hover"))
+        .filter((h) => h.dataset.href?.startsWith("https://example.net/"))
+        .length === 2
+    );
     // A plain click opens nothing.
     const osc8 = await cellPoint(page, "LINK8", 2);
     await page.mouse.click(osc8.x, osc8.y);
@@ -161,17 +193,20 @@ Deno.test("e2e links: hover underlines, Ctrl+click opens through the server's op
     const bad = await cellPoint(page, "LINK8", 7);
     const file = await cellPoint(page, "err src", 8);
     await page.keyboard.down("Control");
-    for (const p of [osc8, bad, url, file]) await page.mouse.click(p.x, p.y);
+    for (const p of [osc8, bad, url, file, long]) {
+      await page.mouse.click(p.x, p.y);
+    }
     await page.keyboard.up("Control");
-    const lines = await readLines(out, 3);
+    const lines = await readLines(out, 4);
     await page.waitForTimeout(300);
-    assertEquals(await readLines(out, 3), lines, "nothing more arrived");
+    assertEquals(await readLines(out, 4), lines, "nothing more arrived");
     assertEquals(
       lines.sort(),
       [
         `${dir}/src/app.ts`,
         "https://example.com/osc8",
         "https://example.org/detected",
+        LONG,
       ].sort(),
     );
     assert(!lines.some((l) => l.includes("javascript")));
