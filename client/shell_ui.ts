@@ -81,7 +81,7 @@ export class ShellUi {
   /** Buffer length and time of the last derivation. */
   #length = -1;
   #derivedAt = -Infinity;
-  #trailing = 0;
+  #trailing: ReturnType<typeof setTimeout> | 0 = 0;
   /** Fold state by the mark that starts a group or a DomTerm button. */
   #folded = new Map<LineMark, boolean>();
   /** Decoration element per group / DomTerm button, and the row it sits in. */
