@@ -167,15 +167,30 @@ function fillBackground(line: Line): number {
     : 0;
 }
 
+/**
+ * The full cell array behind a line's array that {@link refit} narrowed to
+ * a view: the cells past the view belong to nobody else (a line's array is
+ * never shared), so getting wider again needs no copy.
+ */
+const wider = new WeakMap<Uint32Array, Uint32Array>();
+
 /** Give `line` `cols` cells in place, padding with background `bg`. */
 function refit(line: Line, cols: number, bg: number, arrays: CellArrays): void {
   line.wrapped = false;
   if (line.cols === cols) return;
   const keep = Math.min(cols, line.cols);
   let data: Uint32Array;
+  const full = wider.get(line.data);
   if (cols < line.cols) {
     // Narrower: a view of the cells kept (no copy; the rest was blank).
+    // The whole array is remembered for getting wider again.
     data = line.data.subarray(0, cols * CELL_STRIDE);
+    wider.set(data, full ?? line.data);
+  } else if (full !== undefined && full.length >= cols * CELL_STRIDE) {
+    // Wider again: the cells are still there; blank the ones uncovered.
+    data = full.subarray(0, cols * CELL_STRIDE);
+    data.fill(0, line.cols * CELL_STRIDE);
+    wider.set(data, full);
   } else {
     data = arrays.take();
     copyWords(data, 0, line.data, 0, keep * CELL_STRIDE);

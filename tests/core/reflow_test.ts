@@ -688,3 +688,21 @@ Deno.test("reflow (terminal): many random resizes keep every invariant", () => {
     checkTermCells(t.term);
   }
 });
+
+Deno.test("reflow: narrower then wider again blanks the uncovered cells", () => {
+  const line = row(8, "ab");
+  line.fill(5, 8, 0, 0, red, 0); // coloured blanks past the text
+  let lines = [line];
+  for (const w of [4, 8, 3, 12]) {
+    lines = reflow({ length: 1, getLine: () => lines[0] }, w, []).lines;
+    assert(lines[0] === line, `width ${w}: the line keeps its identity`);
+    assertEquals(line.data.length, w * 4);
+  }
+  assertEquals(specs(lines), ["ab"]);
+  // The red cells were cut off at width 4; they do not come back.
+  for (let x = 2; x < 12; x++) {
+    assertEquals([line.code(x), line.bg(x), line.attr(x)], [0, 0, 0]);
+  }
+  line.set(11, 0x7a, 0, 0, 0);
+  assertEquals(line.toString(true), "ab         z");
+});
