@@ -102,6 +102,18 @@ export function renderImage(
 ): HTMLElement {
   const box = doc.createElement("div");
   box.className = "dt-image";
+  if (image.evicted) {
+    box.append(
+      notice(
+        doc,
+        `image ${
+          image.name || ""
+        } dropped: too much image data in this terminal`
+          .replace("  ", " "),
+      ),
+    );
+    return box;
+  }
   if (!image.inline) {
     const a = doc.createElement("a");
     a.className = "dt-download";

@@ -45,7 +45,16 @@ export interface EmbedHost {
   newline(): void;
   /** Report a dropped sequence (too large, malformed). */
   warn?(message: string): void;
+  /** Cap of all images' data (characters); default {@link MAX_IMAGE_MEMORY}. */
+  maxImageMemory?: number;
 }
+
+/**
+ * Image data (base64 or sixel characters) one terminal keeps, all images
+ * together. Past it the oldest images are dropped (their data emptied,
+ * `evicted` set): a program printing images forever cannot exhaust memory.
+ */
+export const MAX_IMAGE_MEMORY = 128 * 1024 * 1024;
 
 /** Elements that make a fragment block content. */
 const BLOCK_TAGS = new Set([
@@ -225,6 +234,9 @@ export class HtmlEmbeds {
   #host: EmbedHost;
   /** replace-key -> where it was inserted (a hint, checked before use). */
   #index = new Map<string, KeyPlace>();
+  /** Images with data, oldest first, and their total size. */
+  #images: ImageEmbed[] = [];
+  #imageMemory = 0;
 
   /** Handlers act on `host`. */
   constructor(host: EmbedHost) {
@@ -319,8 +331,18 @@ export class HtmlEmbeds {
     host.newline();
   }
 
-  /** Insert an image as a block line. */
+  /** Insert an image as a block line (dropping the oldest images' data past the memory cap). */
   insertImage(image: ImageEmbed): void {
+    const max = this.#host.maxImageMemory ?? MAX_IMAGE_MEMORY;
+    this.#images.push(image);
+    this.#imageMemory += image.data.length;
+    while (this.#imageMemory > max && this.#images.length > 0) {
+      const old = this.#images.shift()!;
+      this.#imageMemory -= old.data.length;
+      // Shared by every copy of the line: all of them lose it at once.
+      old.data = "";
+      old.evicted = true;
+    }
     this.insertBlock({ html: "", key: null, image });
   }
 

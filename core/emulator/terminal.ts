@@ -120,6 +120,8 @@ export interface TerminalOptions {
    * repairs its invariants and goes on. For tests and diagnostics.
    */
   onError?: (err: unknown) => void;
+  /** Image data kept in the model, in characters (default {@link MAX_IMAGE_MEMORY}); older images are dropped past it. */
+  maxImageMemory?: number;
 }
 
 /** Largest accepted number of columns. */
@@ -257,6 +259,7 @@ export class Terminal implements TerminalView {
       cursorX: () => this.#x,
       cursorY: () => this.#y,
       rows: () => this.#rows,
+      maxImageMemory: options.maxImageMemory,
       newline: () => {
         this.#carriageReturn();
         this.#index();

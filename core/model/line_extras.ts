@@ -25,8 +25,9 @@ export interface LineMark {
 }
 
 /**
- * An image (iTerm2 `OSC 1337 ; File=`, sixel). Immutable once made: copies
- * of a line may share it.
+ * An image (iTerm2 `OSC 1337 ; File=`, sixel). Copies of a line share it;
+ * it is not changed once made, except that the memory cap may drop its data
+ * (`evicted`), for every copy at once.
  */
 export interface ImageEmbed {
   /** MIME type from the content ("image/png"..., "image/x-sixel"). */
@@ -47,6 +48,8 @@ export interface ImageEmbed {
   /** Pixel size read from the file's header, when known (raster images). */
   pixelWidth?: number;
   pixelHeight?: number;
+  /** The data was dropped (too much image data in the terminal); `data` is "". */
+  evicted?: boolean;
 }
 
 /** A block HTML fragment (OSC 72 block content) that this line stands for. */

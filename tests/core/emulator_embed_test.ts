@@ -347,3 +347,28 @@ Deno.test("embed: pixel size from image headers", () => {
   const im = term.buffer.getLine(0).extras?.block?.image;
   assertEquals([im?.pixelWidth, im?.pixelHeight], [40, 24]);
 });
+
+Deno.test("embed: past the image memory cap the oldest images lose their data", () => {
+  const png = b64(new Uint8Array([...PNG_HEAD, ...new Array(300).fill(0)]));
+  const term = new Terminal({
+    cols: 10,
+    rows: 10,
+    maxImageMemory: png.length * 3,
+  });
+  for (let i = 0; i < 5; i++) term.write(`${OSC}1337;File=inline=1:${png}\x07`);
+  const images = [0, 1, 2, 3, 4].map((i) =>
+    term.buffer.getLine(i).extras?.block?.image
+  );
+  expectEqual(
+    images.map((im) => [im?.evicted ?? false, im?.data.length]),
+    [[true, 0], [true, 0], [false, png.length], [false, png.length], [
+      false,
+      png.length,
+    ]],
+    "evicted",
+  );
+  // A copy of a line shares the image, so it is dropped for the copy too.
+  const copy = term.buffer.getLine(2).clone();
+  term.write(`${OSC}1337;File=inline=1:${png}\x07`);
+  assertEquals(copy.extras?.block?.image?.evicted, true);
+});
