@@ -372,3 +372,24 @@ Deno.test("embed: past the image memory cap the oldest images lose their data", 
   term.write(`${OSC}1337;File=inline=1:${png}\x07`);
   assertEquals(copy.extras?.block?.image?.evicted, true);
 });
+
+Deno.test("embed: fragments survive reflow (inline moves with its cell, block stays a line)", () => {
+  const term = new Terminal({ cols: 20, rows: 6 });
+  term.write(
+    `0123456789ABCDEFGHIJKLM${OSC}72;<b>i</b>${ST}NO\r\n${OSC}72;<div>blk</div>${ST}end`,
+  );
+  expectEqual(
+    embeds(term),
+    ["1 inline@3 <b>i</b>", "2 block <div>blk</div>"],
+    "before",
+  );
+  term.resize(30, 6);
+  expectEqual(
+    embeds(term),
+    ["0 inline@23 <b>i</b>", "1 block <div>blk</div>"],
+    "wider",
+  );
+  term.resize(8, 6);
+  const all = embeds(term).map((e) => e.replace(/^-?\d+ /, ""));
+  expectEqual(all, ["inline@7 <b>i</b>", "block <div>blk</div>"], "narrower");
+});
