@@ -29,9 +29,9 @@ export const CLOSE_BAD_MESSAGE = 4002;
 export const CLOSE_SESSION_ENDED = 4003;
 
 /** Bytes a window may be behind before the session stops reading the PTY. */
-export const HIGH_WATER = 1 << 20;
+export const HIGH_WATER = 1 << 18;
 /** Reading resumes when every window is at most this far behind. */
-export const LOW_WATER = 1 << 18;
+export const LOW_WATER = 1 << 16;
 
 /** Largest text frame the server accepts. */
 export const MAX_CONTROL_MESSAGE = 64 * 1024;

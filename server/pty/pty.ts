@@ -198,7 +198,21 @@ export class Pty {
       const n = Number(
         L.symbols.read(this.#fd, this.#readBuf, BigInt(READ_CHUNK)),
       );
-      if (n > 0) return this.#readBuf.slice(0, n);
+      if (n > 0) {
+        // A PTY hands out about 4 KiB per read: take what else is already
+        // there, so a flood travels in fewer, larger chunks (and frames).
+        let total = n;
+        while (total < READ_CHUNK) {
+          const m = Number(L.symbols.read(
+            this.#fd,
+            this.#readBuf.subarray(total),
+            BigInt(READ_CHUNK - total),
+          ));
+          if (m <= 0) break; // EAGAIN, EOF or EIO: the next call sees it
+          total += m;
+        }
+        return this.#readBuf.slice(0, total);
+      }
       if (n === 0) {
         this.#eof = true;
         return null;
