@@ -56,6 +56,11 @@ const BLOCK = 32;
  * Fill at most this long per idle callback.
  */
 const IDLE_FILL_MS = 8;
+/**
+ * Idle filling waits until no line was added for this long: during a
+ * flood most dormant chunks are trimmed before anyone could see them.
+ */
+const IDLE_QUIET_MS = 300;
 
 /**
  * While output floods in (the last frame scrolled more than a screen), draw
@@ -321,12 +326,16 @@ class RowGrid {
       return `<div class="${rowClass(line)}">${html}</div>`;
     };
     let k = from;
+    // Rows above the new screen stay undrawn only when there are many
+    // (a flood); a few are drawn as before.
+    const sleepTo = liveFrom - from >= CHUNK ? liveFrom : from;
     // Top up the last chunk.
     const last = chunks.length - 1;
     if (last >= 0 && this.dormant.has(chunks[last])) {
       this.#fill(last, buf, painter);
     }
-    if (last >= 0 && sizes[last] < CHUNK) {
+    // (Not in a flood: rows above the new screen would be drawn for nothing.)
+    if (last >= 0 && sizes[last] < CHUNK && k >= sleepTo) {
       const n = Math.min(CHUNK - sizes[last], to - k);
       let html = "";
       for (let i = 0; i < n; i++) html += rowHtml(k++);
@@ -346,9 +355,11 @@ class RowGrid {
     const chunkHtml: string[] = [];
     const sleeping: boolean[] = [];
     while (k < to) {
-      const n = Math.min(CHUNK, to - k);
+      // Dormant chunks end where the screen starts, so the live ones hold
+      // only screen rows.
+      const asleep = k < sleepTo;
+      const n = Math.min(CHUNK, (asleep ? sleepTo : to) - k);
       let html = `<div class="dt-chunk" style="--dt-n:${n}">`;
-      const asleep = k + n <= liveFrom;
       sleeping.push(asleep);
       if (asleep) {
         for (let i = 0; i < n; i++) {
@@ -570,6 +581,8 @@ export class Renderer {
   /** When the last frame was drawn, and whether it scrolled a screen or more. */
   #lastFrame = -Infinity;
   #flooding = false;
+  /** When a frame last added lines to the normal buffer's view. */
+  #lastGrowth = -Infinity;
   /** Dormant chunks of the normal grid that came into view. */
   #wanted = new Set<Element>();
   /** Pending requestIdleCallback that fills dormant chunks (0: none). */
@@ -586,8 +599,14 @@ export class Renderer {
   };
   #onIdle = (deadline: IdleDeadline) => {
     this.#idle = 0;
-    // Fill only when nothing else waits (a frame is due: output came).
-    if (this.#frame !== 0 || this.#altShown) return this.#requestIdle();
+    // Fill only when nothing else waits (a frame is due: output came) and
+    // output has been quiet for a while.
+    if (
+      this.#frame !== 0 || this.#altShown ||
+      performance.now() - this.#lastGrowth < IDLE_QUIET_MS
+    ) {
+      return this.#requestIdle();
+    }
     this.render();
     const budget = Math.min(IDLE_FILL_MS, deadline.timeRemaining());
     this.#normal.fillDormant(
@@ -596,6 +615,7 @@ export class Renderer {
       this.#wanted,
       performance.now() + budget,
     );
+    this.#wanted.clear();
     // Rows just drawn may need decorations (shell marks).
     this.onRender?.();
     this.#requestIdle();
@@ -753,11 +773,21 @@ export class Renderer {
       grid = this.#normal;
       const before = buf.trimmed + grid.els.length;
       changed = grid.sync(buf, cols, rows, this.#painter) || changed;
-      this.#flooding = buf.trimmed + buf.length - before > rows;
+      const added = buf.trimmed + buf.length - before;
+      this.#flooding = added > rows;
       this.#lastFrame = performance.now();
-      if (this.#wanted.size > 0) {
+      if (added > 0) this.#lastGrowth = this.#lastFrame;
+      // Following a flood, chunks just above the screen come near the view
+      // every frame only to be trimmed soon: they wait for a quiet moment.
+      if (this.#wanted.size > 0 && !(this.#follow && this.#flooding)) {
         this.#normal.fillDormant(buf, this.#painter, this.#wanted);
         this.#wanted.clear();
+      } else {
+        for (const c of this.#wanted) {
+          if (!this.#normal.dormant.has(c as HTMLElement)) {
+            this.#wanted.delete(c);
+          }
+        }
       }
       this.#requestIdle();
       if (this.#follow && (changed || this.#needScroll)) {
