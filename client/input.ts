@@ -34,6 +34,7 @@ import {
   type KeyPress,
 } from "../core/keys.ts";
 import type { InputModes } from "../core/terminal_view.ts";
+import { selectedRowsText } from "./selection.ts";
 
 /** What the input handler needs from the page. */
 export interface InputOptions {
@@ -363,8 +364,11 @@ export class InputHandler {
 
   #copySelection(): void {
     const doc = this.#root.ownerDocument;
-    const text = doc.getSelection()?.toString() ?? "";
-    if (text === "") return;
+    const sel = doc.getSelection();
+    if (sel === null || sel.rangeCount === 0 || sel.isCollapsed) return;
+    // The fallback below must join soft-wrapped rows as the copy event does.
+    const text = selectedRowsText(this.#root, sel.getRangeAt(0)) ??
+      sel.toString();
     let copied = false;
     try {
       // Fires a copy event, which calls onCopy.

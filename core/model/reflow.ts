@@ -249,10 +249,10 @@ export function reflow(
     const first = src.getLine(a);
     group.length = 0;
     group.push(first);
-    if (first.extras?.block === undefined) {
+    if (!isRigid(first)) {
       while (b + 1 < n && src.getLine(b).wrapped) {
         const l = src.getLine(b + 1);
-        if (l.extras?.block !== undefined) break;
+        if (isRigid(l)) break;
         group.push(l);
         b++;
       }
@@ -271,9 +271,9 @@ export function reflow(
     }
     if (
       b === a && groupPoints.length === 0 &&
-      (first.extras === null || first.extras.block !== undefined ||
+      (first.extras === null || isRigid(first) ||
         extrasExtent(first.extras) <= cols) &&
-      (fitsIn(first, cols) || first.extras?.block !== undefined)
+      (fitsIn(first, cols) || isRigid(first))
     ) {
       // The common case: one row that fits. Keep the Line, change its width.
       refit(first, cols, fillBackground(first), arrays);
@@ -284,6 +284,15 @@ export function reflow(
     a = b + 1;
   }
   return { lines: out, points: result };
+}
+
+/**
+ * A line that keeps its rows as they are: a block embed, or a DEC
+ * double-size line (its cells are drawn twice as wide, so re-wrapping them
+ * by cell count would be wrong). It is only cut or padded.
+ */
+function isRigid(l: Line): boolean {
+  return l.size !== 0 || l.extras?.block !== undefined;
 }
 
 /** A point inside one logical line. */
@@ -426,7 +435,7 @@ function layoutGroup(
   const fill = fillBackground(rows[k - 1]);
 
   // One row that fits (or a block line): keep the Line, change its width.
-  if (k === 1 && (extent <= cols || rows[0].extras?.block !== undefined)) {
+  if (k === 1 && (extent <= cols || isRigid(rows[0]))) {
     refit(rows[0], cols, fill, arrays);
     out.push(rows[0]);
     for (const p of points) {

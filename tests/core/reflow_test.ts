@@ -706,3 +706,16 @@ Deno.test("reflow: narrower then wider again blanks the uncovered cells", () => 
   line.set(11, 0x7a, 0, 0, 0);
   assertEquals(line.toString(true), "ab         z");
 });
+
+Deno.test("reflow: double-size lines are cut, never re-wrapped", () => {
+  const a = row(10, "0123456789");
+  a.size = 1;
+  a.wrapped = true;
+  const b = row(10, "abc");
+  const r = reflow({ length: 2, getLine: (i) => [a, b][i] }, 6, []);
+  assertEquals(r.lines.length, 2);
+  assert(r.lines[0] === a);
+  assertEquals(r.lines[0].size, 1);
+  assertEquals(r.lines[0].toString(), "012345");
+  assertEquals(r.lines[1].toString(true), "abc");
+});
