@@ -82,6 +82,7 @@ function choose(item: string, name: string): VttestStep {
   return { keys: item + RET, name };
 }
 
+/** Every walk: the vttest menus 1, 2, 3, 6, 8 and 11 (parts). */
 export const VTTEST_WALKS: VttestWalk[] = [
   {
     // Cursor movements: border frames, autowrap, controls inside sequences.
