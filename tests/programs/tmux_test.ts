@@ -44,17 +44,23 @@ async function splitAndRun(s: ProgramSession): Promise<void> {
     undefined,
     "the pane border",
   );
-  await s.waitForScreen((s) => s.cursor[0] === 43, undefined, "right pane");
+  await s.waitForScreen(
+    (s) => s.cursor[0] === 43 && s.cursor[1] === 0,
+    undefined,
+    "prompt in the right pane",
+  );
   await s.send("echo right; seq 1 30 | tail -n 3\r");
   await s.waitForScreen(
-    (s) => s.lines()[3].endsWith("│29") && s.lines()[4].endsWith("│30"),
+    (s) =>
+      s.lines()[3].endsWith("│29") && s.lines()[4].endsWith("│30") &&
+      s.cursor[0] === 43 && s.cursor[1] === 5,
     undefined,
-    "output in the right pane",
+    "output in the right pane, then its prompt",
   );
-  // Back to the left pane, split it horizontally, run something below.
-  await s.send(PREFIX + "o");
-  await s.waitForScreen((s) => s.cursor[0] === 2, undefined, "left pane");
-  await s.send(PREFIX + '"');
+  // Back to the left pane and split it horizontally, this time with tmux
+  // commands (a second prefix key right after a pane switch was flaky under
+  // load: tmux still saw the prefix table); then run something below.
+  await s.send("tmux selectp -L\\; splitw -v\r");
   await s.waitForScreen(
     (s) => s.lines()[11].startsWith("─".repeat(40)),
     undefined,
@@ -79,6 +85,7 @@ async function splitAndRun(s: ProgramSession): Promise<void> {
     "$" + " ".repeat(39) + "│$ echo right; seq 1 30 | tail -n 3",
   );
   assert.equal(l[1].slice(40), "│right");
+  assert.equal(l[5].slice(40), "│$ tmux selectp -L\\; splitw -v");
   assert.equal(l[12].slice(0, 17), "$ echo lower-left");
   assert.match(l[23], /^\[0\] 0:bash\*/);
   // Panes keep their content apart: nothing leaked across the border.
