@@ -86,6 +86,11 @@ export class ShellUi {
   #folded = new Map<LineMark, boolean>();
   /** Decoration element per group / DomTerm button, and the row it sits in. */
   #decos = new Map<LineMark, { el: HTMLElement; row: HTMLElement | null }>();
+  /** The "N lines hidden" summary of each folded group. */
+  #summaries = new Map<
+    LineMark,
+    { el: HTMLElement; row: HTMLElement | null }
+  >();
   /** Rows that carry data-dt-exit. */
   #exitRows = new Set<HTMLElement>();
   /** The group last jumped to (for copy). */
@@ -119,6 +124,8 @@ export class ShellUi {
     clearTimeout(this.#trailing);
     for (const d of this.#decos.values()) d.el.remove();
     this.#decos.clear();
+    for (const d of this.#summaries.values()) d.el.remove();
+    this.#summaries.clear();
     this.#folder.apply([]);
   }
 
@@ -168,13 +175,19 @@ export class ShellUi {
    * button where it is on the screen.
    */
   #toggle(mark: LineMark, folded: boolean): void {
+    const vp = this.#viewport();
     const row = this.#decos.get(mark)?.row ?? null;
     const before = row?.isConnected ? row.getBoundingClientRect().top : null;
+    // A view that follows the output keeps following it; one scrolled back
+    // keeps the button's row where it is on the screen.
+    const atBottom = vp !== null &&
+      vp.scrollHeight - vp.scrollTop - vp.clientHeight <= 2;
     this.#folded.set(mark, folded);
     this.#dirty = true;
     this.update();
-    const vp = this.#viewport();
-    if (before !== null && row?.isConnected && vp) {
+    if (vp === null) return;
+    if (atBottom) vp.scrollTop = vp.scrollHeight;
+    else if (before !== null && row?.isConnected) {
       vp.scrollTop += row.getBoundingClientRect().top - before;
     }
   }
@@ -193,7 +206,10 @@ export class ShellUi {
     for (const g of this.#derived.groups) {
       if (!this.isFolded(g)) continue;
       const r = outputLines(g);
-      if (r) ranges.push(r);
+      // The first line stays, covered by the summary ("N lines hidden").
+      if (r && r.end - r.first > 1) {
+        ranges.push({ first: r.first + 1, end: r.end });
+      }
     }
     const length = this.#term.normalBuffer.length;
     for (const f of this.#derived.folds) {
@@ -219,6 +235,7 @@ export class ShellUi {
       const deco = this.#decoFor(g.startMark, () => this.#groupDeco(g));
       this.#fillGroupDeco(deco.el, g, out);
       this.#place(deco, row);
+      this.#placeSummary(g, out);
       if (failed && row) {
         exitRows.add(row);
         const v = String(g.exitCode);
@@ -248,10 +265,54 @@ export class ShellUi {
         this.#decos.delete(mark);
       }
     }
+    for (const [mark, d] of this.#summaries) {
+      if (!seen.has(mark)) {
+        d.el.remove();
+        this.#summaries.delete(mark);
+      }
+    }
     for (const row of this.#exitRows) {
       if (!exitRows.has(row)) delete row.dataset.dtExit;
     }
     this.#exitRows = exitRows;
+  }
+
+  /**
+   * A folded output keeps its first row, covered by a summary that says how
+   * many lines are hidden (clicking it unfolds).
+   */
+  #placeSummary(g: CommandGroup, out: LineRange | null): void {
+    let d = this.#summaries.get(g.startMark);
+    if (!out || !this.isFolded(g)) {
+      if (d) {
+        d.el.remove();
+        this.#summaries.delete(g.startMark);
+      }
+      return;
+    }
+    if (!d) {
+      const el = this.#renderer.root.ownerDocument.createElement("span");
+      el.className = "dt-fold-summary";
+      el.setAttribute("role", "button");
+      el.setAttribute("tabindex", "-1");
+      el.setAttribute("aria-expanded", "false");
+      el.addEventListener("mousedown", (e) => e.preventDefault());
+      el.addEventListener("click", (e) => {
+        e.stopPropagation();
+        const cur = this.#groupOf(g.startMark);
+        if (cur) this.setFolded(cur, false);
+      });
+      d = { el, row: null };
+      this.#summaries.set(g.startMark, d);
+    }
+    const n = out.end - out.first;
+    const label = `${n} line${n === 1 ? "" : "s"} hidden`;
+    if (d.el.dataset.label !== label) {
+      d.el.dataset.label = label;
+      d.el.setAttribute("aria-label", `${label}: show them`);
+      d.el.title = "Show the hidden output";
+    }
+    this.#place(d, this.#renderer.rowElement(out.first));
   }
 
   #decoFor(
@@ -335,8 +396,6 @@ export class ShellUi {
       if (fold.getAttribute("aria-expanded") !== expanded) {
         fold.setAttribute("aria-expanded", expanded);
       }
-      const label = folded ? `${n} line${n === 1 ? "" : "s"} hidden` : "";
-      if (fold.dataset.label !== label) fold.dataset.label = label;
       const aria = folded
         ? `Show ${n} hidden output line${n === 1 ? "" : "s"}`
         : `Hide the output (${n} line${n === 1 ? "" : "s"})`;

@@ -87,11 +87,11 @@ async function run(page: Page, command: string, groupsAfter: number) {
   );
 }
 
-/** Texts of the rendered rows that are not hidden. */
+/** Texts of the rendered rows that are neither hidden nor covered by a fold summary. */
 function visibleRows(page: Page): Promise<string[]> {
   return page.evaluate(() =>
     Array.from(document.querySelectorAll<HTMLElement>("#terminal .dt-row"))
-      .filter((r) => !r.hidden)
+      .filter((r) => !r.hidden && !r.querySelector(".dt-fold-summary"))
       .map((r) => (r.textContent ?? "").replace(/\s+$/, ""))
   );
 }
@@ -146,17 +146,27 @@ async function groupsFoldAndNavigate(shell: Shell): Promise<void> {
     assertEquals(await button.getAttribute("aria-expanded"), "true");
     let rows = await visibleRows(page);
     for (const n of ["1", "50", "100"]) assert(rows.includes(n), n);
+    await button.scrollIntoViewIfNeeded();
+    const topBefore = (await seqRow.boundingBox())!.y;
     await button.click();
     assertEquals(await button.getAttribute("aria-expanded"), "false");
+    // Scrolled back: the prompt row stays where it was on the screen.
+    assertEquals((await seqRow.boundingBox())!.y, topBefore);
     rows = await visibleRows(page);
     const numbers = rows.filter((r) => /^\d+$/.test(r));
     assertEquals(numbers, [], "the output lines are hidden");
     assert(rows.includes("$ seq 100"), "the prompt stays");
-    assertEquals(await button.getAttribute("data-label"), "100 lines hidden");
-    const label = await button.evaluate((el) =>
+    const summary = page.locator(".dt-fold-summary");
+    assertEquals(await summary.getAttribute("data-label"), "100 lines hidden");
+    const label = await summary.evaluate((el) =>
       getComputedStyle(el, "::before").content
     );
     assertMatch(label, /100 lines hidden/);
+    // It covers the first output row; the other 99 are hidden.
+    const hidden = await page.evaluate(() =>
+      document.querySelectorAll("#terminal .dt-row[hidden]").length
+    );
+    assertEquals(hidden, 99);
     // The model is untouched.
     const modelHas100 = await page.evaluate(() => {
       // deno-lint-ignore no-explicit-any
@@ -329,7 +339,8 @@ Deno.test("e2e shell: a folded output stays folded when the window is resized (r
       ".dt-fold-button",
     );
     await button.click();
-    assertEquals(await button.getAttribute("data-label"), "41 lines hidden");
+    const summary = page.locator(".dt-fold-summary");
+    assertEquals(await summary.getAttribute("data-label"), "41 lines hidden");
     // Narrower: the long line reflows into two rows, all still hidden.
     await page.setViewportSize({ width: 400, height: 480 });
     await page.waitForFunction(() =>
@@ -337,8 +348,9 @@ Deno.test("e2e shell: a folded output stays folded when the window is resized (r
       (globalThis as any).domterm.term.cols < 60
     );
     await page.waitForFunction(() =>
-      document.querySelector(".dt-fold-button")?.getAttribute("data-label") ===
-        "42 lines hidden"
+      document.querySelector(".dt-fold-summary")?.getAttribute(
+        "data-label",
+      ) === "42 lines hidden"
     );
     const rows = await visibleRows(page);
     assert(
@@ -346,7 +358,9 @@ Deno.test("e2e shell: a folded output stays folded when the window is resized (r
       rows.join("|"),
     );
     assert(rows.some((r) => r.startsWith("$ seq 40")), "the prompt stays");
-    await button.click();
+    // Clicking the summary unfolds.
+    await summary.click();
+    assertEquals(await button.getAttribute("aria-expanded"), "true");
     const shown = await visibleRows(page);
     assert(shown.includes("40") && shown.includes("1"), shown.join("|"));
   } finally {
