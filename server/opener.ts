@@ -26,6 +26,16 @@ export interface OpenerOptions {
   systemOpener?: string;
   /** Where to report what was ignored or failed. */
   log: (message: string) => void;
+  /** This machine's name, as file URLs carry it (default: the system's). */
+  hostname?: string;
+}
+
+function localHostname(): string {
+  try {
+    return Deno.hostname();
+  } catch {
+    return "localhost";
+  }
 }
 
 /** What {@link planOpen} decided: a command to run, or why nothing runs. */
@@ -108,7 +118,12 @@ export function planOpen(msg: OpenMessage, options: OpenerOptions): OpenPlan {
         ignored: `scheme ${p} is not opened (${url.href.slice(0, 200)})`,
       };
     }
-    if (url.hostname !== "" && url.hostname !== "localhost") {
+    // `ls --hyperlink` and others name this machine in file URLs.
+    const host = url.hostname.toLowerCase();
+    if (
+      host !== "" && host !== "localhost" &&
+      host !== (options.hostname ?? localHostname()).toLowerCase()
+    ) {
       return { ignored: `file URL on another host: ${url.hostname}` };
     }
     try {

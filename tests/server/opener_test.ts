@@ -61,8 +61,15 @@ const PLANS: {
     want: ["/bin/opener", "--flag", "/tmp/a b.txt"],
   },
   {
+    name: "file URL naming this machine (ls --hyperlink) opens",
+    msg: { type: "open", url: "file://myhost/home/u/a.txt" },
+    options: { hostname: "MyHost" },
+    want: ["/bin/opener", "--flag", "/home/u/a.txt"],
+  },
+  {
     name: "file URL on another host is ignored",
     msg: { type: "open", url: "file://server/share/x" },
+    options: { hostname: "myhost" },
     want: "ignored",
   },
   {
