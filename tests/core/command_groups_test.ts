@@ -226,3 +226,86 @@ Deno.test("command groups: many lines stay fast", () => {
   assertEquals(groups[1999].exitCode, 1999 % 3);
   if (ms > 200) throw new Error(`deriving 2000 groups took ${ms} ms`);
 });
+
+Deno.test("command groups: random mark streams never throw and stay consistent", () => {
+  // A fixed seed, printed on failure, so a failure can be replayed.
+  let seed = 0x5eed1234;
+  const rand = (n: number) => {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    return seed % n;
+  };
+  const pieces = [
+    A(),
+    A(";aid=1"),
+    A(";aid=2;cl=m"),
+    A(";k=s"),
+    B,
+    C,
+    D(),
+    D(";1"),
+    D(";0;aid=1"),
+    `${OSC}133;N${ST}`,
+    `${OSC}133;L${ST}`,
+    `${OSC}133;P;k=i${ST}`,
+    `${OSC}633;A${ST}`,
+    `${OSC}633;E;x${ST}`,
+    `${OSC}119;g${BEL}`,
+    `${OSC}120;g${BEL}`,
+    `${OSC}121;g${BEL}`,
+    `${CSI}14u`,
+    `${CSI}13u`,
+    `${CSI}15u`,
+    `${CSI}16u`,
+    `${CSI}17u`,
+    `${CSI}83;1u`,
+    `${CSI}83;0u`,
+    "text",
+    "\r\n",
+    "\r",
+    `${CSI}H${CSI}2J`,
+    `${CSI}5A`,
+    `${CSI}2L`,
+  ];
+  for (let round = 0; round < 200; round++) {
+    const start = seed;
+    const t = makeTerminal(30, 8, 50);
+    let s = "";
+    for (let i = 0; i < 80; i++) s += pieces[rand(pieces.length)];
+    t.term.write(s);
+    const buf = t.term.normalBuffer;
+    const { groups, folds } = deriveMarks(buf);
+    const before = (
+      a: { line: number; x: number },
+      b: { line: number; x: number },
+    ) => a.line < b.line || (a.line === b.line && a.x <= b.x);
+    for (const g of groups) {
+      const where = `seed ${start}, group ${g.index}: ${describe(g)}`;
+      if (g.end && !before(g.start, g.end)) {
+        throw new Error(`end before start: ${where}`);
+      }
+      for (const p of [g.input, g.output]) {
+        if (p && !before(g.start, p)) {
+          throw new Error(`part before start: ${where}`);
+        }
+      }
+      if (g.parent && !g.parent.children.includes(g)) {
+        throw new Error(`not among its parent's children: ${where}`);
+      }
+      if (g.depth !== (g.parent ? g.parent.depth + 1 : 0)) {
+        throw new Error(`depth: ${where}`);
+      }
+      const out = outputLines(g);
+      if (
+        out && (out.first < 0 || out.end > buf.length || out.first >= out.end)
+      ) {
+        throw new Error(`output lines ${JSON.stringify(out)}: ${where}`);
+      }
+    }
+    for (const f of folds) {
+      const r = foldLines(f, buf.length);
+      if (r && (r.first < 0 || r.end > buf.length)) {
+        throw new Error(`fold lines ${JSON.stringify(r)} (seed ${start})`);
+      }
+    }
+  }
+});
