@@ -113,11 +113,24 @@ export class EmbedPainter {
     return r;
   }
 
-  /** The content of one fragment: sanitized nodes, or the rejection notice. */
+  /**
+   * The content of one fragment: sanitized nodes, or the rejection notice.
+   * When parts were removed, a small marker says so (its title lists what),
+   * so a fragment whose visible part was all removed never shows nothing.
+   */
   #content(doc: Document, html: string): Node {
     const r = this.#sanitize(html);
     if (r.fragment === null) return rejectedNotice(r.removed);
-    return doc.importNode(r.fragment, true);
+    const nodes = doc.importNode(r.fragment, true);
+    if (r.removed.length === 0) return nodes;
+    const mark = doc.createElement("span");
+    mark.className = "dt-html-partial";
+    mark.textContent = "\u26a0";
+    mark.title = "Parts of this HTML output were removed: " +
+      r.removed.join("; ");
+    const out = doc.createDocumentFragment();
+    out.append(mark, nodes);
+    return out;
   }
 
   #image(doc: Document, image: ImageEmbed): Node {

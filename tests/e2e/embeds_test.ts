@@ -48,6 +48,7 @@ Deno.test("e2e embeds: block and inline fragments, OSC 721, rejected notice, cur
     `${OSC}72;<p class="can-replace-children" replace-key="prog">0%</p>${BEL}` +
     `${OSC}721;prog;<i>100%</i>${BEL}` +
     `${OSC}72;<script>window.__ran = 1</script>${BEL}\r\n` +
+    `${OSC}72;<p class="part">kept<img src="javascript:alert(1)"></p>${BEL}` +
     "after\r\n";
   await showOutput(out, "DONE", async (page) => {
     await waitForRow(page, "after");
@@ -79,6 +80,13 @@ Deno.test("e2e embeds: block and inline fragments, OSC 721, rejected notice, cur
         replaced: replaced?.innerHTML ?? null,
         notice: notice ? text(notice) : null,
         ran: (globalThis as { __ran?: number }).__ran ?? 0,
+        partial: (() => {
+          const p = document.querySelector(".dt-embed-block p.part");
+          const m = p?.previousElementSibling as HTMLElement | null;
+          return m?.className === "dt-html-partial"
+            ? `${m.textContent}|${/javascript/.test(m.title)}`
+            : null;
+        })(),
       };
     });
     // The block has its natural height (60px + borders), rows around it one cell.
@@ -92,6 +100,8 @@ Deno.test("e2e embeds: block and inline fragments, OSC 721, rejected notice, cur
       `notice: ${r.notice}`,
     );
     assertEquals(r.ran, 0);
+    // Content with parts removed shows what is left and a marker saying so.
+    assertEquals(r.partial, "\u26a0|true");
     // The cursor is drawn on the row after "DONE", below the blocks.
     const cursor = await page.evaluate(() => {
       const c = document.querySelector("#terminal .dt-cursor");
