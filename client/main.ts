@@ -75,8 +75,8 @@ function start(): void {
   renderer.onRender = () => shellUi.update();
   let size = renderer.fit();
   term.resize(size.cols, size.rows);
-  const cell0 = renderer.measureCell();
-  term.setCellSize(cell0.width, cell0.height);
+  let cellSize = renderer.measureCell();
+  term.setCellSize(cellSize.width, cellSize.height);
   renderer.schedule();
 
   let exited = false;
@@ -141,14 +141,16 @@ function start(): void {
       cols: cols > 0 ? Math.min(cols, fit.cols) : fit.cols,
       rows: rows > 0 ? Math.min(rows, fit.rows) : fit.rows,
     };
-    if (next.cols === size.cols && next.rows === size.rows) {
-      // Same grid, maybe a new cell size (zoom): redraw at the new size.
-      renderer.schedule();
-      return;
-    }
-    size = next;
-    term.resize(size.cols, size.rows);
     const cell = renderer.measureCell();
+    const sameGrid = next.cols === size.cols && next.rows === size.rows;
+    if (
+      sameGrid && cell.width === cellSize.width &&
+      cell.height === cellSize.height
+    ) return;
+    // A zoom may keep the grid: the pixel size still changed.
+    cellSize = cell;
+    size = next;
+    if (!sameGrid) term.resize(size.cols, size.rows);
     term.setCellSize(cell.width, cell.height); // for CSI 14 t / 16 t
     conn?.sendResize(
       size.cols,

@@ -235,11 +235,29 @@ async function zoomState(page: Page) {
   });
 }
 
-/** Run `stty size` and wait for the answer "rows cols". */
+let sizeQueries = 0;
+
+/** Ask the shell for the PTY size; it must be the emulator's size. */
 async function sttySize(page: Page, expect: { cols: number; rows: number }) {
-  await page.keyboard.press("Control+l");
-  await run(page, "stty size");
-  await waitForRow(page, `${expect.rows} ${expect.cols}`, 30_000);
+  const tag = `size${++sizeQueries}=`;
+  await run(page, `echo "${tag}$(stty size)"`);
+  const row = await page.waitForFunction(
+    (tag) =>
+      Array.from(document.querySelectorAll(".dt-viewport .dt-row"))
+        .map((r) => r.textContent ?? "")
+        .find((t) => t.startsWith(tag)),
+    tag,
+    { timeout: 30_000 },
+  );
+  assertEquals(await row.jsonValue(), `${tag}${expect.rows} ${expect.cols}`);
+}
+
+/** The zoom state once a few frames have passed (the grid is refitted). */
+async function settledZoomState(page: Page) {
+  await page.evaluate(() =>
+    new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))
+  );
+  return await zoomState(page);
 }
 
 Deno.test("e2e ui: Ctrl+= / Ctrl+- / Ctrl+0 zoom the font, refit the grid, resize the PTY", async () => {
@@ -247,20 +265,20 @@ Deno.test("e2e ui: Ctrl+= / Ctrl+- / Ctrl+0 zoom the font, refit the grid, resiz
     const start = await zoomState(page);
     await page.keyboard.press("Control+Equal");
     await page.keyboard.press("Control+Equal");
-    const big = await zoomState(page);
+    const big = await settledZoomState(page);
     assert(big.font > start.font, `bigger font: ${big.font}`);
     assert(big.cols < start.cols && big.rows < start.rows, "fewer cells");
     await sttySize(page, big);
 
     await page.keyboard.press("Control+0");
-    const reset = await zoomState(page);
+    const reset = await settledZoomState(page);
     assertEquals(reset, start);
     await page.keyboard.press("Control+Minus");
-    const small = await zoomState(page);
+    const small = await settledZoomState(page);
     assert(small.font < start.font && small.cols > start.cols, "smaller");
     await sttySize(page, small);
     await page.keyboard.press("Control+0");
-    assertEquals(await zoomState(page), start);
+    assertEquals(await settledZoomState(page), start);
 
     // Ctrl+_ (Ctrl+Shift+-) still reaches the program: 0x1f.
     await run(page, "read -rsn1 k; printf '%d\\n' \"'$k\"");
