@@ -97,11 +97,13 @@ try {
 
   // vim on one of our own sources
   await type(page, "clear");
-  const src = new URL("client/scrollback.ts", ROOT).pathname;
+  // From the checkout, so the status line shows a short path.
   await type(
     page,
-    `vim -N -u NONE -c 'syntax on' -c 'set number ruler laststatus=2 ` +
-      `background=${light ? "light" : "dark"}' -c 'normal! 40G' ${src}`,
+    `cd ${new URL(".", ROOT).pathname} && vim -N -u NONE -c 'syntax on' ` +
+      `-c 'set number ruler laststatus=2 background=${
+        light ? "light" : "dark"
+      }' -c 'normal! 40G' client/scrollback.ts`,
   );
   await page.waitForFunction(() =>
     !document.querySelector(".dt-alt")?.hasAttribute("hidden")
@@ -114,7 +116,7 @@ try {
   );
 
   // htop
-  await type(page, "htop");
+  await type(page, "clear; cd ~/project; htop");
   await page.waitForFunction(() =>
     !document.querySelector(".dt-alt")?.hasAttribute("hidden")
   );
