@@ -224,9 +224,16 @@ async function installKeyProbe(page: Page, kind: Kind): Promise<void> {
     const probe = { t0: [] as number[], lat: [] as number[] };
     Object.assign(globalThis, { keyProbe: probe });
     const lastRow = kind === "domterm"
-      ? () =>
-        document.querySelector("#terminal .dt-viewport .dt-rows")
-          ?.lastElementChild?.lastElementChild
+      ? () => {
+        // The last screen row.
+        const dt = (globalThis as unknown as {
+          domterm: {
+            term: { buffer: { length: number } };
+            renderer: { rowElement(i: number): HTMLElement | undefined };
+          };
+        }).domterm;
+        return dt.renderer.rowElement(dt.term.buffer.length - 1);
+      }
       : () => document.querySelector(".xterm-rows")?.lastElementChild;
     addEventListener("keydown", () => probe.t0.push(performance.now()), {
       capture: true,
