@@ -18,6 +18,10 @@ import { Zoom } from "./zoom.ts";
 import { LinkHandler } from "./links.ts";
 import { ShellUi } from "./shell_ui.ts";
 
+/** Output this small, this soon after a key, is an echo: drawn at once. */
+const ECHO_BYTES = 1024;
+const ECHO_WINDOW_MS = 100;
+
 /** How long the "process exited" notice stays before the window closes. */
 const CLOSE_DELAY_MS = 1500;
 
@@ -52,6 +56,8 @@ function start(): void {
   const key = readKey();
 
   let conn: Connection | null = null;
+  /** When the user last typed (performance.now()). */
+  let lastInput = -Infinity;
   const term = new Terminal({
     cols: 80,
     rows: 24,
@@ -83,7 +89,15 @@ function start(): void {
   conn = new Connection(key, size, {
     output(data) {
       term.write(data);
-      renderer.schedule();
+      // An echo of what was just typed is drawn at once instead of at the
+      // next animation frame: that frame may already have gone by (the key
+      // itself scheduled one), which would cost the echo a whole frame.
+      if (
+        data.length <= ECHO_BYTES &&
+        performance.now() - lastInput < ECHO_WINDOW_MS
+      ) {
+        renderer.render();
+      } else renderer.schedule();
     },
     message(msg: ServerMessage) {
       switch (msg.type) {
@@ -117,7 +131,10 @@ function start(): void {
     send: (data) => conn?.sendInput(data),
     modes: () => term.modes,
     cursorRect: () => renderer.cursorRect(),
-    onUserInput: () => renderer.scrollToBottom(),
+    onUserInput: () => {
+      lastInput = performance.now();
+      renderer.scrollToBottom();
+    },
   });
   input.onFocusChange = (focused) => renderer.setFocused(focused);
   new LinkHandler(root, {
