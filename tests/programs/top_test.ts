@@ -78,7 +78,7 @@ Deno.test("top: summary, column header, quit", async () => {
     );
     const l = s.lines();
     assert.match(l[1], /^Tasks: +\d+ total, +\d+ running/);
-    assert.match(l[2], /^%Cpu\(s\): +[\d.]+ us,/);
+    assert.match(l[2], /^%Cpu\(s\): *[\d.]+ us,/);
     assert.match(l[3], /^MiB Mem : +[\d.]+ total,/);
     assert.match(l[4], /^MiB Swap: +[\d.]+ total,/);
     // The header is drawn in reverse video across the whole width.
