@@ -30,6 +30,7 @@
  *
  * @module
  */
+import type { PrettyBlock } from "../model/line_extras.ts";
 
 /** Style of a run of text (the emulator's colour and attribute words). */
 export interface RunStyle {
@@ -396,14 +397,24 @@ const KINDS: Record<number, NewlineKind> = {
   118: "required",
 };
 
+/** A laid-out document as printed: what re-laying it out needs. */
+export interface PrintedBlock {
+  root: Block;
+  startCol: number;
+}
+
 /** What the pretty-printing OSC handler acts on (the emulator). */
 export interface PrettyHost {
   /** The document being collected, or null. */
   document: PrettyDocument | null;
   /** The current style (pen) for collected text. */
   style(): RunStyle;
-  /** Print the laid-out rows at the cursor. */
-  print(rows: Segment[][]): void;
+  /**
+   * Print the laid-out rows at the cursor; `block` (the document and the
+   * column it was laid out from) is given for a pretty-printed block, so
+   * that it can be laid out again when the width changes.
+   */
+  print(rows: Segment[][], block?: PrintedBlock): void;
   cols(): number;
   cursorX(): number;
 }
@@ -431,7 +442,11 @@ export function prettyOsc(host: PrettyHost, code: number, args: string): void {
   } else if (code === 111) {
     if (doc.close()) {
       host.document = null;
-      host.print(layout(doc.root, host.cols(), host.cursorX()));
+      const startCol = host.cursorX();
+      host.print(layout(doc.root, host.cols(), startCol), {
+        root: doc.root,
+        startCol,
+      });
       return;
     }
   } else if (code === 112 || code === 113) {
@@ -452,5 +467,30 @@ export function flush(host: PrettyHost): void {
   const doc = host.document;
   if (doc === null) return;
   host.document = null;
-  host.print(layout(doc.root, host.cols(), host.cursorX()));
+  const startCol = host.cursorX();
+  host.print(layout(doc.root, host.cols(), startCol), {
+    root: doc.root,
+    startCol,
+  });
+}
+
+/**
+ * What a row keeps of a printed block (`LineExtras.pretty`): reflow lays
+ * the document out again from it when the width changes.
+ */
+export function prettyRecord(block: PrintedBlock, cols: number): PrettyBlock {
+  const { root, startCol } = block;
+  return {
+    startCol,
+    cols,
+    relayout: (width) =>
+      layout(root, width, startCol).map((row) =>
+        row.map((seg) => ({
+          text: seg.text,
+          fg: seg.style.fg,
+          bg: seg.style.bg,
+          attr: seg.style.attr,
+        }))
+      ),
+  };
 }

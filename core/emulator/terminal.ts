@@ -99,6 +99,7 @@ import {
   type PrettyDocument,
   type PrettyHost,
   prettyOsc,
+  prettyRecord,
 } from "./pretty_print.ts";
 import { applySgr, defaultPen, type Pen, penToSgr } from "./sgr.ts";
 import { TabStops } from "./tabs.ts";
@@ -556,9 +557,14 @@ export class Terminal implements TerminalView {
       }),
       cols: () => this.#cols,
       cursorX: () => this.#x,
-      print: (rows) => {
+      print: (rows, block) => {
         const pen = this.#pen;
         const saved = [pen.fg, pen.bg, this.#attr];
+        // The row the block starts on keeps the document, so that reflow
+        // can lay it out again at a new width (normal buffer only).
+        const first = block && !this.#wrapPending && !this.#buf.isAlt
+          ? this.#buf.screenLine(this.#y)
+          : null;
         for (let r = 0; r < rows.length; r++) {
           if (r > 0) {
             this.#carriageReturn();
@@ -573,6 +579,9 @@ export class Terminal implements TerminalView {
           }
         }
         [pen.fg, pen.bg, this.#attr] = saved;
+        if (first && block) {
+          (first.extras ??= {}).pretty = prettyRecord(block, this.#cols);
+        }
       },
     };
   }

@@ -69,11 +69,38 @@ export interface InlineEmbed {
   key: string | null;
 }
 
+/** A run of laid-out pretty-printed text with its colours and attributes. */
+export interface PrettyRun {
+  text: string;
+  fg: number;
+  bg: number;
+  attr: number;
+}
+
+/**
+ * A DomTerm pretty-printed block (OSC 110-118) printed from this row on,
+ * so that reflow can lay it out again at a new width. Copies of a line
+ * share it (it is never changed: reflow stores a new one).
+ */
+export interface PrettyBlock {
+  /**
+   * The block's rows laid out for `cols` columns (one per laid-out line;
+   * the first continues at {@link PrettyBlock.startCol}).
+   */
+  relayout(cols: number): PrettyRun[][];
+  /** Column of this row where the block starts. */
+  startCol: number;
+  /** The width the block's rows on screen were laid out for. */
+  cols: number;
+}
+
 /** Non-cell content of one line. */
 export interface LineExtras {
   marks?: LineMark[];
   block?: BlockEmbed;
   inline?: InlineEmbed[];
+  /** A pretty-printed block that starts on this row. */
+  pretty?: PrettyBlock;
 }
 
 /** A deep copy of `e` (null stays null). */
@@ -88,5 +115,6 @@ export function cloneExtras(e: LineExtras | null): LineExtras | null {
   }
   if (e.block) c.block = { ...e.block };
   if (e.inline) c.inline = e.inline.map((i) => ({ ...i }));
+  if (e.pretty) c.pretty = e.pretty;
   return c;
 }

@@ -20,6 +20,9 @@
  *   row and column that now hold their cell; other fields stay with the
  *   row that holds the first cell of their old row. A line with a `block`
  *   embed is never joined with other rows (it is only resized).
+ * - A DomTerm pretty-printed block (`LineExtras.pretty`) is laid out again
+ *   for the new width as a whole (`pretty_reflow.ts`), unless its rows no
+ *   longer hold what it printed.
  * - A logical line of one row whose content fits keeps its `Line` object
  *   (a renderer that compares identity redraws nothing for it).
  *
@@ -44,6 +47,7 @@ import {
 } from "./cell.ts";
 import { Line } from "./line.ts";
 import type { LineExtras } from "./line_extras.ts";
+import { reflowPretty } from "./pretty_reflow.ts";
 
 /** Lines to reflow, oldest first (a `Buffer` is one). */
 export interface LineSource {
@@ -244,6 +248,33 @@ export function reflow(
   const group: Line[] = [];
   const groupPoints: GroupPoint[] = [];
   for (let a = 0; a < n;) {
+    // A pretty-printed block is laid out again as a whole.
+    const unit = reflowPretty(src, a, cols);
+    if (unit !== null) {
+      const end = a + unit.used - 1;
+      const byLine: GroupPoint[][] = unit.lines.map(() => []);
+      while (next < order.length && lineOf(points[order[next]]) <= end) {
+        const id = order[next++];
+        const p = points[id];
+        const [t, x] = unit.map(
+          lineOf(p) - a,
+          Number.isFinite(p.x) ? Math.max(0, Math.floor(p.x)) : 0,
+        );
+        const w = unit.lines[t].cols;
+        byLine[t].push({
+          id,
+          row: 0,
+          x: Math.min(x, w - 1),
+          after: p.after === true || x >= w,
+          occupies: p.occupies === true,
+        });
+      }
+      for (let t = 0; t < unit.lines.length; t++) {
+        layoutGroup([unit.lines[t]], cols, byLine[t], result, out, arrays);
+      }
+      a = end + 1;
+      continue;
+    }
     // The logical line: rows a..b joined by `wrapped`, never across a block.
     let b = a;
     const first = src.getLine(a);
