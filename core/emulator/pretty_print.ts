@@ -26,7 +26,9 @@
  * {@link isPrettyPrintOsc} for how they are told apart.
  *
  * This module is pure: {@link PrettyDocument} collects, {@link layout}
- * breaks; the emulator prints the result.
+ * breaks; the emulator prints the result and keeps the document on the
+ * first row ({@link prettyRecord}), so that a resize lays it out again
+ * (`core/model/pretty_reflow.ts`).
  *
  * @module
  */
