@@ -33,6 +33,8 @@ export interface PrettyUnit {
   map(row: number, x: number): [number, number];
 }
 
+const SPACE = 0x20;
+
 const codesOf = (s: string): number[] =>
   Array.from(s, (c) => c.codePointAt(0)!);
 
@@ -192,17 +194,30 @@ export function reflowPretty(
     if (i === last && off >= oldEnd) {
       return [lines.length - 1, newEnd + off - oldEnd];
     }
-    let index = 0;
-    for (let j = 0; j < i; j++) index += oldRows[j].length;
-    index += Math.max(0, Math.min(oldRows[i].length - 1, off - (i ? 0 : sc)));
-    for (let j = 0; j < newRows.length; j++) {
-      const n = newRows[j].length;
-      if (index < n || j === newRows.length - 1) {
-        return [j, (j ? 0 : sc) + Math.min(index, Math.max(0, n - 1))];
+    // Count the non-blank characters before the point (blanks differ
+    // between layouts: indentation, nonbreak text) and find the same one.
+    const at = Math.max(0, Math.min(oldRows[i].length, off - (i ? 0 : sc)));
+    let k = 0;
+    for (let j = 0; j <= i; j++) {
+      const row = oldRows[j];
+      for (let c = 0; c < (j === i ? at : row.length); c++) {
+        if (row[c] !== SPACE) k++;
       }
-      index -= n;
     }
-    return [lines.length - 1, newEnd];
+    const onBlank = at >= oldRows[i].length || oldRows[i][at] === SPACE;
+    if (onBlank && k === 0) return [0, sc];
+    // The k-th (on a character) or the (k-1)-th non-blank one (then just after it).
+    let want = onBlank ? k - 1 : k;
+    for (let j = 0; j < newRows.length; j++) {
+      const row = newRows[j];
+      for (let c = 0; c < row.length; c++) {
+        if (row[c] !== SPACE && want-- === 0) {
+          const x = (j ? 0 : sc) + c;
+          return [j, onBlank ? x + 1 : x];
+        }
+      }
+    }
+    return [lines.length - 1, Math.max(0, newEnd - 1)];
   };
 
   // Extras of the old rows: positioned items follow their cells, the

@@ -139,6 +139,28 @@ const cases: Case[] = [
     check: checkColours,
   },
   {
+    name: "a cursor inside the block follows its character",
+    cols: 30,
+    // Row 4, column 6: the "i" of "(if".
+    input: "$ " + FIXTURE + `${CSI}4;6H`,
+    steps: [
+      { cols: 80, screen: AT_80, cursor: [AT_80.indexOf("(if") + 1, 0] },
+      { cols: 50, screen: AT_50, cursor: [5, 1] },
+      { cols: 30, screen: AT_30, cursor: [5, 3] },
+    ],
+  },
+  {
+    name:
+      "a cursor on a blank inside the block stays after the character before",
+    cols: 80,
+    // Column 9: the blank after "(defun".
+    input: "$ " + FIXTURE + `${CSI}1;9H`,
+    steps: [
+      { cols: 30, screen: AT_30, cursor: [8, 0] },
+      { cols: 80, screen: AT_80, cursor: [8, 0] },
+    ],
+  },
+  {
     name: "rows that scrolled into the history re-break with the rest",
     cols: 30,
     rows: 4,
