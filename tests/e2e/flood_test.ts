@@ -8,9 +8,11 @@
  *
  * Why this holds: the page processes output in slices of at most 8 ms
  * (client/connection.ts) and acknowledges it only once processed, so the
- * server stops reading the PTY while the page is more than 1 MiB behind
+ * server stops reading the PTY while the page is more than 256 KiB behind
  * (docs/protocol.md, flow control). Ctrl-C then has at most that backlog to
  * wait behind, and the terminal driver discards what the PTY still held.
+ * History that scrolls by is not drawn during the flood (dormant chunks,
+ * client/renderer.ts), so a frame costs the screen's rows, not the flood's.
  */
 import { assert } from "../assert.ts";
 import type { Page } from "playwright-core";
