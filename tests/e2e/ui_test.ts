@@ -237,19 +237,32 @@ async function zoomState(page: Page) {
 
 let sizeQueries = 0;
 
-/** Ask the shell for the PTY size; it must be the emulator's size. */
+/**
+ * Ask the shell for the PTY size until it is the emulator's size. The
+ * server passes a resize to the PTY only after the size has been quiet for
+ * a moment (debounced SIGWINCH), so the first answer may still be the old
+ * size; asking again for up to 10 s tells "late" from "never".
+ */
 async function sttySize(page: Page, expect: { cols: number; rows: number }) {
-  const tag = `size${++sizeQueries}=`;
-  await run(page, `echo "${tag}$(stty size)"`);
-  const row = await page.waitForFunction(
-    (tag) =>
-      Array.from(document.querySelectorAll(".dt-viewport .dt-row"))
-        .map((r) => r.textContent ?? "")
-        .find((t) => t.startsWith(tag)),
-    tag,
-    { timeout: 30_000 },
-  );
-  assertEquals(await row.jsonValue(), `${tag}${expect.rows} ${expect.cols}`);
+  const want = `${expect.rows} ${expect.cols}`;
+  const deadline = Date.now() + 10_000;
+  let last = "";
+  while (Date.now() < deadline) {
+    const tag = `size${++sizeQueries}=`;
+    await run(page, `echo "${tag}$(stty size)"`);
+    const row = await page.waitForFunction(
+      (tag) =>
+        Array.from(document.querySelectorAll(".dt-viewport .dt-row"))
+          .map((r) => r.textContent ?? "")
+          .find((t) => t.startsWith(tag)),
+      tag,
+      { timeout: 30_000 },
+    );
+    last = String(await row.jsonValue()).slice(tag.length);
+    if (last === want) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  assertEquals(last, want, "stty size never reached the emulator's size");
 }
 
 /** The zoom state once a few frames have passed (the grid is refitted). */
