@@ -89,7 +89,8 @@ Deno.test("e2e: resizing the window changes stty size", async () => {
       return t.cols > b.cols && t.rows > b.rows;
     }, before);
     const after = await termSize(t.page);
-    await t.page.keyboard.type("stty size");
+    // The PTY learns the size once it has been quiet for a moment (debounced).
+    await t.page.keyboard.type("sleep 0.5; stty size");
     await t.page.keyboard.press("Enter");
     await waitForRow(t.page, `${after.rows} ${after.cols}`);
   } finally {
