@@ -47,6 +47,20 @@ function scrollState(page: Page) {
   });
 }
 
+/** The scroll state once `done` holds, or after 2 s (for the assertion). */
+async function settledScrollState(
+  page: Page,
+  done: (s: Awaited<ReturnType<typeof scrollState>>) => boolean,
+) {
+  const deadline = Date.now() + 2000;
+  let s = await scrollState(page);
+  while (!done(s) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    s = await scrollState(page);
+  }
+  return s;
+}
+
 async function withDomterm(
   fn: (d: Running) => Promise<void>,
   options: Parameters<typeof startDomterm>[1] = {},
@@ -117,12 +131,18 @@ Deno.test("e2e ui: Shift+PgUp/PgDn/Home/End, the wheel and the jump button move 
     });
 
     await page.keyboard.press("Shift+PageUp");
-    s = await scrollState(page);
+    s = await settledScrollState(
+      page,
+      (s) => Math.abs(s.max - s.top - pageH) < 1 && s.jump,
+    );
     assert(Math.abs(s.max - s.top - pageH) < 1, `one page up: ${s.top}`);
     assert(s.jump, "jump button shows when scrolled up");
     await page.keyboard.press("Shift+PageUp");
     await page.keyboard.press("Shift+PageDown");
-    s = await scrollState(page);
+    s = await settledScrollState(
+      page,
+      (s) => Math.abs(s.max - s.top - pageH) < 1,
+    );
     assert(Math.abs(s.max - s.top - pageH) < 1, `back down a page: ${s.top}`);
 
     // New output does not pull the view down while scrolled up (typing
@@ -134,10 +154,11 @@ Deno.test("e2e ui: Shift+PgUp/PgDn/Home/End, the wheel and the jump button move 
     assert(held.top < held.max - pageH / 2, "stays in the history");
 
     await page.keyboard.press("Shift+Home");
-    s = await scrollState(page);
+    s = await settledScrollState(page, (s) => s.top === 0);
     assertEquals(s.top, 0);
     await page.keyboard.press("Shift+End");
-    s = await scrollState(page);
+    // The button follows the viewport's scroll event, which comes a frame later.
+    s = await settledScrollState(page, (s) => s.top >= s.max - 1 && !s.jump);
     assert(s.top >= s.max - 1 && !s.jump, "Shift+End: bottom, no button");
 
     // The wheel scrolls history (no mouse tracking in bash).
@@ -148,7 +169,7 @@ Deno.test("e2e ui: Shift+PgUp/PgDn/Home/End, the wheel and the jump button move 
       const vp = document.querySelector<HTMLElement>(".dt-viewport")!;
       return vp.scrollHeight - vp.clientHeight - vp.scrollTop > 100;
     });
-    s = await scrollState(page);
+    s = await settledScrollState(page, (s) => s.jump);
     assert(s.jump, "jump button after wheeling up");
 
     // Clicking the button goes to the bottom and keeps keys on the terminal.
