@@ -872,6 +872,11 @@ export class Renderer {
 
   /** Follow output again: scroll the viewport to the bottom. */
   scrollToBottom(): void {
+    // Scroll now, not only at the next frame: a scroll event still pending
+    // from an earlier programmatic scroll (Shift+Home just before) would
+    // otherwise see the old position and turn following off again.
+    const vp = this.#viewport;
+    vp.scrollTop = vp.scrollHeight;
     this.#follow = true;
     this.#needScroll = true;
     this.schedule();

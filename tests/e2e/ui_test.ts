@@ -159,7 +159,10 @@ Deno.test("e2e ui: Shift+PgUp/PgDn/Home/End, the wheel and the jump button move 
     await page.keyboard.press("Shift+End");
     // The button follows the viewport's scroll event, which comes a frame later.
     s = await settledScrollState(page, (s) => s.top >= s.max - 1 && !s.jump);
-    assert(s.top >= s.max - 1 && !s.jump, "Shift+End: bottom, no button");
+    assert(
+      s.top >= s.max - 1 && !s.jump,
+      `Shift+End: bottom, no button: ${JSON.stringify(s)}`,
+    );
 
     // The wheel scrolls history (no mouse tracking in bash).
     const box = (await page.locator("#terminal").boundingBox())!;
