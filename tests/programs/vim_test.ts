@@ -18,7 +18,13 @@ Deno.test("vim: open, scroll, :split, visual selection, quit", async () => {
     { command: "vim", args: ["f.txt"], files: { "f.txt": FILE } },
     async (s) => {
       await s.waitForScreen(
-        (s) => row(s, 23).startsWith('"f.txt" 100L, 900B'),
+        // The whole first state, not just the message: vim may still be
+        // drawing when the message line appears.
+        (s) =>
+          row(s, 23).startsWith('"f.txt" 100L, 900B') &&
+          s.cursor[0] === 0 && s.cursor[1] === 0 &&
+          s.lines().slice(0, 23).join("\n") ===
+            FILE.split("\n").slice(0, 23).join("\n"),
         undefined,
         "the file loaded",
       );
@@ -37,7 +43,9 @@ Deno.test("vim: open, scroll, :split, visual selection, quit", async () => {
       // 50G puts line 50 in the middle (scrolled from below).
       await s.send("gg50G");
       await s.waitForScreen(
-        (s) => row(s, 0) === "line 039" && /50,1\s+49%$/.test(row(s, 23)),
+        (s) =>
+          row(s, 0) === "line 039" && /50,1\s+49%$/.test(row(s, 23)) &&
+          s.cursor[1] === 11,
         undefined,
         "line 50",
       );
@@ -47,7 +55,10 @@ Deno.test("vim: open, scroll, :split, visual selection, quit", async () => {
       // :split: two windows of 11 lines, each with a status line.
       await s.send(":split\r");
       await s.waitForScreen(
-        (s) => row(s, 11).startsWith("f.txt") && row(s, 22).startsWith("f.txt"),
+        (s) =>
+          row(s, 11).startsWith("f.txt") && row(s, 22).startsWith("f.txt") &&
+          row(s, 0) === "line 045" && row(s, 12) === "line 046" &&
+          s.cursor[1] === 5 && (s.attr(0, 11) & A_BOLD) !== 0,
         undefined,
         "two windows",
       );
@@ -61,7 +72,9 @@ Deno.test("vim: open, scroll, :split, visual selection, quit", async () => {
       // Line-wise visual mode over three lines: those lines are highlighted.
       await s.send("Vjj");
       await s.waitForScreen(
-        (s) => row(s, 23).includes("-- VISUAL LINE --") && s.cursor[1] === 7,
+        (s) =>
+          row(s, 23).includes("-- VISUAL LINE --") && s.cursor[1] === 7 &&
+          (s.bg(3, 7) | s.attr(3, 7)) !== (s.bg(3, 9) | s.attr(3, 9)),
         undefined,
         "visual mode",
       );
