@@ -771,7 +771,11 @@ export class Renderer {
         changed = true;
       }
       grid = this.#normal;
-      const before = buf.trimmed + grid.els.length;
+      // Lines seen so far, counted from the start of the output: the
+      // grid's rows begin at the trim count of the last sync (`base`), not
+      // the current one (with a full scrollback they differ by every line
+      // added since, and a flood went unnoticed: 55 frames a second).
+      const before = grid.base + grid.els.length;
       changed = grid.sync(buf, cols, rows, this.#painter) || changed;
       const added = buf.trimmed + buf.length - before;
       this.#flooding = added > rows;
