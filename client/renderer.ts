@@ -714,7 +714,12 @@ export class Renderer {
 
   #onFrame = (now: number) => {
     this.#frame = 0;
-    if (this.#flooding && now - this.#lastFrame < FLOOD_FRAME_MS) {
+    // Only while following: scrolled back in a flood, the history in view
+    // drifts up as the oldest lines are trimmed and each frame draws what
+    // came into view, so fewer frames would leave it blank longer.
+    if (
+      this.#flooding && this.#follow && now - this.#lastFrame < FLOOD_FRAME_MS
+    ) {
       this.#frame = requestAnimationFrame(this.#onFrame);
       return;
     }
