@@ -881,11 +881,15 @@ export class Renderer {
 
   /** Follow output again: scroll the viewport to the bottom. */
   scrollToBottom(): void {
-    // Scroll now, not only at the next frame: a scroll event still pending
-    // from an earlier programmatic scroll (Shift+Home just before) would
-    // otherwise see the old position and turn following off again.
-    const vp = this.#viewport;
-    vp.scrollTop = vp.scrollHeight;
+    // Coming back from the history, scroll now, not only at the next
+    // frame: a scroll event still pending from an earlier programmatic
+    // scroll (Shift+Home just before) would otherwise see the old position
+    // and turn following off again. Already following (every keystroke
+    // lands here), the frame's scroll suffices and no layout is forced.
+    if (!this.#follow) {
+      const vp = this.#viewport;
+      vp.scrollTop = vp.scrollHeight;
+    }
     this.#follow = true;
     this.#needScroll = true;
     this.schedule();
