@@ -56,6 +56,21 @@ export interface InputModes {
   altScreen: boolean;
 }
 
+/** The input modes after power-on or a hard reset (RIS). */
+export const POWER_ON_INPUT_MODES: Readonly<InputModes> = Object.freeze({
+  applicationCursorKeys: false,
+  applicationKeypad: false,
+  bracketedPaste: false,
+  sendFocus: false,
+  mouseTracking: 0,
+  mouseEncoding: 0,
+  newlineMode: false,
+  kittyFlags: 0,
+  modifyOtherKeys: 0,
+  alternateScroll: false,
+  altScreen: false,
+});
+
 /** Extended style of a cell (see `extId` in `model/cell.ts`). */
 export interface ExtStyle {
   /** Underline colour word (0 = same as text). */

@@ -16,11 +16,11 @@ import { parseArgs } from "node:util";
 import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "../../tests/e2e/chromium.ts";
+import { spawnServer } from "../../tests/e2e/domterm.ts";
 import { bundleForBrowser } from "../../tests/e2e/bundle.ts";
 import { E2E_STREAMS, e2eStream } from "./streams.ts";
 import { DEFAULT_SCROLLBACK } from "../../core/model/buffer.ts";
 
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 const DRIVER = new URL("./driver.ts", import.meta.url).pathname;
 const MB = 1000 * 1000;
 /** Warm-up bytes per stream before the timed runs (JIT, caches). */
@@ -134,34 +134,16 @@ async function open(
   const dir = await Deno.makeTempDir({ prefix: "domterm-e2e-bench-" });
   const sock = `${dir}/driver.sock`;
   const listener = Deno.listen({ transport: "unix", path: sock });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      MAIN,
-      "--no-browser",
-      "--",
-      Deno.execPath(),
-      "run",
-      "-A",
-      DRIVER,
-      sock,
-    ],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`domterm exited before printing its URL`);
-    text += value;
-  }
-  (async () => {
-    while (!(await reader.read()).done) { /* drain */ }
-  })().catch(() => {});
-  const url = new URL(text.split("\n")[0]);
+  const server = await spawnServer([
+    "--",
+    Deno.execPath(),
+    "run",
+    "-A",
+    DRIVER,
+    sock,
+  ]);
+  const child = server.child;
+  const url = new URL(server.url);
   const key = new URLSearchParams(url.hash.slice(1)).get("key") ?? "";
   const page = await browser.newPage({ viewport: VIEWPORT });
   page.on("pageerror", (e) => console.error(`${kind} page error:`, e.message));

@@ -7,21 +7,12 @@ import {
   type KeyOptions,
   type KeyPress,
 } from "../../core/keys.ts";
-import type { InputModes } from "../../core/terminal_view.ts";
+import {
+  type InputModes,
+  POWER_ON_INPUT_MODES,
+} from "../../core/terminal_view.ts";
 
-const NORMAL: InputModes = {
-  applicationCursorKeys: false,
-  applicationKeypad: false,
-  bracketedPaste: false,
-  sendFocus: false,
-  mouseTracking: 0,
-  mouseEncoding: 0,
-  newlineMode: false,
-  kittyFlags: 0,
-  modifyOtherKeys: 0,
-  alternateScroll: false,
-  altScreen: false,
-};
+const NORMAL: InputModes = { ...POWER_ON_INPUT_MODES };
 const APP_CURSOR: InputModes = { ...NORMAL, applicationCursorKeys: true };
 const APP_KEYPAD: InputModes = { ...NORMAL, applicationKeypad: true };
 

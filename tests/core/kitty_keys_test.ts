@@ -5,21 +5,12 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { encodeKey, type KeyOptions, type KeyPress } from "../../core/keys.ts";
-import type { InputModes } from "../../core/terminal_view.ts";
+import {
+  type InputModes,
+  POWER_ON_INPUT_MODES,
+} from "../../core/terminal_view.ts";
 
-const BASE: InputModes = {
-  applicationCursorKeys: false,
-  applicationKeypad: false,
-  bracketedPaste: false,
-  sendFocus: false,
-  mouseTracking: 0,
-  mouseEncoding: 0,
-  newlineMode: false,
-  kittyFlags: 0,
-  modifyOtherKeys: 0,
-  alternateScroll: false,
-  altScreen: false,
-};
+const BASE: InputModes = { ...POWER_ON_INPUT_MODES };
 
 /**
  * Modifiers: "S" shift, "A" alt, "C" ctrl, "M" meta (super), "G" AltGr,

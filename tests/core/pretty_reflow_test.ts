@@ -13,22 +13,17 @@ import {
   expectEqual,
   historyLines,
   makeTerminal,
-  OSC,
   screenText,
   type TestTerminal,
 } from "./helpers.ts";
-
-const BEL = "\x07";
-const open = (prefix: string) => `${OSC}110;"${prefix}"${BEL}`;
-const close = `${OSC}111${BEL}`;
-const fill = `${OSC}115;"",""," "${BEL}`;
-const linear = `${OSC}116;"",""," "${BEL}`;
-const indent = (n: number) => `${OSC}113;${n}${BEL}`;
-
-/** `(op args...)`: a block whose items are separated by `nl`. */
-const form = (items: string[], nl: string, ind = -1) =>
-  open("(") + items[0] + (ind >= 0 ? indent(ind) : "") +
-  items.slice(1).map((item) => nl + item).join("") + ")" + close;
+import {
+  close,
+  fill,
+  form,
+  indent,
+  linear,
+  open,
+} from "../fixtures/pretty_print.ts";
 
 /**
  * The fixture: a Lisp function, printed as a Lisp pretty printer would,

@@ -19,27 +19,18 @@ export interface Running {
   close(): Promise<void>;
 }
 
-/** Start domterm running `command` and open it in a fresh page. */
-export async function startDomterm(
-  command: string[],
-  options: {
-    env?: Record<string, string>;
-    viewport?: { width: number; height: number };
-    /** Options for domterm itself, before `--` (e.g. `--scrollback 100`). */
-    serverArgs?: string[];
-  } = {},
-): Promise<Running> {
+/**
+ * Start `domterm --no-browser ARGS` (ARGS: its options, then `--` and the
+ * command) and return the URL with the key that it prints first. Its
+ * stdout keeps being drained so that the server never blocks on it.
+ */
+export async function spawnServer(
+  args: string[],
+  env?: Record<string, string>,
+): Promise<{ child: Deno.ChildProcess; url: string }> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      MAIN,
-      "--no-browser",
-      ...(options.serverArgs ?? []),
-      "--",
-      ...command,
-    ],
-    env: options.env,
+    args: ["run", "-A", MAIN, "--no-browser", ...args],
+    env,
     stdin: "null",
     stdout: "piped",
     stderr: "inherit",
@@ -53,13 +44,28 @@ export async function startDomterm(
     }
     text += value;
   }
-  // Keep draining stdout so the server never blocks on it.
   (async () => {
     try {
       while (!(await reader.read()).done) { /* drain */ }
     } catch { /* closed */ }
   })();
-  const url = text.split("\n")[0];
+  return { child, url: text.split("\n")[0] };
+}
+
+/** Start domterm running `command` and open it in a fresh page. */
+export async function startDomterm(
+  command: string[],
+  options: {
+    env?: Record<string, string>;
+    viewport?: { width: number; height: number };
+    /** Options for domterm itself, before `--` (e.g. `--scrollback 100`). */
+    serverArgs?: string[];
+  } = {},
+): Promise<Running> {
+  const { child, url } = await spawnServer(
+    [...(options.serverArgs ?? []), "--", ...command],
+    options.env,
+  );
   const browser = await launchChromium();
   const page = await browser.newPage({
     viewport: options.viewport ?? { width: 800, height: 480 },

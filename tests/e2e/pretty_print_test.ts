@@ -10,18 +10,16 @@ import { assert, assertEquals } from "../assert.ts";
 import type { Page } from "playwright-core";
 import { Terminal } from "../../core/emulator/terminal.ts";
 import { startDomterm, waitForRow } from "./domterm.ts";
+import {
+  close,
+  fill,
+  form,
+  indent,
+  linear,
+  open,
+} from "../fixtures/pretty_print.ts";
 
-const OSC = "\x1b]", BEL = "\x07", CSI = "\x1b[";
-const open = (prefix: string) => `${OSC}110;"${prefix}"${BEL}`;
-const close = `${OSC}111${BEL}`;
-const fill = `${OSC}115;"",""," "${BEL}`;
-const linear = `${OSC}116;"",""," "${BEL}`;
-const indent = (n: number) => `${OSC}113;${n}${BEL}`;
-
-/** `(op args...)`: a block whose items are separated by `nl`. */
-const form = (items: string[], nl: string, ind = -1) =>
-  open("(") + items[0] + (ind >= 0 ? indent(ind) : "") +
-  items.slice(1).map((item) => nl + item).join("") + ")" + close;
+const CSI = "\x1b[";
 
 /** A Lisp function with fill newlines in argument lists, linear between forms. */
 const FIXTURE = open("(") + `${CSI}31mdefun${CSI}0m` + indent(1) + fill +
