@@ -113,6 +113,18 @@ function letterOf(e: KeyboardEvent): string {
   return m ? m[1].toLowerCase() : "";
 }
 
+/**
+ * A key that types one character with no modifier but Shift (Dead keys,
+ * AltGr, Alt and IME keys are left to the textarea's input events).
+ */
+function isPlainText(e: KeyboardEvent): boolean {
+  if (e.ctrlKey || e.altKey || e.metaKey) return false;
+  if (e.getModifierState?.("AltGraph")) return false;
+  const k = e.key;
+  return k.length === 1 ||
+    (k.length === 2 && k.codePointAt(0)! > 0xffff);
+}
+
 /** An editable element that is not ours (a find box inside the terminal, say). */
 function isForeignEditable(
   target: EventTarget | null,
@@ -296,6 +308,16 @@ export class InputHandler {
     this.#down.add(e.code);
     const data = encodeKey(keyPressOf(e), modes, this.#keyOptions());
     const onTextarea = e.target === this.#textarea;
+    if (data === null && isPlainText(e)) {
+      // Sent here rather than from the textarea's input event, and the
+      // default prevented: the page then has nothing to draw for the key,
+      // and Chromium does not hold the echo's message back until a frame
+      // (measured with `deno task bench:e2e`: see docs/benchmarks.md).
+      e.preventDefault();
+      if (!onTextarea) this.focus();
+      this.#send(e.key);
+      return;
+    }
     if (data === null) {
       // Text typed while root (not the textarea) has focus, e.g. after the
       // user selected something: move focus now so the character's input

@@ -881,15 +881,16 @@ export class Renderer {
 
   /** Follow output again: scroll the viewport to the bottom. */
   scrollToBottom(): void {
+    // Already following (every keystroke lands here), there is nothing to
+    // do: a frame scheduled per keystroke makes Chromium hold the echo's
+    // message back until that frame is drawn.
+    if (this.#follow) return;
     // Coming back from the history, scroll now, not only at the next
     // frame: a scroll event still pending from an earlier programmatic
     // scroll (Shift+Home just before) would otherwise see the old position
-    // and turn following off again. Already following (every keystroke
-    // lands here), the frame's scroll suffices and no layout is forced.
-    if (!this.#follow) {
-      const vp = this.#viewport;
-      vp.scrollTop = vp.scrollHeight;
-    }
+    // and turn following off again.
+    const vp = this.#viewport;
+    vp.scrollTop = vp.scrollHeight;
     this.#follow = true;
     this.#needScroll = true;
     this.schedule();
