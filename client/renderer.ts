@@ -70,6 +70,17 @@ const IDLE_QUIET_MS = 300;
  */
 const FLOOD_FRAME_MS = 50;
 
+/**
+ * A frame that shows new text costs the browser from about 1 ms (a screen
+ * of ASCII) to over 100 ms (a screen of CJK and emoji, shaped through font
+ * fallback). While following a flood, frames are spaced so that drawing
+ * takes at most 1 / FLOOD_COST_SHARE of the time (measured: the cost of
+ * the last flood frames, from the animation frame callback to the first
+ * task after the frame), but at least every FLOOD_MAX_GAP_MS.
+ */
+const FLOOD_COST_SHARE = 4;
+const FLOOD_MAX_GAP_MS = 400;
+
 /** Custom properties set by OSC 10, 11 and 12. */
 const DYNAMIC_PROPS = ["--dt-fg", "--dt-bg", "--dt-cursor"];
 
@@ -581,6 +592,11 @@ export class Renderer {
   /** When the last frame was drawn, and whether it scrolled a screen or more. */
   #lastFrame = -Infinity;
   #flooding = false;
+  /** Smoothed cost (ms) of recent flood frames (see FLOOD_COST_SHARE). */
+  #floodCost = 0;
+  /** Posts the task that measures a frame's cost. */
+  #costProbe: MessageChannel | null = null;
+  #costStart = 0;
   /** When a frame last added lines to the normal buffer's view. */
   #lastGrowth = -Infinity;
   /** Dormant chunks of the normal grid that came into view. */
@@ -717,11 +733,15 @@ export class Renderer {
     // Only while following: scrolled back in a flood, the history in view
     // drifts up as the oldest lines are trimmed and each frame draws what
     // came into view, so fewer frames would leave it blank longer.
-    if (
-      this.#flooding && this.#follow && now - this.#lastFrame < FLOOD_FRAME_MS
-    ) {
-      this.#frame = requestAnimationFrame(this.#onFrame);
-      return;
+    if (this.#flooding && this.#follow) {
+      const gap = Math.min(
+        FLOOD_MAX_GAP_MS,
+        Math.max(FLOOD_FRAME_MS, FLOOD_COST_SHARE * this.#floodCost),
+      );
+      if (now - this.#lastFrame < gap) {
+        this.#frame = requestAnimationFrame(this.#onFrame);
+        return;
+      }
     }
     if (
       (this.term as { synchronizedOutput?: boolean }).synchronizedOutput ===
@@ -734,7 +754,25 @@ export class Renderer {
       }
     }
     this.#holdSince = -1;
+    const start = performance.now();
     this.render();
+    if (this.#flooding && typeof MessageChannel === "function") {
+      // Style, layout and paint follow this callback in the same task; the
+      // first task after it sees their cost.
+      if (this.#costProbe === null) {
+        this.#costProbe = new MessageChannel();
+        this.#costProbe.port1.onmessage = this.#onFrameDone;
+      }
+      this.#costStart = start;
+      this.#costProbe.port2.postMessage(0);
+    } else this.#floodCost = 0;
+  };
+
+  #onFrameDone = () => {
+    const cost = performance.now() - this.#costStart;
+    this.#floodCost = this.#floodCost === 0
+      ? cost
+      : 0.5 * this.#floodCost + 0.5 * cost;
   };
 
   /** Repaint now (used by schedule's frame callback and by tests). */
