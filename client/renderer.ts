@@ -145,6 +145,7 @@ class RowGrid {
     this.blockRows = [];
     this.dormant.clear();
     this.watch?.disconnect();
+    this.#near = [];
   }
 
   #setSize(i: number, n: number): void {
@@ -249,6 +250,50 @@ class RowGrid {
     els.length = end;
     this.lines.length = end;
     this.drawn.length = end;
+  }
+
+  /** Blocks and chunks that {@link showRange} made always rendered. */
+  #near: HTMLElement[] = [];
+
+  /**
+   * Make the rows between `top` and `bottom` (pixels from the top of the
+   * rows container) show in this frame: their dormant chunks drawn now, and
+   * their blocks and chunks (class `dt-near`) rendered even before the
+   * browser's `content-visibility: auto` finds them in view, a frame late.
+   * Scrolled back in a flood, the trimming moves new history into view
+   * every frame; without this it stayed blank for seconds. Reads layout.
+   */
+  showRange(
+    top: number,
+    bottom: number,
+    cellH: number,
+    buf: BufferView,
+    painter: RowPainter,
+  ): void {
+    const { blocks, blockChunks, chunks, sizes } = this;
+    const next: HTMLElement[] = [];
+    const origin = this.container.offsetTop;
+    for (let b = 0, c = 0; b < blocks.length; c += blockChunks[b++]) {
+      const block = blocks[b];
+      const bt = block.offsetTop - origin;
+      if (bt > bottom) break;
+      if (bt + block.offsetHeight < top) continue;
+      next.push(block);
+      let y = bt;
+      for (let i = c; i < c + blockChunks[b] && y <= bottom; i++) {
+        const h = sizes[i] * cellH;
+        if (y + h >= top) {
+          if (this.dormant.has(chunks[i])) this.#fill(i, buf, painter);
+          next.push(chunks[i]);
+        }
+        y += h;
+      }
+    }
+    for (const el of this.#near) {
+      if (!next.includes(el)) el.classList.remove("dt-near");
+    }
+    for (const el of next) el.classList.add("dt-near");
+    this.#near = next;
   }
 
   /** Draw the rows of dormant chunk `i` from `buf`. */
@@ -837,6 +882,7 @@ export class Renderer {
         }
       }
       this.#requestIdle();
+      if (!this.#follow && changed) this.#showView(buf);
       if (this.#follow && (changed || this.#needScroll)) {
         // The one layout read per frame, after all writes.
         this.#viewport.scrollTop = this.#viewport.scrollHeight;
@@ -846,6 +892,23 @@ export class Renderer {
     this.#drawCursor(grid, buf, rows);
     this.#reportScroll();
     this.onRender?.();
+  }
+
+  /** Scrolled back: the history in view (and half a screen around it) shows now. */
+  #showView(buf: BufferView): void {
+    const vp = this.#viewport;
+    const rows = this.#normal.container;
+    const cellH = this.#cell?.height ?? this.measureCell().height;
+    const top = vp.getBoundingClientRect().top + vp.clientTop -
+      rows.getBoundingClientRect().top;
+    const h = vp.clientHeight;
+    this.#normal.showRange(
+      top - h / 2,
+      top + 1.5 * h,
+      cellH,
+      buf,
+      this.#painter,
+    );
   }
 
   #requestIdle(): void {
