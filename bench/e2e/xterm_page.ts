@@ -25,7 +25,11 @@ const term = new Terminal({
   cols,
   rows,
   scrollback,
-  fontFamily: '"DejaVu Sans Mono", monospace',
+  // domterm's own default font stack (its stylesheet is on this page), so
+  // that both terminals shape the same fonts.
+  fontFamily: getComputedStyle(document.documentElement)
+    .getPropertyValue("--dt-font-family").trim() ||
+    '"DejaVu Sans Mono", monospace',
   fontSize: 14,
 });
 term.open(document.getElementById("terminal")!);
