@@ -56,6 +56,11 @@ Deno.test("browser: app mode through a 0600 launcher; the key is not on the comm
       `${args}`,
     );
     assert(args.some((a) => /^--window-size=\d+,\d+$/.test(a)), `${args}`);
+    // Echoes are not held back until the next frame after a key press.
+    assert(
+      args.includes("--disable-features=DeferRendererTasksAfterInput"),
+      `${args}`,
+    );
     assertEquals((await Deno.stat(launcher)).mode! & 0o777, 0o600);
     assertEquals(
       (await Deno.stat(`${dir}/config/domterm/launch`)).mode! & 0o777,
