@@ -133,6 +133,7 @@ function start(): void {
     cursorRect: () => renderer.cursorRect(),
     onUserInput: () => {
       lastInput = performance.now();
+      renderer.noteUserInput();
       renderer.scrollToBottom();
     },
   });

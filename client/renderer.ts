@@ -57,6 +57,11 @@ const BLOCK = 32;
  */
 const IDLE_FILL_MS = 8;
 /**
+ * Chunks this close to the end of the history (or reported in view) are
+ * near enough to the screen that the browser lays them out when drawn.
+ */
+const NEAR_CHUNKS = 3;
+/**
  * Idle filling waits until no line was added for this long: during a
  * flood most dormant chunks are trimmed before anyone could see them.
  */
@@ -335,21 +340,27 @@ class RowGrid {
     painter: RowPainter,
     wanted: Set<Element>,
     deadline = 0,
-  ): void {
-    if (this.dormant.size === 0) return;
+  ): boolean {
+    if (this.dormant.size === 0) return false;
+    let near = false;
     for (const chunk of wanted) {
       const i = this.dormant.has(chunk as HTMLElement)
         ? this.chunks.indexOf(chunk as HTMLElement)
         : -1;
       if (i >= 0) this.#fill(i, buf, painter);
+      near ||= i >= 0;
     }
     for (
       let i = this.chunks.length - 1;
       i >= 0 && this.dormant.size > 0 && performance.now() < deadline;
       i--
     ) {
-      if (this.dormant.has(this.chunks[i])) this.#fill(i, buf, painter);
+      if (this.dormant.has(this.chunks[i])) {
+        this.#fill(i, buf, painter);
+        near ||= i >= this.chunks.length - NEAR_CHUNKS;
+      }
     }
+    return near;
   }
 
   /** Fill every dormant chunk that holds one of the rows from `from` on. */
@@ -644,6 +655,8 @@ export class Renderer {
   #costStart = 0;
   /** When a frame last added lines to the normal buffer's view. */
   #lastGrowth = -Infinity;
+  /** When the user last typed (see noteUserInput). */
+  #lastInput = -Infinity;
   /** Dormant chunks of the normal grid that came into view. */
   #wanted = new Set<Element>();
   /** Pending requestIdleCallback that fills dormant chunks (0: none). */
@@ -662,15 +675,17 @@ export class Renderer {
     this.#idle = 0;
     // Fill only when nothing else waits (a frame is due: output came) and
     // output has been quiet for a while.
+    const now = performance.now();
     if (
       this.#frame !== 0 || this.#altShown ||
-      performance.now() - this.#lastGrowth < IDLE_QUIET_MS
+      now - this.#lastGrowth < IDLE_QUIET_MS ||
+      now - this.#lastInput < IDLE_QUIET_MS
     ) {
       return this.#requestIdle();
     }
     this.render();
     const budget = Math.min(IDLE_FILL_MS, deadline.timeRemaining());
-    this.#normal.fillDormant(
+    const near = this.#normal.fillDormant(
       this.term.buffer,
       this.#painter,
       this.#wanted,
@@ -679,6 +694,10 @@ export class Renderer {
     this.#wanted.clear();
     // Rows just drawn may need decorations (shell marks).
     this.onRender?.();
+    // Lay out now what was drawn near the view (content-visibility skips
+    // the rest), while the page is idle: else the next keystroke's echo
+    // pays for it (measured after a CJK flood: 170-310 ms).
+    if (near) void this.#viewport.scrollHeight;
     this.#requestIdle();
   };
   /** Whether the jump-to-bottom control should show, as last reported. */
@@ -978,6 +997,14 @@ export class Renderer {
     const grid = this.#altShown ? this.#alt : this.#normal;
     const k = grid.els.indexOf(row as HTMLElement);
     return k < 0 ? null : grid.lines[k];
+  }
+
+  /**
+   * The user typed: idle filling of the history pauses while they do, so
+   * that echoes never wait behind it.
+   */
+  noteUserInput(): void {
+    this.#lastInput = performance.now();
   }
 
   /** Follow output again: scroll the viewport to the bottom. */
