@@ -6,7 +6,8 @@
  * Run: `deno task bench:e2e`. Options: `--mb 10,50,200` (sizes per stream),
  * `--stream NAME` (repeatable: plain, ls, wrap, cjk), `--terminal NAME`
  * (repeatable: domterm, xterm), `--keys N` (keystrokes for the latency
- * figure, default 200).
+ * figure, default 200), `--trace-keys PREFIX` (write a Chromium trace of
+ * the keystroke phase to PREFIX.domterm.json and PREFIX.xterm.json).
  *
  * Exits 0 whatever the figures are; 1 if something breaks.
  *
@@ -14,8 +15,7 @@
  */
 import { parseArgs } from "node:util";
 import { createRequire } from "node:module";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium } from "../../tests/e2e/chromium.ts";
+import { RawBrowser, type RawPage } from "./cdp.ts";
 import { spawnServer } from "../../tests/e2e/domterm.ts";
 import { bundleForBrowser } from "../../tests/e2e/bundle.ts";
 import { E2E_STREAMS, e2eStream } from "./streams.ts";
@@ -60,15 +60,8 @@ async function rssMb(pid: number): Promise<number> {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
-async function heapMb(page: Page): Promise<number> {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    await cdp.send("HeapProfiler.collectGarbage");
-    const h = await cdp.send("Runtime.getHeapUsage");
-    return h.usedSize / MB;
-  } finally {
-    await cdp.detach();
-  }
+async function heapMb(page: RawPage): Promise<number> {
+  return await page.heapUsed() / MB;
 }
 
 /** A JSON-lines channel to the driver program running in the terminal. */
@@ -120,11 +113,11 @@ ${js}`;
 
 /** Start domterm running the driver, open `kind`'s page, connect to the driver. */
 async function open(
-  browser: Browser,
+  browser: RawBrowser,
   kind: Kind,
   size: { cols: number; rows: number } | null,
 ): Promise<{
-  page: Page;
+  page: RawPage;
   driver: DriverLink;
   child: Deno.ChildProcess;
   cols: number;
@@ -145,8 +138,7 @@ async function open(
   const child = server.child;
   const url = new URL(server.url);
   const key = new URLSearchParams(url.hash.slice(1)).get("key") ?? "";
-  const page = await browser.newPage({ viewport: VIEWPORT });
-  page.on("pageerror", (e) => console.error(`${kind} page error:`, e.message));
+  const page = await browser.newPage(VIEWPORT);
   let cols: number, rows: number;
   if (kind === "domterm") {
     await page.goto(url.href);
@@ -159,16 +151,12 @@ async function open(
     });
   } else {
     // domterm's own page (index.html from the server), with its script
-    // /client.js swapped for the xterm.js page by playwright: the page is
+    // /client.js swapped for the xterm.js page (DevTools Fetch): the page is
     // on domterm's origin and its address space, so the WebSocket passes
     // the server's Origin and Host checks (and Chromium's local network
     // access checks) without any change to the server.
     const js = await xtermScript();
-    await page.route(
-      `${url.origin}/client.js`,
-      (r) =>
-        r.fulfill({ contentType: "text/javascript; charset=utf-8", body: js }),
-    );
+    await page.serveScript(`${url.origin}/client.js`, js);
     cols = size?.cols ?? 80;
     rows = size?.rows ?? 24;
     await page.goto(
@@ -201,9 +189,18 @@ async function open(
 }
 
 /** Install the in-page key latency probe (see docs/benchmarks.md). */
-async function installKeyProbe(page: Page, kind: Kind): Promise<void> {
+async function installKeyProbe(page: RawPage, kind: Kind): Promise<void> {
   await page.evaluate((kind) => {
-    const probe = { t0: [] as number[], lat: [] as number[] };
+    const probe = {
+      t0: [] as number[],
+      lat: [] as number[],
+      /** Resolves once key `i`'s echo is in the DOM (no polling: no frames). */
+      next(i: number): Promise<void> {
+        if (probe.lat.length > i) return Promise.resolve();
+        return new Promise((ok) => probe.waiters.push([i, ok]));
+      },
+      waiters: [] as [number, () => void][],
+    };
     Object.assign(globalThis, { keyProbe: probe });
     const lastRow = kind === "domterm"
       ? () => {
@@ -225,6 +222,10 @@ async function installKeyProbe(page: Page, kind: Kind): Promise<void> {
       if (i >= probe.t0.length) return;
       if (lastRow()?.textContent?.includes(`key ${i} `)) {
         probe.lat.push(performance.now() - probe.t0[i]);
+        probe.waiters = probe.waiters.filter(([k, ok]) => {
+          if (k < probe.lat.length) ok();
+          return k >= probe.lat.length;
+        });
       }
     };
     new MutationObserver(check).observe(document.body, {
@@ -236,11 +237,12 @@ async function installKeyProbe(page: Page, kind: Kind): Promise<void> {
 }
 
 async function measure(
-  browser: Browser,
+  browser: RawBrowser,
   kind: Kind,
   streams: string[],
   sizes: number[],
   keys: number,
+  traceKeys: string | undefined,
   size: { cols: number; rows: number } | null,
 ): Promise<TerminalResult & { cols: number; rows: number }> {
   const t = await open(browser, kind, size);
@@ -287,15 +289,21 @@ async function measure(
     await driver.send({ op: "echo", count: keys, row: t.rows });
     await driver.receive();
     const chars = "abcdefghijklmnopqrstuvwxyz0123456789";
+    if (traceKeys) await page.startTrace();
     for (let i = 0; i < keys; i++) {
-      await page.keyboard.press(chars[i % chars.length]);
-      await page.waitForFunction(
+      await page.press(chars[i % chars.length]);
+      await page.evaluate(
         (i) =>
-          (globalThis as unknown as { keyProbe: { lat: number[] } }).keyProbe
-            .lat.length > i,
+          (globalThis as unknown as {
+            keyProbe: { next(i: number): Promise<void> };
+          }).keyProbe.next(i),
         i,
-        { timeout: 10_000 },
       );
+    }
+    if (traceKeys) {
+      const file = `${traceKeys}.${kind}.json`;
+      await Deno.writeTextFile(file, await page.stopTrace());
+      console.error(`  ${kind}: key phase trace in ${file}`);
     }
     await driver.receive();
     const lat = await page.evaluate(() =>
@@ -414,6 +422,7 @@ async function main(): Promise<number> {
       stream: { type: "string", multiple: true },
       terminal: { type: "string", multiple: true },
       keys: { type: "string", default: "200" },
+      "trace-keys": { type: "string" },
     },
   });
   const sizes = values.mb.split(",").map(Number);
@@ -429,15 +438,23 @@ async function main(): Promise<number> {
     }
   }
   const keys = Number(values.keys);
-  const browser = await launchChromium();
+  const browser = await RawBrowser.launch();
   const results = new Map<Kind, TerminalResult>();
   let size: { cols: number; rows: number } | null = null;
   try {
     console.error(
-      `chromium ${browser.version()}, viewport ${VIEWPORT.width}x${VIEWPORT.height}`,
+      `${browser.version}, viewport ${VIEWPORT.width}x${VIEWPORT.height}`,
     );
     for (const kind of kinds) {
-      const r = await measure(browser, kind, streams, sizes, keys, size);
+      const r = await measure(
+        browser,
+        kind,
+        streams,
+        sizes,
+        keys,
+        values["trace-keys"],
+        size,
+      );
       size ??= { cols: r.cols, rows: r.rows };
       console.error(`  ${kind}: ${r.cols}x${r.rows}`);
       results.set(kind, r);
