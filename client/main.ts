@@ -18,10 +18,6 @@ import { Zoom } from "./zoom.ts";
 import { LinkHandler } from "./links.ts";
 import { ShellUi } from "./shell_ui.ts";
 
-/** Output this small, this soon after a key, is an echo: drawn at once. */
-const ECHO_BYTES = 1024;
-const ECHO_WINDOW_MS = 100;
-
 /** How long the "process exited" notice stays before the window closes. */
 const CLOSE_DELAY_MS = 1500;
 
@@ -57,7 +53,6 @@ function start(): void {
 
   let conn: Connection | null = null;
   /** When the user last typed (performance.now()). */
-  let lastInput = -Infinity;
   const term = new Terminal({
     cols: 80,
     rows: 24,
@@ -89,15 +84,7 @@ function start(): void {
   conn = new Connection(key, size, {
     output(data) {
       term.write(data);
-      // An echo of what was just typed is drawn at once instead of at the
-      // next animation frame: that frame may already have gone by (the key
-      // itself scheduled one), which would cost the echo a whole frame.
-      if (
-        data.length <= ECHO_BYTES &&
-        performance.now() - lastInput < ECHO_WINDOW_MS
-      ) {
-        renderer.render();
-      } else renderer.schedule();
+      renderer.schedule();
     },
     message(msg: ServerMessage) {
       switch (msg.type) {
@@ -132,7 +119,6 @@ function start(): void {
     modes: () => term.modes,
     cursorRect: () => renderer.cursorRect(),
     onUserInput: () => {
-      lastInput = performance.now();
       renderer.noteUserInput();
       renderer.scrollToBottom();
     },

@@ -45,8 +45,12 @@ interface TerminalResult {
   elements: number;
   /** domterm server's resident set (MB) after the largest run. */
   serverRss: number;
+  /** Key event to the echo in the DOM (ms). */
   keyMedian: number;
   keyP99: number;
+  /** Key event to the start of the frame that draws the echo (ms). */
+  keyFrameMedian: number;
+  keyFrameP99: number;
 }
 
 function percentile(xs: number[], p: number): number {
@@ -194,6 +198,8 @@ async function installKeyProbe(page: RawPage, kind: Kind): Promise<void> {
     const probe = {
       t0: [] as number[],
       lat: [] as number[],
+      /** Key to the start of the animation frame that draws the echo. */
+      frameLat: [] as number[],
       /** Resolves once key `i`'s echo is in the DOM (no polling: no frames). */
       next(i: number): Promise<void> {
         if (probe.lat.length > i) return Promise.resolve();
@@ -217,11 +223,29 @@ async function installKeyProbe(page: RawPage, kind: Kind): Promise<void> {
     addEventListener("keydown", () => probe.t0.push(performance.now()), {
       capture: true,
     });
+    // The frame that draws a change: the current one if the change was
+    // made in an animation frame callback (xterm.js draws there), else the
+    // next one (domterm draws small echoes as they arrive).
+    const raf = requestAnimationFrame.bind(globalThis);
+    let frameTime = -1;
+    globalThis.requestAnimationFrame = (cb) =>
+      raf((t) => {
+        frameTime = t;
+        try {
+          cb(t);
+        } finally {
+          check();
+          frameTime = -1;
+        }
+      });
     const check = () => {
       const i = probe.lat.length;
       if (i >= probe.t0.length) return;
       if (lastRow()?.textContent?.includes(`key ${i} `)) {
-        probe.lat.push(performance.now() - probe.t0[i]);
+        const t0 = probe.t0[i];
+        probe.lat.push(performance.now() - t0);
+        if (frameTime >= 0) probe.frameLat[i] = frameTime - t0;
+        else raf((t) => probe.frameLat[i] = t - t0);
         probe.waiters = probe.waiters.filter(([k, ok]) => {
           if (k < probe.lat.length) ok();
           return k >= probe.lat.length;
@@ -259,6 +283,8 @@ async function measure(
     serverRss: 0,
     keyMedian: NaN,
     keyP99: NaN,
+    keyFrameMedian: NaN,
+    keyFrameP99: NaN,
   };
   const smallest = Math.min(...sizes), largest = Math.max(...sizes);
   for (const stream of streams) {
@@ -291,6 +317,10 @@ async function measure(
     const chars = "abcdefghijklmnopqrstuvwxyz0123456789";
     if (traceKeys) await page.startTrace();
     for (let i = 0; i < keys; i++) {
+      // A pause of 0-20 ms, so that keys come at any point of the 16.7 ms
+      // frame cycle, as a typist's do (straight after an echo, they would
+      // all come at the same point: an xterm.js echo is drawn in a frame).
+      await new Promise((r) => setTimeout(r, (i * 7919) % 21));
       await page.press(chars[i % chars.length]);
       await page.evaluate(
         (i) =>
@@ -306,11 +336,17 @@ async function measure(
       console.error(`  ${kind}: key phase trace in ${file}`);
     }
     await driver.receive();
-    const lat = await page.evaluate(() =>
-      (globalThis as unknown as { keyProbe: { lat: number[] } }).keyProbe.lat
+    // The last echo's frame comes after its DOM change.
+    await new Promise((r) => setTimeout(r, 100));
+    const { lat, frameLat } = await page.evaluate(() =>
+      (globalThis as unknown as {
+        keyProbe: { lat: number[]; frameLat: number[] };
+      }).keyProbe
     );
     res.keyMedian = percentile(lat, 0.5);
     res.keyP99 = percentile(lat, 0.99);
+    res.keyFrameMedian = percentile(frameLat, 0.5);
+    res.keyFrameP99 = percentile(frameLat, 0.99);
   }
   await driver.send({ op: "quit" });
   await driver.receive().catch(() => {});
@@ -386,6 +422,12 @@ function report(
   );
   lines.push(row(["key round trip p99 (ms)", ...both((t) => t.keyP99)], w3));
   lines.push(
+    row(["key to drawing frame median", ...both((t) => t.keyFrameMedian)], w3),
+  );
+  lines.push(
+    row(["key to drawing frame p99", ...both((t) => t.keyFrameP99)], w3),
+  );
+  lines.push(
     row([`JS heap after ${smallest} MB (MB)`, ...both((t) => t.heapSmall)], w3),
   );
   lines.push(
@@ -404,8 +446,10 @@ function report(
   if (d) {
     lines.push("");
     lines.push(
-      `median key round trip < ${TARGET_MEDIAN_KEY_MS} ms: ${
+      `median key round trip < ${TARGET_MEDIAN_KEY_MS} ms (to the echo in the DOM / to the frame that draws it): ${
         d.keyMedian < TARGET_MEDIAN_KEY_MS ? "yes" : "NO"
+      } / ${
+        d.keyFrameMedian < TARGET_MEDIAN_KEY_MS ? "yes" : "NO"
       }; JS heap bounded (after ${largest} MB <= 1.25x after ${smallest} MB): ${
         d.heapLarge <= 1.25 * d.heapSmall ? "yes" : "NO"
       }`,
