@@ -59,6 +59,15 @@ const DERIVE_INTERVAL_MS = 200;
 /** Class of a command's decoration (exit badge, copy and fold buttons). */
 const DECO_CLASS = "dt-cmd-deco";
 
+/**
+ * About how many cells a group's decoration covers: the exit badge, "copy"
+ * and the fold button at 0.9em, with gaps.
+ */
+function decoCells(g: CommandGroup, out: LineRange | null): number {
+  const failed = g.ended && g.exitCode !== null && g.exitCode !== 0;
+  return 1 + (failed ? 3 + String(g.exitCode).length : 0) + (out ? 8 : 0);
+}
+
 /** Text of a range of lines, soft-wrapped rows joined. */
 export function linesText(buf: BufferView, r: LineRange): string {
   let s = "";
@@ -234,7 +243,13 @@ export class ShellUi {
       seen.add(g.startMark);
       const deco = this.#decoFor(g.startMark, () => this.#groupDeco(g));
       this.#fillGroupDeco(deco.el, g, out);
-      this.#place(deco, row);
+      // At the end of the command's last row (a long command wraps); where
+      // its text reaches under the decoration, it shows on hover only.
+      const last = this.#commandEnd(rowIndex, out?.first ?? Infinity);
+      const crowded = this.#textEnd(last) + decoCells(g, out) >
+        this.#term.cols;
+      deco.el.classList.toggle("dt-deco-crowded", crowded);
+      this.#place(deco, this.#renderer.rowElement(last));
       this.#placeSummary(g, out);
       if (failed && row) {
         exitRows.add(row);
@@ -313,6 +328,23 @@ export class ShellUi {
       d.el.title = "Show the hidden output";
     }
     this.#place(d, this.#renderer.rowElement(out.first));
+  }
+
+  /** The last row of the logical line that starts at row `first` (before `limit`). */
+  #commandEnd(first: number, limit: number): number {
+    const buf = this.#term.normalBuffer;
+    let i = first;
+    while (
+      i + 1 < buf.length && i + 1 < limit && buf.getLine(i).wrapped
+    ) i++;
+    return i;
+  }
+
+  /** Cells up to the last non-blank one of row `i`. */
+  #textEnd(i: number): number {
+    const buf = this.#term.normalBuffer;
+    if (i >= buf.length) return 0;
+    return buf.getLine(i).toString(true).length;
   }
 
   #decoFor(

@@ -368,3 +368,51 @@ Deno.test("e2e shell: a folded output stays folded when the window is resized (r
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("e2e shell: a long command's decoration sits after its text, or shows on hover only", async () => {
+  const { t, dir } = await start("bash");
+  const page = t.page;
+  try {
+    await waitForRow(page, "$");
+    const cols = await page.evaluate(() =>
+      // deno-lint-ignore no-explicit-any
+      (globalThis as any).domterm.term.cols as number
+    );
+    // Wraps once; its second row ends well before the right edge.
+    const long = `echo ${"x".repeat(cols)}; false`;
+    await run(page, long, 2);
+    // Wraps so that its last row is full up to the right edge.
+    const full = `echo ${"y".repeat(2 * cols - 14)}; true`;
+    await run(page, full, 3);
+    const decos = await page.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLElement>(".dt-cmd-deco")).map(
+        (d) => {
+          const row = d.parentElement!;
+          const shown = getComputedStyle(d).visibility !== "hidden";
+          return {
+            row: (row.textContent ?? "").replace(/\s+$/, ""),
+            crowded: d.classList.contains("dt-deco-crowded"),
+            shown,
+          };
+        },
+      )
+    );
+    // The first command: on its last row, after "; false", visible.
+    const first = decos.find((d) => d.row.includes("; false"));
+    assert(first, JSON.stringify(decos));
+    assertEquals([first.crowded, first.shown], [false, true]);
+    // The failure bar stays on the prompt row, which is not covered.
+    const exitRow = await page.evaluate(() =>
+      document.querySelector<HTMLElement>(".dt-row[data-dt-exit]")
+        ?.textContent ?? ""
+    );
+    assert(exitRow.startsWith("$ echo xxx"), exitRow);
+    // The second: its text reaches under the decoration: hidden until hover.
+    const second = decos.find((d) => d.row.includes("; true"));
+    assert(second, JSON.stringify(decos));
+    assertEquals([second.crowded, second.shown], [true, false]);
+  } finally {
+    await t.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
