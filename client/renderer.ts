@@ -124,6 +124,8 @@ class RowGrid {
   blockRows: number[] = [];
   /** Chunks whose rows are not drawn yet (see IDLE_FILL_MS). */
   dormant = new Set<HTMLElement>();
+  /** Blocks and chunks that {@link showRange} made always rendered. */
+  #near: HTMLElement[] = [];
   /** Watches dormant chunks for coming into view. */
   watch: IntersectionObserver | null = null;
   /** Absolute index (counting trimmed lines) of `els[0]`. */
@@ -256,9 +258,6 @@ class RowGrid {
     this.lines.length = end;
     this.drawn.length = end;
   }
-
-  /** Blocks and chunks that {@link showRange} made always rendered. */
-  #near: HTMLElement[] = [];
 
   /**
    * Make the rows between `top` and `bottom` (pixels from the top of the
@@ -1010,8 +1009,7 @@ export class Renderer {
   /** Follow output again: scroll the viewport to the bottom. */
   scrollToBottom(): void {
     // Already following (every keystroke lands here), there is nothing to
-    // do: a frame scheduled per keystroke makes Chromium hold the echo's
-    // message back until that frame is drawn.
+    // do: the frame that draws the echo keeps the view at the bottom.
     if (this.#follow) return;
     // Coming back from the history, scroll now, not only at the next
     // frame: a scroll event still pending from an earlier programmatic
