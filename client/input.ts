@@ -309,10 +309,9 @@ export class InputHandler {
     const data = encodeKey(keyPressOf(e), modes, this.#keyOptions());
     const onTextarea = e.target === this.#textarea;
     if (data === null && isPlainText(e)) {
-      // Sent here rather than from the textarea's input event, and the
-      // default prevented: the page then has nothing to draw for the key,
-      // and Chromium does not hold the echo's message back until a frame
-      // (measured with `deno task bench:e2e`: see docs/benchmarks.md).
+      // Sent here, with the default prevented, rather than from the
+      // textarea's input event, which comes 2-3 ms later (after the
+      // browser's editing of the textarea; docs/benchmarks.md).
       e.preventDefault();
       if (!onTextarea) this.focus();
       this.#send(e.key);
