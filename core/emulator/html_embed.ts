@@ -47,7 +47,23 @@ export interface EmbedHost {
   warn?(message: string): void;
   /** Cap of all images' data (characters); default {@link MAX_IMAGE_MEMORY}. */
   maxImageMemory?: number;
+  /** Both buffers (normal, alternate), for {@link MAX_HTML_MEMORY}. */
+  buffers?(): Iterable<{ readonly length: number; getLine(i: number): Line }>;
+  /** Cap of all HTML fragments kept (characters); default {@link MAX_HTML_MEMORY}. */
+  maxHtmlMemory?: number;
 }
+
+/**
+ * HTML (characters) kept in both buffers, all fragments together. Past it
+ * the oldest fragments are replaced by {@link EVICTED_HTML}, down to three
+ * quarters of it: a program printing HTML forever (each fragment within
+ * {@link MAX_HTML_LENGTH}) cannot exhaust memory.
+ */
+export const MAX_HTML_MEMORY = 64 * 1024 * 1024;
+
+/** What an evicted fragment becomes (the client shows it as a notice). */
+export const EVICTED_HTML =
+  '<span class="dt-html-evicted">[HTML output dropped: the scrollback holds too much HTML]</span>';
 
 /**
  * Image data (base64 or sixel characters) one terminal keeps, all images
@@ -237,6 +253,11 @@ export class HtmlEmbeds {
   /** Images with data, oldest first, and their total size. */
   #images: ImageEmbed[] = [];
   #imageMemory = 0;
+  /**
+   * HTML kept, as last counted plus what came since (an upper bound: lines
+   * leave the scrollback unseen). Counted again when it passes the cap.
+   */
+  #htmlMemory = 0;
 
   /** Handlers act on `host`. */
   constructor(host: EmbedHost) {
@@ -252,6 +273,7 @@ export class HtmlEmbeds {
       return;
     }
     if (html.trim() === "") return;
+    this.#account(html.length);
     const keys = replaceKeys(html);
     const key = keys.length > 0 ? keys[0] : null;
     const buf = this.#host.buffer();
@@ -287,6 +309,7 @@ export class HtmlEmbeds {
       this.#host.warn?.("OSC 721 dropped: key or fragment too long");
       return;
     }
+    this.#account(html.length);
     const line = this.#find(key);
     if (line === null) {
       this.#host.warn?.(`OSC 721: no element with replace-key ${key}`);
@@ -344,6 +367,57 @@ export class HtmlEmbeds {
       old.evicted = true;
     }
     this.insertBlock({ html: "", key: null, image });
+  }
+
+  /**
+   * `n` more characters of HTML are about to be kept: past the cap, count
+   * what the buffers really hold and replace the oldest fragments until
+   * three quarters of the cap is left (so the next count is far off).
+   */
+  #account(n: number): void {
+    const host = this.#host;
+    const max = host.maxHtmlMemory ?? MAX_HTML_MEMORY;
+    this.#htmlMemory += n;
+    if (this.#htmlMemory <= max || host.buffers === undefined) return;
+    // The notice is one shared string: it costs nothing per line.
+    const size = (html: string) => html === EVICTED_HTML ? 0 : html.length;
+    const held = (l: Line): number => {
+      const e = l.extras;
+      if (e === null) return 0;
+      let k = e.block ? size(e.block.html) : 0;
+      for (const i of e.inline ?? []) k += size(i.html);
+      return k;
+    };
+    let total = n;
+    for (const b of host.buffers()) {
+      for (let i = 0; i < b.length; i++) total += held(b.getLine(i));
+    }
+    const goal = Math.floor(max * 0.75);
+    // Oldest first: the normal buffer's top, then the alternate screen's.
+    for (const b of host.buffers()) {
+      for (let i = 0; i < b.length && total > goal; i++) {
+        const l = b.getLine(i);
+        const h = held(l);
+        if (h === 0) continue;
+        const e = l.extras!;
+        if (e.block && e.block.image === undefined && size(e.block.html)) {
+          e.block = { ...e.block, html: EVICTED_HTML, key: null };
+        }
+        if (e.inline) {
+          e.inline = e.inline.map((x) => ({
+            ...x,
+            html: EVICTED_HTML,
+            key: null,
+          }));
+        }
+        total -= h - held(l);
+        l.dirty = true;
+      }
+    }
+    if (total > goal) {
+      host.warn?.("OSC 72: HTML over the memory cap was dropped");
+    }
+    this.#htmlMemory = total;
   }
 
   /** Absolute index and line of the fragment just inserted. */

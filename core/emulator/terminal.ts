@@ -123,6 +123,8 @@ export interface TerminalOptions {
   onError?: (err: unknown) => void;
   /** Image data kept in the model, in characters (default {@link MAX_IMAGE_MEMORY}); older images are dropped past it. */
   maxImageMemory?: number;
+  /** HTML kept in the model, in characters (default {@link MAX_HTML_MEMORY}); older fragments are dropped past it. */
+  maxHtmlMemory?: number;
 }
 
 /** Largest accepted number of columns. */
@@ -261,6 +263,8 @@ export class Terminal implements TerminalView {
       cursorY: () => this.#y,
       rows: () => this.#rows,
       maxImageMemory: options.maxImageMemory,
+      buffers: () => [this.#normal, this.#alt],
+      maxHtmlMemory: options.maxHtmlMemory,
       newline: () => {
         this.#carriageReturn();
         this.#index();

@@ -5,6 +5,7 @@
  */
 import { Terminal } from "../../core/emulator/terminal.ts";
 import {
+  EVICTED_HTML,
   isBlockHtml,
   MAX_HTML_LENGTH,
   replaceChildren,
@@ -371,6 +372,39 @@ Deno.test("embed: past the image memory cap the oldest images lose their data", 
   const copy = term.buffer.getLine(2).clone();
   term.write(`${OSC}1337;File=inline=1:${png}\x07`);
   assertEquals(copy.extras?.block?.image?.evicted, true);
+});
+
+Deno.test("embed: past the HTML memory cap the oldest fragments are replaced by a notice", () => {
+  const frag = (i: number) => `<div>${i}${"x".repeat(98)}</div>`;
+  const size = frag(0).length; // 110
+  const term = new Terminal({
+    cols: 20,
+    rows: 4,
+    scrollback: 100,
+    maxHtmlMemory: size * 6,
+  });
+  const kept = () =>
+    Array.from(
+      { length: term.buffer.length },
+      (_, i) => term.buffer.getLine(i).extras,
+    ).flatMap((e) => [
+      ...(e?.block ? [e.block.html] : []),
+      ...(e?.inline ?? []).map((x) => x.html),
+    ]).map((h) => h === EVICTED_HTML ? "-" : h.slice(5, 6));
+  // Six fit.
+  for (let i = 0; i < 6; i++) term.write(`${OSC}72;${frag(i)}\x07`);
+  expectEqual(kept(), ["0", "1", "2", "3", "4", "5"], "at the cap");
+  // The seventh passes it: the oldest go until 3/4 of the cap is left.
+  term.write(`${OSC}72;${frag(6)}\x07`);
+  expectEqual(kept(), ["-", "-", "-", "3", "4", "5", "6"], "past it");
+  // An inline fragment counts too; the notices (one shared string) do not.
+  term.write(`ab${OSC}72;<b>${"y".repeat(size - 7)}</b>\x07\r\n`);
+  term.write(`${OSC}72;${frag(7)}\x07${OSC}72;${frag(8)}\x07`);
+  expectEqual(
+    kept(),
+    ["-", "-", "-", "-", "-", "-", "6", "y", "7", "8"],
+    "inline counted",
+  );
 });
 
 Deno.test("embed: fragments survive reflow (inline moves with its cell, block stays a line)", () => {
