@@ -270,6 +270,16 @@ export class LinkHandler {
   };
 
   #show(ev: MouseEvent): void {
+    // A link in embedded HTML: a plain click does nothing, so say what does.
+    const a = (ev.target as Element | null)?.closest?.(".dt-embed a[href]");
+    if (a && !a.hasAttribute("title") && !a.hasAttribute("download")) {
+      a.setAttribute(
+        "title",
+        `${(a as HTMLAnchorElement).href}\n(${
+          isMac() ? "Cmd" : "Ctrl"
+        }+click to open)`,
+      );
+    }
     const hit = this.find(ev);
     if (!hit) return this.#clear();
     const { link, row } = hit;

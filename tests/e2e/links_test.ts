@@ -118,9 +118,12 @@ Deno.test("e2e links: hover underlines, Ctrl+click opens through the server's op
     `\x1b]8;id=w;https://wrap.example/\x1b\\${t}\x1b]8;;\x1b\\`;
   const line3 = `x ${wrap("PART1")}`;
   const line4 = `${wrap("PART2")} y ${wrap("PART3")}`;
+  // A link in embedded HTML (OSC 72).
+  const line5 =
+    `\x1b]72;<p>see <a href="https://embed.example/e">EMBEDLINK</a></p>\x07`;
   await Deno.writeTextFile(
     `${dir}/out`,
-    `${line1}\r\n${line2}\r\n${line3}\r\n${line4}\r\n${LONG}\r\n`,
+    `${line1}\r\n${line2}\r\n${line3}\r\n${line4}\r\n${LONG}\r\n${line5}`,
   );
   const t = await startDomterm([
     "sh",
@@ -189,6 +192,16 @@ Deno.test("e2e links: hover underlines, Ctrl+click opens through the server's op
     // A plain click opens nothing.
     const osc8 = await cellPoint(page, "LINK8", 2);
     await page.mouse.click(osc8.x, osc8.y);
+    // Nor on a link in embedded HTML (and the page stays), whose hover
+    // says how to open it.
+    const embedded = page.locator(".dt-embed a", { hasText: "EMBEDLINK" });
+    await embedded.hover();
+    await page.waitForFunction(() =>
+      document.querySelector(".dt-embed a")?.getAttribute("title") ===
+        "https://embed.example/e\n(Ctrl+click to open)"
+    );
+    await embedded.click();
+    assert(page.url().startsWith("http://127.0.0.1"), page.url());
     // Ctrl+click: OSC 8, the javascript: one (ignored), detected URL, file reference.
     const bad = await cellPoint(page, "LINK8", 7);
     const file = await cellPoint(page, "err src", 8);
@@ -196,14 +209,16 @@ Deno.test("e2e links: hover underlines, Ctrl+click opens through the server's op
     for (const p of [osc8, bad, url, file, long]) {
       await page.mouse.click(p.x, p.y);
     }
+    await embedded.click();
     await page.keyboard.up("Control");
-    const lines = await readLines(out, 4);
+    const lines = await readLines(out, 5);
     await page.waitForTimeout(300);
-    assertEquals(await readLines(out, 4), lines, "nothing more arrived");
+    assertEquals(await readLines(out, 5), lines, "nothing more arrived");
     assertEquals(
       lines.sort(),
       [
         `${dir}/src/app.ts`,
+        "https://embed.example/e",
         "https://example.com/osc8",
         "https://example.org/detected",
         LONG,
