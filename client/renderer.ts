@@ -78,7 +78,7 @@ const FLOOD_FRAME_MS = 50;
 /**
  * A frame that shows new text costs the browser from about 1 ms (a screen
  * of ASCII) to over 100 ms (a screen of CJK and emoji, shaped through font
- * fallback). While following a flood, frames are spaced so that drawing
+ * fallback). While a flood goes on, frames are spaced so that drawing
  * takes at most 1 / FLOOD_COST_SHARE of the time (measured: the cost of
  * the last flood frames, from the animation frame callback to the first
  * task after the frame), but at least every FLOOD_MAX_GAP_MS.
@@ -649,6 +649,8 @@ export class Renderer {
   #flooding = false;
   /** Smoothed cost (ms) of recent flood frames (see FLOOD_COST_SHARE). */
   #floodCost = 0;
+  /** Lines seen (trimmed + length) when a flood frame was last held back. */
+  #gateSeen = -1;
   /** Posts the task that measures a frame's cost. */
   #costProbe: MessageChannel | null = null;
   #costStart = 0;
@@ -793,10 +795,10 @@ export class Renderer {
 
   #onFrame = (now: number) => {
     this.#frame = 0;
-    // Only while following: scrolled back in a flood, the history in view
-    // drifts up as the oldest lines are trimmed and each frame draws what
-    // came into view, so fewer frames would leave it blank longer.
-    if (this.#flooding && this.#follow) {
+    // Also scrolled back: with a full scrollback the history in view then
+    // drifts up as the oldest lines are trimmed, and each frame draws the
+    // rows that came into view (showRange), as costly as a new screen.
+    if (this.#flooding && this.#stillFlooding()) {
       const gap = Math.min(
         FLOOD_MAX_GAP_MS,
         Math.max(FLOOD_FRAME_MS, FLOOD_COST_SHARE * this.#floodCost),
@@ -830,6 +832,24 @@ export class Renderer {
       this.#costProbe.port2.postMessage(0);
     } else this.#floodCost = 0;
   };
+
+  /**
+   * Whether the flood goes on: a screen's worth of lines or more came since
+   * the last frame, and the user did not type since (a key pressed in a
+   * flood, Ctrl-C say, and the prompt after the flood show at once).
+   */
+  #stillFlooding(): boolean {
+    if (this.#lastInput > this.#lastFrame) return false;
+    const buf = this.term.buffer;
+    if (buf.isAlt) return false;
+    // Nothing came since the last look (one animation frame ago): the
+    // flood has stopped, show where it ended now.
+    const seen = buf.trimmed + buf.length;
+    if (seen === this.#gateSeen) return false;
+    this.#gateSeen = seen;
+    const grid = this.#normal;
+    return seen - (grid.base + grid.els.length) > this.term.rows;
+  }
 
   #onFrameDone = () => {
     const cost = performance.now() - this.#costStart;
@@ -912,7 +932,7 @@ export class Renderer {
     this.onRender?.();
   }
 
-  /** Scrolled back: the history in view (and half a screen around it) shows now. */
+  /** Scrolled back: the history in view (and two rows around it) shows now. */
   #showView(buf: BufferView): void {
     const vp = this.#viewport;
     const rows = this.#normal.container;
@@ -921,8 +941,8 @@ export class Renderer {
       rows.getBoundingClientRect().top;
     const h = vp.clientHeight;
     this.#normal.showRange(
-      top - h / 2,
-      top + 1.5 * h,
+      top - 2 * cellH,
+      top + h + 2 * cellH,
       cellH,
       buf,
       this.#painter,
