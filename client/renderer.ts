@@ -200,7 +200,7 @@ class RowGrid {
     if (left > 0) {
       if (!this.dormant.has(chunks[c])) {
         this.#deleteRange(els[n - left]!, els[n - 1]!);
-      }
+      } else chunks[c].textContent = ""; // a peek (showRange) is stale now
       this.#setSize(c, sizes[c] - left);
       this.#addBlockRows(wb, -left);
     }
@@ -247,7 +247,7 @@ class RowGrid {
       } else {
         if (!this.dormant.has(chunks[last])) {
           this.#deleteRange(els[end - n]!, els[end - 1]!);
-        }
+        } else chunks[last].textContent = ""; // a stale peek
         this.#setSize(last, sizes[last] - n);
         this.#addBlockRows(lb, -n);
         end -= n;
@@ -287,7 +287,15 @@ class RowGrid {
       for (let i = c; i < c + blockChunks[b] && y <= bottom; i++) {
         const h = sizes[i] * cellH;
         if (y + h >= top) {
-          if (this.dormant.has(chunks[i])) this.#fill(i, buf, painter);
+          if (this.dormant.has(chunks[i])) {
+            this.#peek(
+              i,
+              Math.max(0, Math.floor((top - y) / cellH)),
+              Math.min(sizes[i], Math.ceil((bottom - y) / cellH)),
+              buf,
+              painter,
+            );
+          }
           next.push(chunks[i]);
         }
         y += h;
@@ -298,6 +306,32 @@ class RowGrid {
     }
     for (const el of next) el.classList.add("dt-near");
     this.#near = next;
+  }
+
+  /**
+   * Draw rows [from, to) of dormant chunk `i` (the others empty), leaving
+   * it dormant: a flood trims these rows soon, and a whole chunk of new
+   * rows, CJK say, costs a long frame to lay out. #fill replaces it all.
+   */
+  #peek(
+    i: number,
+    from: number,
+    to: number,
+    buf: BufferView,
+    painter: RowPainter,
+  ): void {
+    let start = 0;
+    for (let j = 0; j < i; j++) start += this.sizes[j];
+    let html = "";
+    for (let k = 0; k < this.sizes[i]; k++) {
+      if (k < from || k >= to) {
+        html += '<div class="dt-row"></div>';
+        continue;
+      }
+      const line = buf.getLine(start + k);
+      html += `<div class="${rowClass(line)}">${painter.html(line)}</div>`;
+    }
+    this.chunks[i].innerHTML = html;
   }
 
   /** Draw the rows of dormant chunk `i` from `buf`. */
@@ -649,8 +683,6 @@ export class Renderer {
   #flooding = false;
   /** Smoothed cost (ms) of recent flood frames (see FLOOD_COST_SHARE). */
   #floodCost = 0;
-  /** Lines seen (trimmed + length) when a flood frame was last held back. */
-  #gateSeen = -1;
   /** Posts the task that measures a frame's cost. */
   #costProbe: MessageChannel | null = null;
   #costStart = 0;
@@ -658,6 +690,10 @@ export class Renderer {
   #lastGrowth = -Infinity;
   /** When the user last typed (see noteUserInput). */
   #lastInput = -Infinity;
+  /** Lines seen (trimmed + length) when a flood frame was last held back. */
+  #gateSeen = -1;
+  /** When the user last scrolled away from the bottom during a flood. */
+  #lastScroll = -Infinity;
   /** Dormant chunks of the normal grid that came into view. */
   #wanted = new Set<Element>();
   /** Pending requestIdleCallback that fills dormant chunks (0: none). */
@@ -711,6 +747,11 @@ export class Renderer {
   #onScroll = () => {
     this.#follow = this.#atBottom();
     this.#reportScroll();
+    if (!this.#follow && this.#flooding) {
+      // The user scrolled in a flood: show the new place at the next frame.
+      this.#lastScroll = performance.now();
+      this.schedule();
+    }
   };
   #onFonts = () => {
     this.measureCell();
@@ -834,16 +875,20 @@ export class Renderer {
   };
 
   /**
-   * Whether the flood goes on: a screen's worth of lines or more came since
-   * the last frame, and the user did not type since (a key pressed in a
-   * flood, Ctrl-C say, and the prompt after the flood show at once).
+   * Whether a held-back flood frame should wait on: a screen's worth of
+   * lines or more came since the last frame, more came since the last look
+   * (an animation frame ago), and the user did not type or scroll since the
+   * last frame. So a key pressed in a flood, the history scrolled to, and
+   * the prompt after Ctrl-C show at the next frame.
    */
   #stillFlooding(): boolean {
-    if (this.#lastInput > this.#lastFrame) return false;
+    if (
+      this.#lastInput > this.#lastFrame || this.#lastScroll > this.#lastFrame
+    ) return false;
     const buf = this.term.buffer;
     if (buf.isAlt) return false;
-    // Nothing came since the last look (one animation frame ago): the
-    // flood has stopped, show where it ended now.
+    // Nothing came since the last look (an animation frame ago): the
+    // flood has stopped (Ctrl-C, say); show where it ended now.
     const seen = buf.trimmed + buf.length;
     if (seen === this.#gateSeen) return false;
     this.#gateSeen = seen;
@@ -907,9 +952,10 @@ export class Renderer {
       this.#flooding = added > rows;
       this.#lastFrame = performance.now();
       if (added > 0) this.#lastGrowth = this.#lastFrame;
-      // Following a flood, chunks just above the screen come near the view
-      // every frame only to be trimmed soon: they wait for a quiet moment.
-      if (this.#wanted.size > 0 && !(this.#follow && this.#flooding)) {
+      // In a flood, chunks near the view come and go every frame (trimmed
+      // soon): they wait for a quiet moment; scrolled back, showRange
+      // draws what is in view meanwhile.
+      if (this.#wanted.size > 0 && !this.#flooding) {
         this.#normal.fillDormant(buf, this.#painter, this.#wanted);
         this.#wanted.clear();
       } else {
