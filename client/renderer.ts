@@ -101,6 +101,11 @@ function rowClass(line: Line): string {
     SIZE_CLASS[line.size];
 }
 
+/** The element of a row drawn from `line` (painter.drawnCells tells its cells). */
+function rowHtml(line: Line, painter: RowPainter): string {
+  return `<div class="${rowClass(line)}">${painter.html(line)}</div>`;
+}
+
 /** One grid of row elements parallel to a buffer's lines. */
 class RowGrid {
   /**
@@ -320,31 +325,33 @@ class RowGrid {
     buf: BufferView,
     painter: RowPainter,
   ): void {
-    let start = 0;
-    for (let j = 0; j < i; j++) start += this.sizes[j];
+    const start = this.#firstRow(i);
     let html = "";
     for (let k = 0; k < this.sizes[i]; k++) {
-      if (k < from || k >= to) {
-        html += '<div class="dt-row"></div>';
-        continue;
-      }
-      const line = buf.getLine(start + k);
-      html += `<div class="${rowClass(line)}">${painter.html(line)}</div>`;
+      html += k < from || k >= to
+        ? '<div class="dt-row"></div>'
+        : rowHtml(buf.getLine(start + k), painter);
     }
     this.chunks[i].innerHTML = html;
+  }
+
+  /** Index of the first row of chunk `i`. */
+  #firstRow(i: number): number {
+    let start = 0;
+    for (let j = 0; j < i; j++) start += this.sizes[j];
+    return start;
   }
 
   /** Draw the rows of dormant chunk `i` from `buf`. */
   #fill(i: number, buf: BufferView, painter: RowPainter): void {
     const chunk = this.chunks[i];
-    let start = 0;
-    for (let j = 0; j < i; j++) start += this.sizes[j];
+    const start = this.#firstRow(i);
     const n = this.sizes[i];
     let html = "";
     for (let k = start; k < start + n; k++) {
       const line = buf.getLine(k);
       line.dirty = false;
-      html += `<div class="${rowClass(line)}">${painter.html(line)}</div>`;
+      html += rowHtml(line, painter);
       this.lines[k] = line;
       this.drawn[k] = painter.drawnCells;
     }
@@ -417,13 +424,13 @@ class RowGrid {
     liveFrom: number,
   ): void {
     const { els, lines, drawn, chunks, sizes } = this;
-    const rowHtml = (k: number) => {
+    const drawRow = (k: number) => {
       const line = buf.getLine(k);
       lines.push(line);
       line.dirty = false;
-      const html = painter.html(line);
+      const html = rowHtml(line, painter);
       drawn.push(painter.drawnCells);
-      return `<div class="${rowClass(line)}">${html}</div>`;
+      return html;
     };
     let k = from;
     // Rows above the new screen stay undrawn only when there are many
@@ -438,7 +445,7 @@ class RowGrid {
     if (last >= 0 && sizes[last] < CHUNK && k >= sleepTo) {
       const n = Math.min(CHUNK - sizes[last], to - k);
       let html = "";
-      for (let i = 0; i < n; i++) html += rowHtml(k++);
+      for (let i = 0; i < n; i++) html += drawRow(k++);
       const prev = els[els.length - 1]!;
       chunks[last].insertAdjacentHTML("beforeend", html);
       let el = prev.nextElementSibling as HTMLElement | null;
@@ -469,7 +476,7 @@ class RowGrid {
         }
         k += n;
       } else {
-        for (let i = 0; i < n; i++) html += rowHtml(k++);
+        for (let i = 0; i < n; i++) html += drawRow(k++);
       }
       chunkHtml.push(html + "</div>");
     }

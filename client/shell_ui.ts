@@ -246,7 +246,10 @@ export class ShellUi {
       // At the end of the command's last row (a long command wraps); where
       // its text reaches under the decoration, it shows on hover only.
       const last = this.#commandEnd(rowIndex, out?.first ?? Infinity);
-      const crowded = this.#textEnd(last) + decoCells(g, out) >
+      const lastLine = last < this.#term.normalBuffer.length
+        ? this.#term.normalBuffer.getLine(last)
+        : null;
+      const crowded = (lastLine?.contentEnd() ?? 0) + decoCells(g, out) >
         this.#term.cols;
       deco.el.classList.toggle("dt-deco-crowded", crowded);
       this.#place(deco, this.#renderer.rowElement(last));
@@ -338,13 +341,6 @@ export class ShellUi {
       i + 1 < buf.length && i + 1 < limit && buf.getLine(i).wrapped
     ) i++;
     return i;
-  }
-
-  /** Cells up to the last non-blank one of row `i`. */
-  #textEnd(i: number): number {
-    const buf = this.#term.normalBuffer;
-    if (i >= buf.length) return 0;
-    return buf.getLine(i).toString(true).length;
   }
 
   #decoFor(

@@ -144,6 +144,17 @@ export class Line {
     return c === 0 ? " " : String.fromCodePoint(c);
   }
 
+  /** Cells up to and including the last non-blank one (0: all blank). */
+  contentEnd(): number {
+    const d = this.data;
+    let i = this.cols * CELL_STRIDE;
+    while (i > 0 && d[i - CELL_STRIDE + CODE] === 0) {
+      if ((d[i - CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0) break;
+      i -= CELL_STRIDE;
+    }
+    return i / CELL_STRIDE;
+  }
+
   /**
    * The line's text from `start` to `end` (cells), blanks as spaces. With
    * `trimRight`, trailing blank cells are left out.

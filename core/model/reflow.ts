@@ -114,17 +114,6 @@ function blankCell(d: Uint32Array, x: number): boolean {
   return d[i + CODE] === 0 && (d[i + ATTR] & A_WIDE_TAIL) === 0;
 }
 
-/** Cells up to and including the last non-blank one. */
-function contentEnd(line: Line): number {
-  const d = line.data;
-  let i = line.cols * CELL_STRIDE;
-  while (i > 0 && d[i - CELL_STRIDE + CODE] === 0) {
-    if ((d[i - CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0) break;
-    i -= CELL_STRIDE;
-  }
-  return i / CELL_STRIDE;
-}
-
 /** True when the cells of `line` from `cols` on are all blank. */
 function fitsIn(line: Line, cols: number): boolean {
   const d = line.data;
@@ -450,7 +439,7 @@ function layoutGroup(
   // points and positioned extras need.
   let extent = 0;
   for (let r = k - 1; r >= 0; r--) {
-    const end = Math.min(contentEnd(rows[r]), segLen[r]);
+    const end = Math.min(rows[r].contentEnd(), segLen[r]);
     if (end > 0) {
       extent = segStart[r] + end;
       break;
