@@ -10,6 +10,7 @@
  */
 import DOMPurify from "dompurify";
 import type { Config, DOMPurify as Purifier, WindowLike } from "dompurify";
+import { BLOCK_TAGS } from "../core/emulator/html_tags.ts";
 
 /** The outcome of {@link sanitizeHtml}. */
 export interface SanitizeResult {
@@ -17,7 +18,13 @@ export interface SanitizeResult {
   fragment: DocumentFragment | null;
   /** Why content was removed or the fragment rejected (for a visible notice), empty if nothing was removed. */
   removed: string[];
-  /** True when the content is block-level (div, table, svg, img, p, pre, ul, ol, h1-h6, blockquote, figure, hr...) and should occupy its own block between lines. */
+  /**
+   * True when the sanitized content contains a block-level element (one of
+   * `BLOCK_TAGS` in core/emulator/html_tags.ts: div, table, svg, img, p, pre,
+   * ul, ol, h1-h6, blockquote, figure, hr...). The renderer does not read it:
+   * where a fragment is drawn follows the core's decision on the same list
+   * (`isBlockHtml`, a line's `extras.block`).
+   */
   block: boolean;
 }
 
@@ -177,14 +184,6 @@ const ATTRS = [
   "specularconstant", "specularexponent", "azimuth", "elevation",
   "pointsatx", "pointsaty", "pointsatz", "limitingconeangle", "z",
 ]; // deno-fmt-ignore
-
-/** Elements that make the content a block of its own. */
-const BLOCK_TAGS = new Set([
-  "address", "article", "aside", "blockquote", "center", "details", "dl",
-  "div", "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header",
-  "hgroup", "hr", "img", "li", "main", "nav", "ol", "p", "pre", "section",
-  "svg", "table", "ul",
-]); // deno-fmt-ignore
 
 /** SVG elements whose href may only point inside the fragment (#id). */
 const FRAGMENT_REF_TAGS = new Set([

@@ -16,6 +16,7 @@
  */
 import type { Line } from "../model/line.ts";
 import type { BlockEmbed, ImageEmbed } from "../model/line_extras.ts";
+import { BLOCK_TAGS } from "./html_tags.ts";
 
 /** Longest fragment accepted (UTF-16 code units); longer ones are dropped. */
 export const MAX_HTML_LENGTH = 1024 * 1024;
@@ -71,46 +72,6 @@ export const EVICTED_HTML =
  * `evicted` set): a program printing images forever cannot exhaust memory.
  */
 export const MAX_IMAGE_MEMORY = 128 * 1024 * 1024;
-
-/** Elements that make a fragment block content. */
-const BLOCK_TAGS = new Set([
-  "address",
-  "article",
-  "aside",
-  "blockquote",
-  "center",
-  "details",
-  "dialog",
-  "dd",
-  "div",
-  "dl",
-  "dt",
-  "fieldset",
-  "figcaption",
-  "figure",
-  "footer",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "header",
-  "hgroup",
-  "hr",
-  "img",
-  "li",
-  "main",
-  "nav",
-  "ol",
-  "p",
-  "pre",
-  "section",
-  "summary",
-  "svg",
-  "table",
-  "ul",
-]);
 
 /**
  * One tag of a fragment: `<name attrs>`, `</name>` or a comment. Quoted
