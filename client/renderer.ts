@@ -22,7 +22,14 @@
  * @module
  */
 import type { BufferView, TerminalView } from "../core/terminal_view.ts";
-import type { Line } from "../core/model/line.ts";
+import {
+  type Line,
+  LINE_DOUBLE_BOTTOM,
+  LINE_DOUBLE_TOP,
+  LINE_DOUBLE_WIDTH,
+  LINE_SINGLE,
+  type LineSize,
+} from "../core/model/line.ts";
 import { A_BOLD, A_ITALIC, A_WIDE, A_WIDE_TAIL } from "../core/model/cell.ts";
 import { installPalette } from "./colors.ts";
 import { CellProbe, type CellSize } from "./measure.ts";
@@ -92,8 +99,13 @@ const DYNAMIC_PROPS = ["--dt-fg", "--dt-bg", "--dt-cursor"];
 /** Longest time frames wait for a synchronized update (?2026) to end. */
 export const SYNC_HOLD_MS = 500;
 
-/** Class names of DEC line sizes 1-3 (ESC # 6/3/4), see core/model/line.ts. */
-const SIZE_CLASS = ["", " dt-dw", " dt-dh-top", " dt-dh-bottom"];
+/** Class names of DEC line sizes (ESC # 5/6/3/4), see core/model/line.ts. */
+const SIZE_CLASS: Readonly<Record<LineSize, string>> = {
+  [LINE_SINGLE]: "",
+  [LINE_DOUBLE_WIDTH]: " dt-dw",
+  [LINE_DOUBLE_TOP]: " dt-dh-top",
+  [LINE_DOUBLE_BOTTOM]: " dt-dh-bottom",
+};
 
 /** The class attribute of a row drawn from `line`. */
 function rowClass(line: Line): string {

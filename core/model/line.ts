@@ -49,8 +49,8 @@ export class Line {
   clusters: Map<number, string> | null = null;
   /** Marks and embedded content (see `line_extras.ts`), or null. */
   extras: LineExtras | null = null;
-  /** DEC line size (see {@link LineSize}); 0 for ordinary lines. */
-  size: LineSize = 0;
+  /** DEC line size (see {@link LineSize}); {@link LINE_SINGLE} for ordinary lines. */
+  size: LineSize = LINE_SINGLE;
 
   /**
    * A blank line of `cols` cells with background `bg` (erase colour).

@@ -10,7 +10,7 @@
  * @module
  */
 import { A_WIDE_TAIL, ATTR, CELL_STRIDE, CODE } from "./cell.ts";
-import { Line } from "./line.ts";
+import { Line, LINE_SINGLE } from "./line.ts";
 import type { LineExtras, PrettyRun } from "./line_extras.ts";
 import { charWidth } from "../unicode/width.ts";
 
@@ -74,7 +74,7 @@ function oldLine(src: PrettySource, a: number): OldLine | null {
   let length = 0;
   for (let i = a; i < src.length; i++) {
     const l = src.getLine(i);
-    if (l.size !== 0 || l.extras?.block !== undefined) return null;
+    if (l.size !== LINE_SINGLE || l.extras?.block !== undefined) return null;
     rows.push(l);
     starts.push(length);
     length += l.cols;

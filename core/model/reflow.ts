@@ -45,7 +45,7 @@ import {
   CELL_STRIDE,
   CODE,
 } from "./cell.ts";
-import { Line } from "./line.ts";
+import { Line, LINE_SINGLE } from "./line.ts";
 import type { LineExtras } from "./line_extras.ts";
 import { reflowPretty } from "./pretty_reflow.ts";
 
@@ -312,7 +312,7 @@ export function reflow(
  * by cell count would be wrong). It is only cut or padded.
  */
 function isRigid(l: Line): boolean {
-  return l.size !== 0 || l.extras?.block !== undefined;
+  return l.size !== LINE_SINGLE || l.extras?.block !== undefined;
 }
 
 /** A point inside one logical line. */
