@@ -29,6 +29,7 @@ import {
   type FoldSpan,
   outputLines,
 } from "../core/model/command_groups.ts";
+import { cursorKey } from "../core/keys.ts";
 import type { LineMark } from "../core/model/line_extras.ts";
 import type { BufferView, InputModes } from "../core/terminal_view.ts";
 import { type LineRange, RowFolder } from "./folding.ts";
@@ -575,9 +576,7 @@ export class ShellUi {
     const delta = (line - cursorLine) * term.cols + (col - term.cursorX);
     if (delta === 0) return "";
     const app = term.modes.applicationCursorKeys;
-    const key = delta > 0
-      ? (app ? "\x1bOC" : "\x1b[C")
-      : (app ? "\x1bOD" : "\x1b[D");
+    const key = cursorKey(delta > 0 ? "ArrowRight" : "ArrowLeft", app);
     return key.repeat(Math.min(Math.abs(delta), 4096));
   }
 

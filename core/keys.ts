@@ -85,7 +85,7 @@ export interface NormalizedKey {
 }
 
 /** Cursor-type keys: final byte; CSI in normal and SS3 in application cursor mode. */
-const CURSOR_FINAL: Readonly<Record<string, string>> = {
+const CURSOR_FINAL = {
   ArrowUp: "A",
   ArrowDown: "B",
   ArrowRight: "C",
@@ -94,7 +94,21 @@ const CURSOR_FINAL: Readonly<Record<string, string>> = {
   End: "F",
   // Keypad 5 with NumLock off (xterm's KP_Begin).
   Clear: "E",
-};
+} as const satisfies Readonly<Record<string, string>>;
+
+/** A cursor-type key (see {@link cursorKey}). */
+export type CursorKeyName = keyof typeof CURSOR_FINAL;
+
+/**
+ * An unmodified cursor-type key in the legacy encoding: `CSI final`, or
+ * `SS3 final` in application cursor mode (DECCKM, `applicationCursorKeys`).
+ */
+export function cursorKey(
+  name: CursorKeyName,
+  applicationCursorKeys: boolean,
+): string {
+  return (applicationCursorKeys ? SS3 : CSI) + CURSOR_FINAL[name];
+}
 
 /** Keys sent as `CSI n ~`. */
 const TILDE_NUMBER: Readonly<Record<string, number>> = {
@@ -427,9 +441,9 @@ function encodeLegacy(
   if (n.name !== null) {
     const name = n.name;
     if (name in CURSOR_FINAL) {
-      const final = CURSOR_FINAL[name];
-      if (mods !== 0) return csiWithMods(1, mods, final);
-      return (modes.applicationCursorKeys ? SS3 : CSI) + final;
+      const cursor = name as CursorKeyName;
+      if (mods !== 0) return csiWithMods(1, mods, CURSOR_FINAL[cursor]);
+      return cursorKey(cursor, modes.applicationCursorKeys);
     }
     if (name in TILDE_NUMBER) return csiWithMods(TILDE_NUMBER[name], mods, "~");
     if (name in PF_FINAL) {
