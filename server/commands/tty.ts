@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { DA2_TERMINAL_TYPE } from "../../core/emulator/replies.ts";
 
 /** How long to wait for the terminal's DA2 reply. */
 export const QUERY_TIMEOUT_MS = 500;
@@ -29,9 +30,8 @@ export interface DomtermCheck {
   reason: string;
 }
 
-/** Matches domterm's DA2 reply: `CSI > 990 ; version ; 0 c`. */
-// deno-lint-ignore no-control-regex
-const DOMTERM_DA2 = /\x1b\[>990;\d+;\d+c/;
+/** Matches domterm's DA2 reply (`DA2_REPLY`): `CSI > 990 ; version ; 0 c`. */
+const DOMTERM_DA2 = new RegExp(`\x1b\\[>${DA2_TERMINAL_TYPE};\\d+;\\d+c`);
 /** Any complete DA2 reply (so a non-domterm answer ends the wait early). */
 // deno-lint-ignore no-control-regex
 const ANY_DA2 = /\x1b\[>[\d;]*c/;
