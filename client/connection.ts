@@ -21,7 +21,7 @@ import { WS_PATH } from "../core/protocol.ts";
 /** Acknowledge processed output at least every this many bytes. */
 const ACK_EVERY = 32 * 1024;
 /** Longest stretch of output processing before the page yields. */
-export const SLICE_MS = 8;
+const SLICE_MS = 8;
 /**
  * Output is handed on in pieces of at most this many bytes, so the clock is
  * looked at often enough to keep slices short even on slow streams.
@@ -105,23 +105,10 @@ export class Connection {
     this.#send(msg);
   }
 
-  close(): void {
-    this.#ws.close();
-  }
-
   #send(msg: ClientMessage): void {
     if (this.#ws.readyState === WebSocket.OPEN) {
       this.#ws.send(JSON.stringify(msg));
     }
-  }
-
-  /** Bytes received and not processed yet (for tests and the benchmark). */
-  get backlog(): number {
-    let n = -this.#offset;
-    for (const item of this.#queue) {
-      if (item instanceof Uint8Array) n += item.length;
-    }
-    return n;
   }
 
   #enqueue(item: Uint8Array | (() => void)): void {

@@ -30,11 +30,6 @@ export class RowFolder {
     this.#rows = rows;
   }
 
-  /** Number of rows hidden now. */
-  get hiddenCount(): number {
-    return this.#hidden.size;
-  }
-
   /**
    * Hide exactly the rows of `ranges` (which may overlap) and show every
    * other row hidden before. Cheap when nothing changed.

@@ -46,7 +46,7 @@ const NON_STYLE = A_GLYPH_MASK | A_PROTECTED;
 const STYLE_MASK = ~NON_STYLE >>> 0;
 
 /** HTML-escape text for element content. */
-export function escapeHtml(s: string): string {
+function escapeHtml(s: string): string {
   return s.replace(
     /[&<>]/g,
     (c) => c === "&" ? "&amp;" : c === "<" ? "&lt;" : "&gt;",
@@ -61,7 +61,7 @@ export function escapeHtml(s: string): string {
  * `var(--dt-color-N)`): cheaper to parse than inline styles, and a theme
  * restyles old output. Direct colours are inline `rgb()`.
  */
-export function openTag(
+function openTag(
   fg: number,
   bg: number,
   attr: number,
@@ -125,11 +125,6 @@ export class RowPainter {
   /** `ext` resolves extended-style ids (the terminal's `ext`). */
   constructor(ext: (id: number) => ExtStyle) {
     this.#ext = ext;
-  }
-
-  /** Forget cached tags (e.g. after extended styles may have been reused). */
-  clearCache(): void {
-    this.#tags.clear();
   }
 
   #tag(fg: number, bg: number, attr: number): string {
