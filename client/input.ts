@@ -33,6 +33,10 @@ import {
   type KeyOptions,
   type KeyPress,
 } from "../core/keys.ts";
+import {
+  KITTY_REPORT_ALL_KEYS,
+  KITTY_REPORT_EVENTS,
+} from "../core/kitty_keys.ts";
 import type { InputModes } from "../core/terminal_view.ts";
 import { selectedRowsText } from "./selection.ts";
 
@@ -55,8 +59,8 @@ export interface InputOptions {
 }
 
 /** Class of the hidden textarea and of the composition overlay, for stylesheets. */
-export const TEXTAREA_CLASS = "dt-input";
-export const COMPOSITION_CLASS = "dt-composition";
+const TEXTAREA_CLASS = "dt-input";
+const COMPOSITION_CLASS = "dt-composition";
 
 const MODIFIER_KEYS = new Set([
   "Alt",
@@ -101,11 +105,6 @@ function keyPressOf(e: KeyboardEvent): KeyPress {
   };
 }
 
-/** Kitty flag 8: every key, lone modifiers included, is a key event. */
-const KITTY_ALL_KEYS = 8;
-/** Kitty flag 2: key releases are reported. */
-const KITTY_EVENTS = 2;
-
 /** The Latin letter of a key event, by `key` or else by physical key. */
 function letterOf(e: KeyboardEvent): string {
   if (/^[a-z]$/i.test(e.key)) return e.key.toLowerCase();
@@ -146,14 +145,12 @@ export class InputHandler {
   readonly #isMac: boolean;
   readonly #textarea: HTMLTextAreaElement;
   readonly #compositionView: HTMLElement;
-  readonly #addedTabIndex: boolean;
   #focused = false;
   #composing = false;
   /** Text just sent by compositionend, to drop a duplicate input event for it. */
   #justComposed: string | null = null;
   /** A paste shortcut was left to the browser; fall back if no paste event comes. */
   #pasteExpected = false;
-  #disposed = false;
   /** Physical keys whose press reached the program (only their release is reported). */
   #down = new Set<string>();
 
@@ -225,8 +222,7 @@ export class InputHandler {
 
     // Lets a click focus the terminal without focusing (and so collapsing
     // the selection into) the textarea.
-    this.#addedTabIndex = !root.hasAttribute("tabindex");
-    if (this.#addedTabIndex) root.tabIndex = -1;
+    if (!root.hasAttribute("tabindex")) root.tabIndex = -1;
 
     root.addEventListener("keydown", this.#onKeyDown);
     root.addEventListener("keyup", this.#onKeyUp);
@@ -246,42 +242,19 @@ export class InputHandler {
     }
   }
 
-  /** True while keyboard focus is inside the terminal. */
+  /**
+   * True while keyboard focus is inside the terminal. Test hook: the page
+   * itself follows focus through {@link onFocusChange}; tests read this to
+   * see that a selection made with the mouse keeps the terminal focused.
+   */
   get focused(): boolean {
     return this.#focused;
   }
 
-  /** The hidden textarea (for tests and for stylesheets). */
-  get textarea(): HTMLTextAreaElement {
-    return this.#textarea;
-  }
-
   /** Give the terminal keyboard focus. */
   focus(): void {
-    if (this.#disposed) return;
     this.#place();
     this.#textarea.focus({ preventScroll: true });
-  }
-
-  /** Remove the textarea and all listeners. */
-  dispose(): void {
-    if (this.#disposed) return;
-    this.#disposed = true;
-    const root = this.#root, ta = this.#textarea;
-    root.removeEventListener("keydown", this.#onKeyDown);
-    root.removeEventListener("keyup", this.#onKeyUp);
-    root.removeEventListener("paste", this.#onPaste);
-    root.removeEventListener("copy", this.#onCopyEvent);
-    root.removeEventListener("focusin", this.#onFocusIn);
-    root.removeEventListener("focusout", this.#onFocusOut);
-    root.removeEventListener("mouseup", this.#onMouseUp);
-    ta.removeEventListener("input", this.#onInput);
-    ta.removeEventListener("compositionstart", this.#onCompositionStart);
-    ta.removeEventListener("compositionupdate", this.#onCompositionUpdate);
-    ta.removeEventListener("compositionend", this.#onCompositionEnd);
-    ta.remove();
-    this.#compositionView.remove();
-    if (this.#addedTabIndex) root.removeAttribute("tabindex");
   }
 
   #send(data: string): void {
@@ -300,7 +273,9 @@ export class InputHandler {
       return;
     }
     const modes = this.#options.modes();
-    if (MODIFIER_KEYS.has(e.key) && !(modes.kittyFlags & KITTY_ALL_KEYS)) {
+    if (
+      MODIFIER_KEYS.has(e.key) && !(modes.kittyFlags & KITTY_REPORT_ALL_KEYS)
+    ) {
       return;
     }
     if (this.#clipboardShortcut(e)) return;
@@ -334,9 +309,7 @@ export class InputHandler {
     // shortcuts the page kept, nor keys pressed elsewhere).
     const wasDown = this.#down.delete(e.code);
     const modes = this.#options.modes();
-    if (!(modes.kittyFlags & KITTY_EVENTS) || this.#disposed || !wasDown) {
-      return;
-    }
+    if (!(modes.kittyFlags & KITTY_REPORT_EVENTS) || !wasDown) return;
     if (e.defaultPrevented || isForeignEditable(e.target, this.#textarea)) {
       return;
     }
@@ -414,7 +387,7 @@ export class InputHandler {
   }
 
   #paste(text: string): void {
-    if (this.#disposed || text === "") return;
+    if (text === "") return;
     this.#send(encodePaste(text, this.#options.modes().bracketedPaste));
   }
 
@@ -517,7 +490,7 @@ export class InputHandler {
   }
 
   #onMouseUp = (e: MouseEvent): void => {
-    if (e.button !== 0 || this.#disposed) return;
+    if (e.button !== 0) return;
     if (isForeignEditable(e.target, this.#textarea)) return;
     // Focusing the textarea would replace a selection the user just made.
     const sel = this.#root.ownerDocument.getSelection();

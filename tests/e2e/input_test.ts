@@ -418,21 +418,6 @@ test("focus reports when enabled", async (h) => {
   );
 });
 
-test("dispose removes the textarea and stops sending", async (h) => {
-  await h.page.evaluate(() =>
-    (globalThis as unknown as { input: { dispose(): void } }).input.dispose()
-  );
-  assertEquals(
-    await h.page.evaluate(() =>
-      document.querySelectorAll("textarea, .dt-composition").length
-    ),
-    0,
-  );
-  await h.page.locator("#term").click();
-  await h.page.keyboard.type("ab");
-  assertEquals(await h.sent(), "");
-});
-
 test("kitty flags: presses and releases, only for keys that reached the program", async (h) => {
   await h.setModes({ kittyFlags: 3 });
   await h.page.keyboard.press("a");
