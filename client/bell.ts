@@ -44,11 +44,4 @@ export class VisualBell {
     this.#timer = undefined;
     this.element.classList.remove("dt-ring");
   };
-
-  /** Remove the overlay. */
-  dispose(): void {
-    this.#end();
-    this.element.removeEventListener("animationend", this.#end);
-    this.element.remove();
-  }
 }

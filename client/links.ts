@@ -213,15 +213,6 @@ export class LinkHandler {
     root.addEventListener("click", this.#onClick, true);
   }
 
-  /** Remove listeners. */
-  dispose(): void {
-    this.#root.removeEventListener("mousemove", this.#onMove);
-    this.#root.removeEventListener("mouseleave", this.#clear);
-    this.#root.removeEventListener("click", this.#onClick, true);
-    if (this.#frame) cancelAnimationFrame(this.#frame);
-    this.#clear();
-  }
-
   /** The link under a mouse event and its row element. */
   find(ev: MouseEvent): { link: FoundLink; row: HTMLElement } | null {
     const target = ev.target as Element | null;

@@ -64,7 +64,6 @@ export class MouseHandler {
   /** Wheel distance not yet sent, in "notches" (vertical, horizontal). */
   #wheelY = 0;
   #wheelX = 0;
-  #disposed = false;
 
   /** Start listening on `root`. */
   constructor(root: HTMLElement, options: MouseOptions) {
@@ -76,25 +75,13 @@ export class MouseHandler {
     root.addEventListener("contextmenu", this.#onContextMenu);
   }
 
-  /** Stop listening. */
-  dispose(): void {
-    if (this.#disposed) return;
-    this.#disposed = true;
-    const root = this.#root;
-    root.removeEventListener("mousedown", this.#onDown);
-    root.removeEventListener("mousemove", this.#onMove);
-    root.removeEventListener("wheel", this.#onWheel);
-    root.removeEventListener("contextmenu", this.#onContextMenu);
-    this.#stopDragListeners();
-  }
-
   /** Mouse events are reported for this event (tracking on, no Shift bypass). */
   #tracking(e: MouseEvent): boolean {
     return this.#options.modes().mouseTracking !== 0 && !e.shiftKey;
   }
 
   #onDown = (e: MouseEvent): void => {
-    if (!this.#tracking(e) || this.#disposed) return;
+    if (!this.#tracking(e)) return;
     // Clicks on the page's own controls (the jump-to-bottom button, a find
     // box...) are not the program's.
     const t = e.target;
@@ -140,7 +127,6 @@ export class MouseHandler {
   };
 
   #onWheel = (e: WheelEvent): void => {
-    if (this.#disposed) return;
     const modes = this.#options.modes();
     // X10 mode (?9) reports no wheel: the wheel scrolls as usual.
     const tracking = this.#tracking(e) && modes.mouseTracking !== 9;

@@ -36,7 +36,6 @@ export function scrollActionOf(e: KeyboardEvent): ScrollAction | null {
 export class ScrollControls {
   /** The jump-to-bottom button (hidden while following output). */
   readonly button: HTMLButtonElement;
-  #root: HTMLElement;
   #renderer: Renderer;
   #afterJump: () => void;
 
@@ -52,7 +51,6 @@ export class ScrollControls {
     renderer: Renderer,
     afterJump: () => void = () => {},
   ) {
-    this.#root = root;
     this.#renderer = renderer;
     this.#afterJump = afterJump;
     const b = root.ownerDocument.createElement("button");
@@ -101,13 +99,4 @@ export class ScrollControls {
         break;
     }
   };
-
-  /** Remove the button and the key listener. */
-  dispose(): void {
-    this.#root.removeEventListener("keydown", this.#onKeyDown, {
-      capture: true,
-    });
-    this.#renderer.onScrolledBack = null;
-    this.button.remove();
-  }
 }

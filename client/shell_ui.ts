@@ -126,19 +126,6 @@ export class ShellUi {
     return this.#derived.groups;
   }
 
-  /** Remove listeners and decorations. */
-  dispose(): void {
-    const root = this.#renderer.root;
-    root.removeEventListener("keydown", this.#onKeyDown, true);
-    root.removeEventListener("click", this.#onClick);
-    clearTimeout(this.#trailing);
-    for (const d of this.#decos.values()) d.el.remove();
-    this.#decos.clear();
-    for (const d of this.#summaries.values()) d.el.remove();
-    this.#summaries.clear();
-    this.#folder.apply([]);
-  }
-
   /** Bring the view in line with the marks; call after every render. */
   update(): void {
     const term = this.#term;

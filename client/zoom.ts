@@ -98,11 +98,4 @@ export class Zoom {
     e.stopPropagation();
     this.apply(action);
   };
-
-  /** Stop listening (the zoom level stays). */
-  dispose(): void {
-    this.#root.removeEventListener("keydown", this.#onKeyDown, {
-      capture: true,
-    });
-  }
 }
