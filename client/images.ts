@@ -8,6 +8,7 @@
  * @module
  */
 import type { ImageEmbed } from "../core/model/line_extras.ts";
+import { MAX_IMAGE_PIXELS } from "../core/emulator/images.ts";
 // The decoder alone: the package index also loads its encoder (UPNG), which
 // does not bundle for the browser.
 import { decodeAsync } from "sixel/lib/Decoder.js";
@@ -22,8 +23,6 @@ const SHOWN = new Set([
   "image/svg+xml",
 ]);
 
-/** Images with more pixels than this are not drawn (a notice instead). */
-export const MAX_IMAGE_PIXELS = 50_000_000;
 /** Sixel images wider or taller than this are not drawn. */
 const MAX_SIXEL_SIDE = 10_000;
 
