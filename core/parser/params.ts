@@ -18,6 +18,42 @@ export const MAX_SUB_PARAMS = 16;
 export const MAX_PARAM_VALUE = 0x7fffffff;
 
 /**
+ * A snapshot of a {@link ParamBuffer} (see {@link ParamBuffer.saveState}):
+ * plain JSON-safe data. The number of parameters is `values.length`.
+ */
+export interface ParamState {
+  /**
+   * One entry per parameter: its value (0..MAX_PARAM_VALUE), or -1 when it
+   * is missing or not stored yet (the field being read is in `cur`).
+   */
+  values: number[];
+  /** The colon sub-parameters of each parameter (as many arrays as `values`; -1 = missing). */
+  subs: number[][];
+  /** Value of the field being read, -1 while it has no digit. */
+  cur: number;
+  /** The field being read is a sub-parameter (after a colon). */
+  inSub: boolean;
+  /** More than MAX_PARAMS parameters were seen: the rest are dropped. */
+  overflow: boolean;
+}
+
+/** Throw the error of a malformed parameter snapshot. */
+function badParams(what: string): never {
+  throw new Error("invalid parser state: params" + what);
+}
+
+/** An integer in -1..MAX_PARAM_VALUE, else throw. */
+function paramValue(v: unknown, what: string): number {
+  if (
+    typeof v !== "number" || !Number.isInteger(v) || v < -1 ||
+    v > MAX_PARAM_VALUE
+  ) {
+    badParams(`${what}: expected an integer in -1..${MAX_PARAM_VALUE}`);
+  }
+  return v;
+}
+
+/**
  * A {@link Params} implementation that the parser fills digit by digit.
  *
  * Missing (empty) values are stored as -1. The parser calls {@link reset} at
@@ -137,6 +173,98 @@ export class ParamBuffer implements Params {
     if (n === 0) return undefined;
     const base = i * MAX_SUB_PARAMS;
     return Array.from(this.subs.subarray(base, base + n));
+  }
+
+  /** A JSON-safe copy of everything this buffer holds (see {@link ParamState}). */
+  saveState(): ParamState {
+    const values: number[] = [];
+    const subs: number[][] = [];
+    for (let i = 0; i < this.length; i++) {
+      values.push(this.vals[i]);
+      const base = i * MAX_SUB_PARAMS;
+      subs.push(Array.from(this.subs.subarray(base, base + this.subCount[i])));
+    }
+    return {
+      values,
+      subs,
+      cur: this.cur,
+      inSub: this.inSub,
+      overflow: this.overflow,
+    };
+  }
+
+  /**
+   * Check an untrusted snapshot and return a fresh copy of it (each field is
+   * read once). Throws an Error `invalid parser state: params...` unless it
+   * is a state that parsing can produce: at most MAX_PARAMS parameters and
+   * MAX_SUB_PARAMS sub-parameters each, values in -1..MAX_PARAM_VALUE,
+   * `overflow` only with MAX_PARAMS parameters, and nothing pending while
+   * there are no parameters.
+   */
+  static parseState(s: unknown): ParamState {
+    if (typeof s !== "object" || s === null || Array.isArray(s)) {
+      badParams(": expected an object");
+    }
+    const o = s as Record<string, unknown>;
+    const rawValues = o.values;
+    const rawSubs = o.subs;
+    const cur = paramValue(o.cur, ".cur");
+    const inSub = o.inSub;
+    const overflow = o.overflow;
+    if (!Array.isArray(rawValues) || rawValues.length > MAX_PARAMS) {
+      badParams(`.values: expected an array of at most ${MAX_PARAMS} numbers`);
+    }
+    const n = rawValues.length;
+    if (!Array.isArray(rawSubs) || rawSubs.length !== n) {
+      badParams(".subs: expected one array per value");
+    }
+    if (typeof inSub !== "boolean") badParams(".inSub: expected a boolean");
+    if (typeof overflow !== "boolean") {
+      badParams(".overflow: expected a boolean");
+    }
+    const values: number[] = [];
+    const subs: number[][] = [];
+    for (let i = 0; i < n; i++) {
+      values.push(paramValue(rawValues[i], `.values[${i}]`));
+      const a: unknown = rawSubs[i];
+      if (!Array.isArray(a) || a.length > MAX_SUB_PARAMS) {
+        badParams(
+          `.subs[${i}]: expected an array of at most ${MAX_SUB_PARAMS} numbers`,
+        );
+      }
+      const sub: number[] = [];
+      const m = a.length;
+      for (let j = 0; j < m; j++) {
+        sub.push(paramValue(a[j], `.subs[${i}][${j}]`));
+      }
+      subs.push(sub);
+    }
+    if (overflow && n !== MAX_PARAMS) {
+      badParams(`.overflow: set with fewer than ${MAX_PARAMS} values`);
+    }
+    if (n === 0 && (cur !== -1 || inSub)) {
+      badParams(": a pending field without parameters");
+    }
+    return { values, subs, cur, inSub, overflow };
+  }
+
+  /**
+   * Become exactly the buffer that {@link saveState} described. Throws (see
+   * {@link parseState}) without changing anything when `s` is malformed.
+   */
+  restoreState(s: ParamState): void {
+    const p = ParamBuffer.parseState(s);
+    const n = p.values.length;
+    for (let i = 0; i < n; i++) {
+      this.vals[i] = p.values[i];
+      const sub = p.subs[i];
+      this.subCount[i] = sub.length;
+      this.subs.set(sub, i * MAX_SUB_PARAMS);
+    }
+    this.length = n;
+    this.cur = p.cur;
+    this.inSub = p.inSub;
+    this.overflow = p.overflow;
   }
 
   /** The parameters in their canonical text form, e.g. `38:2::10:20:30;;1`. */

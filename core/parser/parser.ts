@@ -29,11 +29,18 @@
  * - Past its size cap a string is dropped: no dispatch, its buffer is freed,
  *   and parsing resumes normally after its terminator.
  *
+ * Between two `feed` calls the whole parsing state can be saved as JSON-safe
+ * data ({@link Parser.saveState}, {@link ParserState}) and loaded into another
+ * parser, in another process ({@link Parser.restoreState}), which then goes on
+ * exactly as the first would.
+ *
  * @module
  */
 
 import type { ParserHandler } from "./handler.ts";
-import { MAX_PARAM_VALUE, ParamBuffer } from "./params.ts";
+import { MAX_PARAM_VALUE, ParamBuffer, type ParamState } from "./params.ts";
+
+export type { ParamState };
 
 /** Limits and hooks of a {@link Parser}. All sizes are in bytes of UTF-8. */
 export interface ParserOptions {
@@ -103,11 +110,118 @@ function mayBecomeLargeOsc(v: number): boolean {
 }
 
 /**
+ * A snapshot of a {@link Parser} between two `feed` calls, made by
+ * {@link Parser.saveState} and loaded by {@link Parser.restoreState}: plain
+ * JSON-safe data (numbers, strings, booleans, arrays, one nested object), so
+ * that a terminal can be serialized in the middle of the byte stream (inside a
+ * UTF-8 character, a CSI, an OSC string, a DCS payload...) and parsing goes on
+ * in another process from exactly that byte offset.
+ *
+ * Fields that belong to no sequence in progress (e.g. the intermediates of
+ * the last ESC sequence while in ground) are kept as they are; they do not
+ * affect parsing. The payload caps in force for the current string (the
+ * parser's `strLimit`, and whether an OSC cap is still "tentative" because
+ * its number is incomplete) are not stored: they are recomputed from the
+ * payload and the caps of the restoring parser, which gives exactly the
+ * saved parser's values when both parsers have the same options.
+ */
+export interface ParserState {
+  /** Format version: 1. */
+  v: 1;
+  /** The state of the VT500 machine, 0..13 (ground, escape, csi_entry, ...). */
+  state: number;
+  /** UTF-8 decoder: continuation bytes still needed, 0..3 (0: none pending). */
+  uNeed: number;
+  /** UTF-8 decoder: the bits of the pending character decoded so far. */
+  uCp: number;
+  /** UTF-8 decoder: smallest allowed next continuation byte (0x80..0xbf). */
+  uLo: number;
+  /** UTF-8 decoder: largest allowed next continuation byte (0x80..0xbf). */
+  uHi: number;
+  /** The parameters of the CSI/DCS being read (for a DCS payload: the DCS's). */
+  params: ParamState;
+  /** Private marker of the CSI/DCS header being read (0x3c..0x3f), or 0. */
+  prefix: number;
+  /** Intermediate bytes (0x20..0x2f, at most 8) of the ESC/CSI/DCS being read. */
+  inter: string;
+  /** The ESC sequence being read had too many intermediates: it will not be dispatched. */
+  interOverflow: boolean;
+  /** The pending ESC ended a string: a following `\` completes its ST. */
+  afterString: boolean;
+  /**
+   * The payload collected so far of the OSC/DCS/SOS/PM/APC string being read,
+   * one char per byte (latin1: char codes 0..255). Always UTF-8. Empty
+   * outside the string states and while `strDrop`.
+   */
+  str: string;
+  /** The string being read is dropped (over its cap, or no handler): not stored, not dispatched. */
+  strDrop: boolean;
+  /** 0x98 (SOS), 0x9e (PM) or 0x9f (APC) while reading such a string (else 0 or a stale value). */
+  strKind: number;
+  /** Private marker ("", "<", "=", ">", "?") of the DCS whose payload is being read. */
+  dcsPrefix: string;
+  /** Intermediates of the DCS whose payload is being read. */
+  dcsInter: string;
+  /** Final byte (0x40..0x7e) of the DCS whose payload is being read (else 0 or a stale value). */
+  dcsFinal: number;
+}
+
+/** Throw the error of a malformed {@link ParserState}. */
+function bad(what: string): never {
+  throw new Error("invalid parser state: " + what);
+}
+
+/** An integer in lo..hi, else throw. */
+function intIn(v: unknown, lo: number, hi: number, what: string): number {
+  if (typeof v !== "number" || !Number.isInteger(v) || v < lo || v > hi) {
+    bad(`${what}: expected an integer in ${lo}..${hi}`);
+  }
+  return v;
+}
+
+/** A boolean, else throw. */
+function bool(v: unknown, what: string): boolean {
+  if (typeof v !== "boolean") bad(`${what}: expected a boolean`);
+  return v;
+}
+
+/** A string of at most MAX_INTERMEDIATES intermediate bytes, else throw. */
+function intermediates(v: unknown, what: string): string {
+  if (typeof v !== "string" || v.length > MAX_INTERMEDIATES) {
+    bad(`${what}: expected at most ${MAX_INTERMEDIATES} intermediates`);
+  }
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 0x20 || c > 0x2f) bad(`${what}: not an intermediate byte`);
+  }
+  return v;
+}
+
+/** `buf[0..len)` as a string with one char per byte. */
+function latin1(buf: Uint8Array, len: number): string {
+  let s = "";
+  for (let i = 0; i < len; i += 8192) {
+    s += String.fromCharCode(...buf.subarray(i, Math.min(len, i + 8192)));
+  }
+  return s;
+}
+
+/** The no-op handler of the parser that checks restored UTF-8 decoder states. */
+const NO_HANDLER: ParserHandler = {
+  print() {},
+  execute() {},
+  csi() {},
+  esc() {},
+  osc() {},
+  dcs() {},
+};
+
+/**
  * The escape-sequence parser. Feed it bytes; it calls the handler.
  *
  * Never throws: every byte sequence is valid input, and what a handler method
  * throws is caught and passed to `options.onError`. Handler methods must not
- * call `feed` or `reset` on the same parser.
+ * call `feed`, `reset`, `saveState` or `restoreState` on the same parser.
  */
 export class Parser {
   private readonly h: ParserHandler;
@@ -236,6 +350,297 @@ export class Parser {
     this.interOverflow = false;
     this.afterString = false;
     this.releaseString();
+  }
+
+  // ------------------------------------------------------------ snapshots
+
+  /**
+   * A JSON-safe snapshot of everything that decides how the bytes still to
+   * come are parsed (see {@link ParserState}); {@link restoreState} on a
+   * parser with the same options and an equivalent handler continues from
+   * exactly here. The parser itself is not changed.
+   *
+   * Call it between `feed` calls only, never from inside a handler method
+   * (the parser is then half-way through a transition; text of the current
+   * chunk may still be pending). Throws when text is pending.
+   */
+  saveState(): ParserState {
+    if (this.printLen !== 0) {
+      throw new Error(
+        "Parser.saveState: text is pending (called from a handler?)",
+      );
+    }
+    return {
+      v: 1,
+      state: this.state,
+      uNeed: this.uNeed,
+      uCp: this.uCp,
+      uLo: this.uLo,
+      uHi: this.uHi,
+      params: this.params.saveState(),
+      prefix: this.prefix,
+      inter: this.inter,
+      interOverflow: this.interOverflow,
+      afterString: this.afterString,
+      str: latin1(this.strBuf, this.strLen),
+      strDrop: this.strDrop,
+      strKind: this.strKind,
+      dcsPrefix: this.dcsPrefix,
+      dcsInter: this.dcsInter,
+      dcsFinal: this.dcsFinal,
+    };
+  }
+
+  /**
+   * Put this parser (fresh or used) into the state `s` made by
+   * {@link saveState}, possibly in another process. Nothing is dispatched;
+   * whatever this parser was in the middle of is forgotten.
+   *
+   * `s` is checked as untrusted input: unless it is a state that parsing can
+   * produce, this throws an Error (`invalid parser state: ...`) and the
+   * parser is left unchanged. The caps of this parser apply: a payload longer
+   * than this parser would collect for that string is dropped (as parsing it
+   * would have done), as is an APC/PM/SOS payload when this parser's handler
+   * lacks the method. Must not be called from inside a handler method.
+   */
+  restoreState(s: ParserState): void {
+    if (typeof s !== "object" || s === null || Array.isArray(s)) {
+      bad("expected an object");
+    }
+    // Each field is read once, into a local: the checks and the assignments
+    // below see the same values.
+    const o = s as unknown as Record<string, unknown>;
+    const v = o.v;
+    if (v !== 1) {
+      bad(
+        `unsupported version ${
+          typeof v === "number" ? v : typeof v
+        } (expected 1)`,
+      );
+    }
+    const state = intIn(o.state, GROUND, SOS_PM_APC_STRING, "state");
+    const uNeed = intIn(o.uNeed, 0, 3, "uNeed");
+    const uCp = intIn(o.uCp, 0, 0x7fff, "uCp");
+    const uLo = intIn(o.uLo, 0x80, 0xbf, "uLo");
+    const uHi = intIn(o.uHi, 0x80, 0xbf, "uHi");
+    if (!Parser.utf8Pending(uNeed, uCp, uLo, uHi)) {
+      bad("uNeed/uCp/uLo/uHi: not the start of a UTF-8 sequence");
+    }
+    const params = ParamBuffer.parseState(o.params);
+    const prefix = o.prefix === 0 ? 0 : intIn(o.prefix, 0x3c, 0x3f, "prefix");
+    const inter = intermediates(o.inter, "inter");
+    const interOverflow = bool(o.interOverflow, "interOverflow");
+    const afterString = bool(o.afterString, "afterString");
+    const str = o.str;
+    if (typeof str !== "string") bad("str: expected a string");
+    const strDrop = bool(o.strDrop, "strDrop");
+    const strKind = o.strKind;
+    if (
+      strKind !== 0 && strKind !== 0x98 && strKind !== 0x9e && strKind !== 0x9f
+    ) {
+      bad("strKind: expected 0, 0x98, 0x9e or 0x9f");
+    }
+    const dcsPrefix = o.dcsPrefix;
+    if (
+      typeof dcsPrefix !== "string" ||
+      (dcsPrefix !== "" && !PREFIXES.includes(dcsPrefix))
+    ) {
+      bad('dcsPrefix: expected "", "<", "=", ">" or "?"');
+    }
+    const dcsInter = intermediates(o.dcsInter, "dcsInter");
+    const dcsFinal = o.dcsFinal === 0
+      ? 0
+      : intIn(o.dcsFinal, 0x40, 0x7e, "dcsFinal");
+
+    // What the states imply.
+    const nParams = params.values.length;
+    switch (state) {
+      case ESCAPE:
+        if (inter !== "" || interOverflow) bad("ESCAPE with intermediates");
+        break;
+      case ESCAPE_INTERMEDIATE:
+        if (inter === "") bad("ESCAPE_INTERMEDIATE without intermediates");
+        if (interOverflow && inter.length !== MAX_INTERMEDIATES) {
+          bad("interOverflow with few intermediates");
+        }
+        break;
+      case CSI_ENTRY:
+      case DCS_ENTRY:
+        if (nParams !== 0 || prefix !== 0 || inter !== "") {
+          bad("a CSI/DCS entry state with a header");
+        }
+        break;
+      case CSI_PARAM:
+      case DCS_PARAM:
+        if (inter !== "") bad("a CSI/DCS param state with intermediates");
+        break;
+      case CSI_INTERMEDIATE:
+      case DCS_INTERMEDIATE:
+        if (inter === "") bad("a CSI/DCS intermediate state without them");
+        break;
+      case DCS_PASSTHROUGH:
+        if (params.cur !== -1) bad("DCS payload with unfinished parameters");
+        if (dcsFinal === 0) bad("DCS payload without a final byte");
+    }
+    const isString = state === OSC_STRING || state === DCS_PASSTHROUGH ||
+      state === SOS_PM_APC_STRING;
+    if ((state === SOS_PM_APC_STRING) !== (isString && strKind !== 0)) {
+      bad("strKind does not match the state");
+    }
+    let drop = strDrop;
+    let payload: Uint8Array | undefined;
+    if (!isString) {
+      if (str !== "" || strDrop) bad("a string payload outside a string state");
+    } else if (drop) {
+      if (str !== "") bad("a dropped string with a payload");
+    } else {
+      // (An OSC whose number is still incomplete, at most 8 digits, may
+      // exceed even maxLargeOsc for now: see oscLimit.)
+      const cap = state === OSC_STRING
+        ? Math.max(this.maxLargeOsc, 8)
+        : state === DCS_PASSTHROUGH
+        ? this.maxDcs
+        : strKind === 0x9f
+        ? this.maxApc
+        : this.maxSosPm;
+      // Too long for this parser: checked, then dropped.
+      const keep = str.length <= cap;
+      payload = Parser.checkPayload(str, state === DCS_PASSTHROUGH, keep);
+      if (!keep) drop = true;
+    }
+
+    // Valid: apply.
+    this.reset();
+    this.oscTentative = false;
+    this.params.restoreState(params);
+    this.uNeed = uNeed;
+    this.uCp = uCp;
+    this.uLo = uLo;
+    this.uHi = uHi;
+    this.prefix = prefix;
+    this.inter = inter;
+    this.interOverflow = interOverflow;
+    this.afterString = afterString;
+    this.strKind = strKind;
+    this.dcsPrefix = dcsPrefix;
+    this.dcsInter = dcsInter;
+    this.dcsFinal = dcsFinal;
+    if (isString) this.restoreString(state, strKind, drop, payload);
+    this.state = state;
+  }
+
+  /**
+   * Could the UTF-8 decoder be in this state? True when nothing is pending
+   * (with the default continuation range), or when the bytes that `cp`
+   * implies, fed to a fresh decoder, leave it exactly in this state.
+   */
+  private static utf8Pending(
+    need: number,
+    cp: number,
+    lo: number,
+    hi: number,
+  ): boolean {
+    if (need === 0) return lo === 0x80 && hi === 0xbf;
+    const probe = new Parser(NO_HANDLER);
+    // The sequence is `len` bytes long; 1 lead and `len - need - 1`
+    // continuation bytes were read.
+    for (let len = need + 1; len <= 4; len++) {
+      const conts = len - need - 1;
+      const lead = cp >> (6 * conts);
+      if (lead > 0x1f) continue; // not the low bits of a lead byte
+      const seq = [(len === 2 ? 0xc0 : len === 3 ? 0xe0 : 0xf0) | lead];
+      for (let j = conts - 1; j >= 0; j--) {
+        seq.push(0x80 | ((cp >> (6 * j)) & 0x3f));
+      }
+      probe.reset();
+      probe.utf8(Uint8Array.from(seq), 0, seq.length);
+      if (
+        probe.dcp === -1 && probe.uNeed === need && probe.uCp === cp &&
+        probe.uLo === lo && probe.uHi === hi
+      ) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Check a restored payload (one byte per char of `str`): it must be what a
+   * string can collect, UTF-8 without DEL, C1 controls or, except in a DCS,
+   * C0 controls (and never CAN, SUB, ESC). Throws otherwise. Returns the
+   * bytes when `keep`, else (a payload to drop) allocates nothing.
+   */
+  private static checkPayload(
+    str: string,
+    dcs: boolean,
+    keep: boolean,
+  ): Uint8Array | undefined {
+    const n = str.length;
+    const bytes = keep ? new Uint8Array(n) : undefined;
+    // UTF-8 as the decoder reads it: continuation bytes still needed and the
+    // range of the next one.
+    let need = 0;
+    let lo = 0x80;
+    let hi = 0xbf;
+    for (let i = 0; i < n; i++) {
+      const c = str.charCodeAt(i);
+      if (c > 0xff) bad("str: expected one char (0..255) per byte");
+      if (bytes !== undefined) bytes[i] = c;
+      if (need > 0) {
+        if (c < lo || c > hi) bad("str: not UTF-8");
+        need--;
+        lo = 0x80;
+        hi = 0xbf;
+      } else if (c < 0x80) {
+        if (
+          c === 0x7f ||
+          (c < 0x20 && (!dcs || c === 0x18 || c === 0x1a || c === 0x1b))
+        ) bad("str: a control that cannot be in this payload");
+      } else if (c >= 0xc2 && c <= 0xdf) {
+        need = 1;
+        if (c === 0xc2) lo = 0xa0; // U+0080..U+009F are C1 controls
+      } else if (c >= 0xe0 && c <= 0xef) {
+        need = 2;
+        if (c === 0xe0) lo = 0xa0;
+        else if (c === 0xed) hi = 0x9f;
+      } else if (c >= 0xf0 && c <= 0xf4) {
+        need = 3;
+        if (c === 0xf0) lo = 0x90;
+        else if (c === 0xf4) hi = 0x8f;
+      } else bad("str: not UTF-8");
+    }
+    if (need > 0) bad("str: not UTF-8 (ends inside a character)");
+    return bytes;
+  }
+
+  /**
+   * Enter string state `state` with the payload of a snapshot, under this
+   * parser's caps, as if this parser had collected it: a payload above the
+   * cap this string starts with (only an OSC's can grow) is appended
+   * character by character, so that the OSC's number picks its cap as when
+   * parsing.
+   */
+  private restoreString(
+    state: number,
+    kind: number,
+    drop: boolean,
+    payload: Uint8Array | undefined,
+  ): void {
+    this.startString(state, kind);
+    if (drop) this.strDrop = true;
+    if (this.strDrop || payload === undefined) return;
+    const n = payload.length;
+    if (n <= this.strLimit) {
+      if (n > this.strBuf.length) this.strBuf = new Uint8Array(n);
+      this.strBuf.set(payload);
+      this.strLen = n;
+      this.strEnd = Math.min(this.strLimit, this.strBuf.length);
+    } else if (state === OSC_STRING) {
+      for (const ch of utf8Decoder.decode(payload)) {
+        this.put(ch.codePointAt(0)!);
+        if (this.strDrop) break;
+      }
+    } else {
+      this.strDrop = true;
+    }
   }
 
   // ---------------------------------------------------------------- UTF-8
