@@ -13,7 +13,7 @@
  * - fish: `--init-command 'source <tmp>/domterm.fish'`, which fish runs
  *   after config.fish.
  *
- * Everything here is pure except that {@linkcode planShellLaunch} writes
+ * Everything here is pure except that {@linkcode planShellLaunchSync} writes
  * the files into a private temp directory.
  *
  * @module
@@ -81,23 +81,6 @@ export interface LaunchPlan {
  * argv[0] cannot be set apart from the program). bash ignores --rcfile in a
  * login shell, so it is started as an interactive non-login shell whose
  * rcfile runs the login files instead (see docs/shell-integration.md).
- */
-export function planShellLaunch(
-  command: string,
-  args: string[],
-  env: Record<string, string>,
-  dir: string,
-): Promise<LaunchPlan> {
-  try {
-    return Promise.resolve(planShellLaunchSync(command, args, env, dir));
-  } catch (e) {
-    return Promise.reject(e);
-  }
-}
-
-/**
- * {@linkcode planShellLaunch} without a promise, for callers that start
- * the child synchronously (the files are a few small writes).
  */
 export function planShellLaunchSync(
   command: string,

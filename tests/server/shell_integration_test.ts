@@ -2,7 +2,7 @@
 /**
  * Shell integration (server/shell): unit tests of the launch planning, and
  * end-to-end tests that start real bash, zsh and fish through
- * planShellLaunch on a real pseudo-terminal and check the raw output for the
+ * planShellLaunchSync on a real pseudo-terminal and check the raw output for the
  * OSC 133 / OSC 7 marks. zsh and fish must be installed (Debian packages
  * `zsh` and `fish`); a missing one fails its tests.
  *
@@ -20,7 +20,7 @@ import {
   detectShell,
   integrationScript,
   type LaunchPlan,
-  planShellLaunch,
+  planShellLaunchSync,
   type ShellKind,
 } from "../../server/shell/integration.ts";
 
@@ -386,7 +386,7 @@ async function endToEnd(
     await writeUserConfig(kind, t.home, options);
     const cwd = join(t.root, "work dir é");
     await Deno.mkdir(cwd);
-    const plan = await planShellLaunch(
+    const plan = planShellLaunchSync(
       kind,
       options.args ?? [],
       baseEnv(t.home),
@@ -436,7 +436,7 @@ async function plan(
 ): Promise<{ plan: LaunchPlan; files: Record<string, string> }> {
   const t = await tempRoot();
   try {
-    const p = await planShellLaunch(command, args, env, t.planDir);
+    const p = planShellLaunchSync(command, args, env, t.planDir);
     const files: Record<string, string> = {};
     for (const dir of p.cleanup) {
       assert(dir.startsWith(t.planDir + "/"), "files go into dir");
@@ -461,7 +461,7 @@ function assertUnchanged(
   assertEquals(p, { command, args, env, cleanup: [] });
 }
 
-Deno.test("planShellLaunch: unknown shells and disabled integration are untouched", async () => {
+Deno.test("planShellLaunchSync: unknown shells and disabled integration are untouched", async () => {
   for (const [cmd, args] of [["python3", []], ["sh", ["-i"]], ["vim", ["x"]]]) {
     assertUnchanged(
       (await plan(cmd as string, args as string[])).plan,
@@ -475,7 +475,7 @@ Deno.test("planShellLaunch: unknown shells and disabled integration are untouche
   }
 });
 
-Deno.test("planShellLaunch: bash interactive gets --rcfile sourcing ~/.bashrc then the script", async () => {
+Deno.test("planShellLaunchSync: bash interactive gets --rcfile sourcing ~/.bashrc then the script", async () => {
   const { plan: p, files } = await plan("/bin/bash", []);
   assertEquals(p.command, "/bin/bash");
   assertEquals(p.args[0], "--rcfile");
@@ -495,7 +495,7 @@ Deno.test("planShellLaunch: bash interactive gets --rcfile sourcing ~/.bashrc th
   assertEquals(stdin.args.slice(2), ["-s", "a", "b"]);
 });
 
-Deno.test("planShellLaunch: bash login shell reads the profile files from the rcfile", async () => {
+Deno.test("planShellLaunchSync: bash login shell reads the profile files from the rcfile", async () => {
   for (
     const [cmd, args] of [["bash", ["-l"]], ["bash", ["--login"]], [
       "-bash",
@@ -520,7 +520,7 @@ Deno.test("planShellLaunch: bash login shell reads the profile files from the rc
   assert(!files.bashrc.includes("profile;"), "--noprofile: no profile files");
 });
 
-Deno.test("planShellLaunch: bash arguments that make injection wrong", async () => {
+Deno.test("planShellLaunchSync: bash arguments that make injection wrong", async () => {
   for (
     const args of [
       ["-c", "echo hi"],
@@ -542,7 +542,7 @@ Deno.test("planShellLaunch: bash arguments that make injection wrong", async () 
   }
 });
 
-Deno.test("planShellLaunch: zsh gets a temp ZDOTDIR and keeps the user's", async () => {
+Deno.test("planShellLaunchSync: zsh gets a temp ZDOTDIR and keeps the user's", async () => {
   const { plan: p, files } = await plan("zsh", [], { HOME: "/h" });
   assertEquals(p.args, []);
   assertEquals(p.env.ZDOTDIR, p.cleanup[0]);
@@ -564,7 +564,7 @@ Deno.test("planShellLaunch: zsh gets a temp ZDOTDIR and keeps the user's", async
   assertEquals((await plan("zsh", ["-s", "a"])).plan.cleanup.length, 1);
 });
 
-Deno.test("planShellLaunch: zsh arguments that make injection wrong", async () => {
+Deno.test("planShellLaunchSync: zsh arguments that make injection wrong", async () => {
   for (
     const args of [
       ["-c", "echo hi"],
@@ -584,7 +584,7 @@ Deno.test("planShellLaunch: zsh arguments that make injection wrong", async () =
   }
 });
 
-Deno.test("planShellLaunch: fish gets --init-command; -c, scripts, --no-config untouched", async () => {
+Deno.test("planShellLaunchSync: fish gets --init-command; -c, scripts, --no-config untouched", async () => {
   const { plan: p, files } = await plan("fish", ["-l"]);
   assertEquals(p.args.length, 3);
   assertEquals(p.args[0], "--init-command");
@@ -627,9 +627,9 @@ for (const kind of ["bash", "zsh", "fish"] as const) {
       const env = { ...baseEnv(t.home), DOMTERM_SHELL_INTEGRATION: "0" };
       // Not injected at all, and the script itself (injected with the
       // variable set only for the child) also stays quiet.
-      const unchanged = await planShellLaunch(kind, [], env, t.planDir);
+      const unchanged = planShellLaunchSync(kind, [], env, t.planDir);
       assertEquals(unchanged.cleanup, []);
-      const injected = await planShellLaunch(
+      const injected = planShellLaunchSync(
         kind,
         [],
         baseEnv(t.home),
@@ -672,7 +672,7 @@ Deno.test("bash login shell on a pty: profile files read, .bashrc not, marks pre
       join(t.home, ".bashrc"),
       "DOMTERM_TEST_RC=bashrc\n",
     );
-    const p = await planShellLaunch("bash", ["-l"], baseEnv(t.home), t.planDir);
+    const p = planShellLaunchSync("bash", ["-l"], baseEnv(t.home), t.planDir);
     term = Terminal.start(p, t.home);
     const steps: Step[] = [
       { lines: ['echo "rc=$DOMTERM_TEST_RC"'], status: 0, output: "rc=yes" },
@@ -702,7 +702,7 @@ Deno.test("zsh on a pty: ZDOTDIR is the user's again after startup (login shell)
       );
     }
     const env = { ...baseEnv(t.home), ZDOTDIR: zdot };
-    const p = await planShellLaunch("zsh", ["-l"], env, t.planDir);
+    const p = planShellLaunchSync("zsh", ["-l"], env, t.planDir);
     term = Terminal.start(p, t.home);
     const steps: Step[] = [
       {
