@@ -89,7 +89,10 @@ function getLinkify(): Linkify {
 const FILE_REF =
   /(?<![\w/.~-])((?:~|\.{1,2})?\/?[\w.+@-]+(?:\/[\w.+@-]+)*):(\d{1,9})(?::(\d{1,9}))?(?![\w/])/g;
 
-/** Links in `text` (one row's text, one character per cell). */
+/**
+ * Links in `text` (one row's text, one character per cell). Test hook:
+ * exported for tests/e2e/links_test.ts, which checks detection without a DOM.
+ */
 export function findTextLinks(text: string): FoundLink[] {
   const found: FoundLink[] = [];
   for (const m of getLinkify().match(text) ?? []) {

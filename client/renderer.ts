@@ -1140,7 +1140,10 @@ export class Renderer {
     this.#reportScroll();
   }
 
-  /** Remove DOM and listeners. */
+  /**
+   * Remove DOM and listeners. Test hook: the page never disposes its
+   * renderer; tests do, to start another one on the same element.
+   */
   dispose(): void {
     if (this.#frame !== 0) cancelAnimationFrame(this.#frame);
     this.#frame = 0;

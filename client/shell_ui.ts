@@ -121,7 +121,7 @@ export class ShellUi {
     root.addEventListener("click", this.#onClick);
   }
 
-  /** The groups as last derived (for tests and tools). */
+  /** The groups as last derived. Test hook: the e2e shell tests read them. */
   get groups(): readonly CommandGroup[] {
     return this.#derived.groups;
   }

@@ -56,7 +56,12 @@ export interface InputModes {
   altScreen: boolean;
 }
 
-/** The input modes after power-on or a hard reset (RIS). */
+/**
+ * The input modes after power-on or a hard reset (RIS). Test hook: the
+ * emulator keeps its own modes (`Modes` in core/emulator/modes.ts); the
+ * key-encoder tests, the input harness and the renderer's fake terminal
+ * start from this.
+ */
 export const POWER_ON_INPUT_MODES: Readonly<InputModes> = Object.freeze({
   applicationCursorKeys: false,
   applicationKeypad: false,

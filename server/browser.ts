@@ -70,7 +70,10 @@ function isExecutable(path: string): boolean {
   }
 }
 
-/** Look `name` up on PATH; absolute or relative paths are checked as they are. */
+/**
+ * Look `name` up on PATH; absolute or relative paths are checked as they are.
+ * Test hook: the e2e tests use it to find Chromium and the shells.
+ */
 export function which(
   name: string,
   path = Deno.env.get("PATH") ?? "",

@@ -26,7 +26,10 @@ export interface CliOptions {
   command: string[];
 }
 
-/** A command-line mistake: printed with a hint, exit status 2. */
+/**
+ * A command-line mistake: printed with a hint, exit status 2. Exported as a
+ * test hook (the CLI tests check that bad arguments throw it).
+ */
 export class UsageError extends Error {}
 
 /** The text of `domterm --help`. */
@@ -83,7 +86,10 @@ COLORTERM=truecolor and DOMTERM=version=..;tty=..;session#=..;pid=..
 Exit status: 0 normally, 1 on a runtime error, 2 on a usage error.
 `;
 
-/** Parse argv (without the program name). Throws UsageError. */
+/**
+ * Parse argv (without the program name). Throws UsageError. Test hook:
+ * exported for the CLI tests (`main` uses it).
+ */
 export function parseCli(argv: string[]): CliOptions {
   const o: CliOptions = {
     help: false,

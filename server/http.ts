@@ -63,7 +63,7 @@ export interface ServerOptions {
   userCssPath?: string | null;
 }
 
-/** Largest user stylesheet served, in bytes. */
+/** Largest user stylesheet served, in bytes. Test hook: exported for the settings tests. */
 export const MAX_USER_CSS_BYTES = 1 << 20;
 
 /**

@@ -41,7 +41,10 @@ function localHostname(): string {
 /** What {@link planOpen} decided: a command to run, or why nothing runs. */
 export type OpenPlan = { argv: string[] } | { ignored: string };
 
-/** Split a command template into words: whitespace separates, quotes group, backslash escapes. */
+/**
+ * Split a command template into words: whitespace separates, quotes group,
+ * backslash escapes. Test hook: exported for tests/server/opener_test.ts.
+ */
 export function splitWords(s: string): string[] {
   const words: string[] = [];
   let cur = "";
@@ -97,7 +100,10 @@ function systemOpener(options: OpenerOptions): string[] | null {
   return words.length > 0 ? words : null;
 }
 
-/** Decide what to run for `msg` (no side effects). */
+/**
+ * Decide what to run for `msg` (no side effects). Test hook: exported for
+ * tests/server/opener_test.ts (`openLink` uses it).
+ */
 export function planOpen(msg: OpenMessage, options: OpenerOptions): OpenPlan {
   let path: string;
   if (msg.url !== undefined) {

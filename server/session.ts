@@ -54,7 +54,8 @@ export interface SessionOptions {
  * A window being dragged sends a size every frame; the program gets the
  * last one (TIOCSWINSZ, hence one SIGWINCH) once no new size came for this
  * long. Each SIGWINCH makes a full-screen program or a shell prompt
- * redraw, which would otherwise race with the next size.
+ * redraw, which would otherwise race with the next size. Test hook: exported
+ * for tests/server/resize_debounce_test.ts.
  */
 export const RESIZE_SETTLE_MS = 120;
 

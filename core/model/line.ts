@@ -68,11 +68,11 @@ export class Line {
   code(x: number): number {
     return this.data[x * CELL_STRIDE + CODE];
   }
-  /** Foreground colour word of cell `x`. */
+  /** Foreground colour word of cell `x`. Test hook (the renderer reads `data`). */
   fg(x: number): number {
     return this.data[x * CELL_STRIDE + FG];
   }
-  /** Background colour word of cell `x`. */
+  /** Background colour word of cell `x`. Test hook (the renderer reads `data`). */
   bg(x: number): number {
     return this.data[x * CELL_STRIDE + BG];
   }
@@ -171,7 +171,7 @@ export class Line {
     return s;
   }
 
-  /** A deep copy. */
+  /** A deep copy. Test hook: tests keep copies to compare with later. */
   clone(): Line {
     const l = new Line(0);
     l.cols = this.cols;

@@ -45,7 +45,10 @@ function isPrependedMark(cp: number): boolean {
     cp === 0x110cd;
 }
 
-/** Width computed from first principles (no cache). Exported for tests. */
+/**
+ * Width computed from first principles (no cache). Test hook: the width
+ * tests compare the cached tables against it.
+ */
 export function computeWidth(cp: number): 0 | 1 | 2 {
   if (cp < LOW_LIMIT) return LOW_WIDTH[cp] as 0 | 1;
   if (cp > 0x10ffff) return 1;

@@ -28,7 +28,8 @@ const SIZE = /^(?:\d+(?:px|%)?|auto)$/;
 
 /**
  * The MIME type of an image from its first bytes (PNG, JPEG, GIF, WebP) or
- * its text (SVG), or null if it is not one of those.
+ * its text (SVG), or null if it is not one of those. Test hook: exported for
+ * tests/server/commands_test.ts.
  */
 export function sniffImage(b: Uint8Array): string | null {
   const starts = (sig: number[], at = 0) =>

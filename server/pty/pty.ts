@@ -105,7 +105,7 @@ function sysError(what: string, err: number): Error {
 export class Pty {
   /** Process id of the child. */
   readonly pid: number;
-  /** Path of the slave device, e.g. "/dev/pts/3". */
+  /** Path of the slave device, e.g. "/dev/pts/3". Test hook (the pty tests). */
   readonly ttyName: string;
   /** Resolves once, when the child has ended and has been reaped. Never rejects. */
   readonly exited: Promise<ExitStatus>;
@@ -303,6 +303,7 @@ export class Pty {
   /**
    * The slave's line discipline state (tcgetattr on the master reports the
    * slave's termios): canonical (ICANON, line editing by the kernel) and ECHO.
+   * Test hook: the pty tests check raw mode with it.
    *
    * @throws Error after close().
    */
