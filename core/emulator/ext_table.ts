@@ -56,6 +56,23 @@ export class ExtTable {
     return id;
   }
 
+  /** Entries 1..size, in id order (for a snapshot). */
+  save(): ExtEntry[] {
+    return this.#entries.slice(1);
+  }
+  /** Entries from {@link ExtTable.save}, given the same ids again. */
+  load(entries: readonly ExtEntry[]): void {
+    this.#entries = [NONE];
+    this.#ids.clear();
+    for (const e of entries.slice(0, MAX_EXT_ID)) {
+      const key = `${e.underlineColor}\u0000${e.link ?? ""}\u0000${
+        e.link === null ? "" : e.linkId
+      }\u0000${e.link === null ? 0 : 1}`;
+      this.#ids.set(key, this.#entries.length);
+      this.#entries.push(Object.freeze({ ...e }));
+    }
+  }
+
   /** The entry for `id`; an empty style for 0 or unknown ids. */
   get(id: number): ExtEntry {
     return this.#entries[id] ?? NONE;

@@ -14,6 +14,8 @@
  *
  * @module
  */
+import type { Emulator } from "./context.ts";
+import type { EmbedState, KeyPlace } from "./state.ts";
 import type { Line } from "../model/line.ts";
 import type { BlockEmbed, ImageEmbed } from "../model/line_extras.ts";
 import { BLOCK_TAGS } from "./html_tags.ts";
@@ -198,10 +200,6 @@ export function replaceChildren(
 }
 
 /** Where a key was last seen: absolute line index and the line. */
-interface KeyPlace {
-  abs: number;
-  line: Line;
-}
 
 /**
  * The OSC 72 / 721 handlers and the block-line insertion that images use
@@ -209,20 +207,12 @@ interface KeyPlace {
  */
 export class HtmlEmbeds {
   #host: EmbedHost;
-  /** replace-key -> where it was inserted (a hint, checked before use). */
-  #index = new Map<string, KeyPlace>();
-  /** Images with data, oldest first, and their total size. */
-  #images: ImageEmbed[] = [];
-  #imageMemory = 0;
-  /**
-   * HTML kept, as last counted plus what came since (an upper bound: lines
-   * leave the scrollback unseen). Counted again when it passes the cap.
-   */
-  #htmlMemory = 0;
+  #state: () => EmbedState;
 
-  /** Handlers act on `host`. */
-  constructor(host: EmbedHost) {
+  /** Handlers act on `host`; what they keep between sequences is `state()`. */
+  constructor(host: EmbedHost, state: () => EmbedState) {
     this.#host = host;
+    this.#state = state;
   }
 
   /** `OSC 72 ; html`: insert the fragment at the cursor. */
@@ -256,7 +246,8 @@ export class HtmlEmbeds {
     }
     if (keys.length > 0) {
       const place = this.#cursorPlace(isBlockHtml(html) && !buf.isAlt);
-      for (const k of keys) this.#index.set(k, place);
+      const index = this.#state().index;
+      for (const k of keys) index.set(k, place);
     }
   }
 
@@ -318,11 +309,12 @@ export class HtmlEmbeds {
   /** Insert an image as a block line (dropping the oldest images' data past the memory cap). */
   insertImage(image: ImageEmbed): void {
     const max = this.#host.maxImageMemory ?? MAX_IMAGE_MEMORY;
-    this.#images.push(image);
-    this.#imageMemory += image.data.length;
-    while (this.#imageMemory > max && this.#images.length > 0) {
-      const old = this.#images.shift()!;
-      this.#imageMemory -= old.data.length;
+    const st = this.#state();
+    st.images.push(image);
+    st.imageMemory += image.data.length;
+    while (st.imageMemory > max && st.images.length > 0) {
+      const old = st.images.shift()!;
+      st.imageMemory -= old.data.length;
       // Shared by every copy of the line: all of them lose it at once.
       old.data = "";
       old.evicted = true;
@@ -338,8 +330,9 @@ export class HtmlEmbeds {
   #account(n: number): void {
     const host = this.#host;
     const max = host.maxHtmlMemory ?? MAX_HTML_MEMORY;
-    this.#htmlMemory += n;
-    if (this.#htmlMemory <= max || host.buffers === undefined) return;
+    const st = this.#state();
+    st.htmlMemory += n;
+    if (st.htmlMemory <= max || host.buffers === undefined) return;
     // The notice is one shared string: it costs nothing per line.
     const size = (html: string) => html === EVICTED_HTML ? 0 : html.length;
     const held = (l: Line): number => {
@@ -378,7 +371,7 @@ export class HtmlEmbeds {
     if (total > goal) {
       host.warn?.("OSC 72: HTML over the memory cap was dropped");
     }
-    this.#htmlMemory = total;
+    st.htmlMemory = total;
   }
 
   /** Absolute index and line of the fragment just inserted. */
@@ -398,7 +391,8 @@ export class HtmlEmbeds {
       (l.extras?.block !== undefined &&
         replaceKeys(l.extras.block.html).includes(key)) ||
       (l.extras?.inline ?? []).some((i) => replaceKeys(i.html).includes(key));
-    const hint = this.#index.get(key);
+    const index = this.#state().index;
+    const hint = index.get(key);
     if (hint !== undefined) {
       const k = hint.abs - buf.trimmed;
       if (k >= 0 && k < buf.length) {
@@ -409,11 +403,21 @@ export class HtmlEmbeds {
     for (let k = buf.length - 1; k >= 0; k--) {
       const l = buf.getLine(k);
       if (l.extras !== null && has(l)) {
-        this.#index.set(key, { abs: buf.trimmed + k, line: l });
+        index.set(key, { abs: buf.trimmed + k, line: l });
         return l;
       }
     }
-    this.#index.delete(key);
+    index.delete(key);
     return null;
   }
+}
+
+/** `OSC 72 ; html`: insert an HTML fragment at the cursor (a block on a line of its own). */
+export function osc72(t: Emulator, args: string): void {
+  t.embeds.osc72(args);
+}
+
+/** `OSC 721 ; key ; html`: replace the children of the element with replace-key `key`. */
+export function osc721(t: Emulator, args: string): void {
+  t.embeds.osc721(args);
 }

@@ -6,7 +6,10 @@
  *
  * @module
  */
+import type { Params } from "../parser/handler.ts";
 import type { ImageEmbed } from "../model/line_extras.ts";
+import type { Emulator } from "./context.ts";
+import { osc1337 as itermShellMark } from "./shell_marks.ts";
 
 /** Largest decoded image accepted (bytes). */
 export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
@@ -254,4 +257,16 @@ export function sixelImage(params: string, payload: Uint8Array): ImageEmbed {
     height: "auto",
     preserveAspectRatio: true,
   };
+}
+
+/** `DCS P1 ; P2 ; P3 q ... ST`: a sixel image, a block line of its own (dropped on the alternate screen). */
+export function sixel(t: Emulator, p: Params, payload: Uint8Array): void {
+  if (!t.s.buf.isAlt) t.embeds.insertImage(sixelImage(p.toString(), payload));
+}
+
+/** `OSC 1337 ; ...`: iTerm2's shell marks (SetMark, CurrentDir=), else `File=` (an image or a download link). */
+export function osc1337(t: Emulator, args: string): void {
+  if (itermShellMark(t.marks, args)) return;
+  const f = parseITermFile(args);
+  if ("image" in f) t.embeds.insertImage(f.image);
 }

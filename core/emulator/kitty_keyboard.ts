@@ -15,6 +15,8 @@
  * @module
  */
 import { KITTY_ALL_FLAGS } from "../kitty_keys.ts";
+import type { Params } from "../parser/handler.ts";
+import type { Emulator } from "./context.ts";
 
 /** Most entries one stack holds. */
 export const KITTY_STACK_LIMIT = 16;
@@ -60,6 +62,18 @@ export class KittyKeyboard {
     else s[top] &= ~f;
   }
 
+  /** Both stacks, copied (for a snapshot). */
+  save(): [number[], number[]] {
+    return [this.#stacks[0].slice(), this.#stacks[1].slice()];
+  }
+  /** Stacks from {@link KittyKeyboard.save} (bounded and masked again). */
+  load(stacks: readonly [readonly number[], readonly number[]]): void {
+    this.#stacks = [
+      stacks[0].slice(-KITTY_STACK_LIMIT).map((f) => f & KITTY_ALL_FLAGS),
+      stacks[1].slice(-KITTY_STACK_LIMIT).map((f) => f & KITTY_ALL_FLAGS),
+    ];
+  }
+
   /** Forget everything (RIS, DECSTR). */
   reset(): void {
     this.#stacks = [[], []];
@@ -91,4 +105,37 @@ export class KittyKeyboard {
     }
     return null;
   }
+}
+
+/**
+ * `CSI > flags u` push, `CSI < n u` pop, `CSI = flags ; mode u` set,
+ * `CSI ? u` query: the kitty keyboard protocol on the active screen.
+ */
+export function kittyKeyboard(t: Emulator, p: Params, prefix: string): void {
+  const s = t.s;
+  const alt = s.buf.isAlt;
+  const arg = (i: number) => p.has(i) ? p.get(i, 0) : undefined;
+  const reply = s.kitty.handle(prefix, arg(0), arg(1), alt);
+  if (reply !== null) t.send(reply);
+  const flags = s.kitty.flags(alt);
+  if (flags !== s.modes.kittyFlags) {
+    s.modes.kittyFlags = flags;
+    t.emit({ type: "modes" });
+  }
+}
+/** `CSI > flags u`: push flags. */
+export function kittyPush(t: Emulator, p: Params): void {
+  kittyKeyboard(t, p, ">");
+}
+/** `CSI < n u`: pop n entries. */
+export function kittyPop(t: Emulator, p: Params): void {
+  kittyKeyboard(t, p, "<");
+}
+/** `CSI = flags ; mode u`: set, add or clear flags. */
+export function kittySet(t: Emulator, p: Params): void {
+  kittyKeyboard(t, p, "=");
+}
+/** `CSI ? u`: query the flags. */
+export function kittyQuery(t: Emulator, p: Params): void {
+  kittyKeyboard(t, p, "?");
 }

@@ -1,6 +1,6 @@
 /**
- * Terminal modes (SM/RM `CSI Pm h/l`, DECSET/DECRST `CSI ? Pm h/l`) and
- * their DECRQM report values.
+ * The values of the terminal's modes and the DECRQM report values. How each
+ * mode is set, reset, saved and reported is its entry in `mode_table.ts`.
  *
  * @module
  */
@@ -65,103 +65,4 @@ export class Modes implements InputModes {
   kittyFlags = 0;
   /** xterm modifyOtherKeys level (`CSI > 4 ; Pv m`). */
   modifyOtherKeys: 0 | 1 | 2 = 0;
-}
-
-/** DEC private modes that are plain flags of {@link Modes} (no side effects). */
-export const DEC_FLAG_MODES: Readonly<Record<number, keyof Modes>> = {
-  1: "applicationCursorKeys",
-  5: "reverseVideo",
-  7: "autowrap",
-  12: "cursorBlink",
-  25: "cursorVisible",
-  45: "reverseWrap",
-  66: "applicationKeypad",
-  40: "allow132",
-  42: "nationalCharsets",
-  1004: "sendFocus",
-  1007: "alternateScroll",
-  2004: "bracketedPaste",
-  2026: "synchronizedOutput",
-};
-
-/**
- * DECRQM answer for DEC private mode `mode`. Modes xterm knows and we do
- * not let a program change answer "permanently" set or reset (what we
- * do); modes nobody here knows answer 0. `cursorSaved` is ?1048's state.
- */
-export function decModeReport(
-  modes: Modes,
-  mode: number,
-  cursorSaved = false,
-): ModeReport {
-  const flag = DEC_FLAG_MODES[mode];
-  if (flag !== undefined) {
-    return modes[flag] ? ModeReport.Set : ModeReport.Reset;
-  }
-  const b = (on: boolean) => on ? ModeReport.Set : ModeReport.Reset;
-  switch (mode) {
-    case 3:
-      return b(modes.column132);
-    case 6:
-      return b(modes.origin);
-    case 69:
-      return b(modes.leftRightMargins);
-    case 9:
-    case 1000:
-    case 1002:
-    case 1003:
-      return b(modes.mouseTracking === mode);
-    case 1005:
-    case 1006:
-    case 1015:
-    case 1016:
-      return b(modes.mouseEncoding === mode);
-    case 47:
-    case 1047:
-    case 1049:
-      return b(modes.altScreen);
-    case 1048:
-      return b(cursorSaved);
-    case 2: // DECANM: there is no VT52 mode
-    case 8: // DECARM: the browser always auto-repeats
-      return ModeReport.PermanentlySet;
-    case 4: // DECSCLM: no smooth scrolling
-    case 67: // DECBKM: Backspace sends DEL
-      return ModeReport.PermanentlyReset;
-    default:
-      return ModeReport.NotRecognized;
-  }
-}
-
-/**
- * DECRQM answer for ANSI mode `mode`: the modes xterm answers for, with
- * its values, except that KAM and CRM, which we cannot set, are
- * permanently reset, and SRM (no local echo) permanently set.
- */
-export function ansiModeReport(modes: Modes, mode: number): ModeReport {
-  switch (mode) {
-    case 4: // IRM
-      return modes.insert ? ModeReport.Set : ModeReport.Reset;
-    case 20: // LNM
-      return modes.newlineMode ? ModeReport.Set : ModeReport.Reset;
-    case 12: // SRM
-      return ModeReport.PermanentlySet;
-    case 1: // GATM
-    case 2: // KAM
-    case 3: // CRM
-    case 5: // SRTM
-    case 7: // VEM
-    case 10: // HEM
-    case 11: // PUM
-    case 13: // FEAM
-    case 14: // FETM
-    case 15: // MATM
-    case 16: // TTM
-    case 17: // SATM
-    case 18: // TSM
-    case 19: // EBM
-      return ModeReport.PermanentlyReset;
-    default:
-      return ModeReport.NotRecognized;
-  }
 }

@@ -1,7 +1,7 @@
 /**
- * OSC dispatch: `OSC Ps ; Pt` goes to the handler registered for `Ps`.
- * Later features (OSC 7, 52, 133, 1337, DomTerm's own...) add handlers to
- * the same table through `Terminal.setOscHandler`.
+ * The standard OSC handlers: titles, hyperlinks, palette and dynamic
+ * colours, the current directory, the clipboard, progress. `sequences.ts`
+ * registers them by number.
  *
  * @module
  */
@@ -53,7 +53,8 @@ export function splitOsc(data: string): [number, string] | null {
   return [parseInt(head, 10), semi < 0 ? "" : data.slice(semi + 1)];
 }
 
-function osc8(host: OscHost, args: string): void {
+/** `OSC 8 ; params ; URI`: start a hyperlink (an empty URI ends it). */
+export function osc8(host: OscHost, args: string): void {
   const semi = args.indexOf(";");
   if (semi < 0) return;
   const params = args.slice(0, semi);
@@ -69,7 +70,8 @@ function osc8(host: OscHost, args: string): void {
   host.setLink(uri, id);
 }
 
-function osc4(host: OscHost, args: string): void {
+/** `OSC 4 ; index ; spec|? [; ...]`: set or query palette colours. */
+export function osc4(host: OscHost, args: string): void {
   const parts = args.split(";");
   let changed = false;
   for (let i = 0; i + 1 < parts.length; i += 2) {
@@ -92,7 +94,8 @@ function osc4(host: OscHost, args: string): void {
   if (changed) host.colorsChanged();
 }
 
-function osc104(host: OscHost, args: string): void {
+/** `OSC 104 [; index ...]`: reset palette colours (all without an index). */
+export function osc104(host: OscHost, args: string): void {
   if (args === "") host.colors.palette.clear();
   else {
     for (const p of args.split(";")) {
@@ -133,7 +136,7 @@ function resetDynamic(host: OscHost, which: number): void {
 export const MAX_CWD_LENGTH = 4096;
 
 /** OSC 7 `file://host/path` (kitty's `kitty-shell-cwd://` too). */
-function osc7(host: OscHost, args: string): void {
+export function osc7(host: OscHost, args: string): void {
   if (args.length > MAX_CWD_LENGTH) return;
   if (!/^(file|kitty-shell-cwd):\/\//.test(args)) return;
   host.setCwd(args);
@@ -163,7 +166,7 @@ export function decodeBase64Text(data: string): string | null {
  * as xterm). A query (`Pd` = "?") gets no answer: reading the clipboard
  * needs the user's permission, which this layer cannot ask for.
  */
-function osc52(host: OscHost, args: string): void {
+export function osc52(host: OscHost, args: string): void {
   const semi = args.indexOf(";");
   if (semi < 0) return;
   const selection = args.slice(0, semi);
@@ -178,7 +181,7 @@ function osc52(host: OscHost, args: string): void {
 }
 
 /** OSC 9 ; 4 ; state ; percent (progress). Other OSC 9 forms are ignored. */
-function osc9(host: OscHost, args: string): void {
+export function osc9(host: OscHost, args: string): void {
   const parts = args.split(";");
   if (parts[0] !== "4" || parts.length > 3) return;
   const num = (s: string | undefined) =>
@@ -192,24 +195,40 @@ function osc9(host: OscHost, args: string): void {
   });
 }
 
-/** The standard handlers: titles, hyperlinks, palette and dynamic colours. */
-export function standardOscHandlers(host: OscHost): Map<number, OscHandler> {
-  const cut = (s: string) => s.slice(0, MAX_TITLE_LENGTH);
-  return new Map<number, OscHandler>([
-    [0, (a) => host.setTitles(cut(a), cut(a))],
-    [1, (a) => host.setTitles(cut(a), null)],
-    [2, (a) => host.setTitles(null, cut(a))],
-    [4, (a) => osc4(host, a)],
-    [7, (a) => osc7(host, a)],
-    [9, (a) => osc9(host, a)],
-    [52, (a) => osc52(host, a)],
-    [8, (a) => osc8(host, a)],
-    [10, (a) => dynamicColors(host, 10, a)],
-    [11, (a) => dynamicColors(host, 11, a)],
-    [12, (a) => dynamicColors(host, 12, a)],
-    [104, (a) => osc104(host, a)],
-    [110, () => resetDynamic(host, 0)],
-    [111, () => resetDynamic(host, 1)],
-    [112, () => resetDynamic(host, 2)],
-  ]);
+/** `OSC 0 ; Pt`: set the icon title and the window title. */
+export function osc0(host: OscHost, args: string): void {
+  const t = args.slice(0, MAX_TITLE_LENGTH);
+  host.setTitles(t, t);
+}
+/** `OSC 1 ; Pt`: set the icon title. */
+export function osc1(host: OscHost, args: string): void {
+  host.setTitles(args.slice(0, MAX_TITLE_LENGTH), null);
+}
+/** `OSC 2 ; Pt`: set the window title. */
+export function osc2(host: OscHost, args: string): void {
+  host.setTitles(null, args.slice(0, MAX_TITLE_LENGTH));
+}
+/** `OSC 10 ; spec|? [; ...]`: default foreground (further arguments: 11, 12). */
+export function osc10(host: OscHost, args: string): void {
+  dynamicColors(host, 10, args);
+}
+/** `OSC 11 ; spec|? [; ...]`: default background (a further argument: 12). */
+export function osc11(host: OscHost, args: string): void {
+  dynamicColors(host, 11, args);
+}
+/** `OSC 12 ; spec|?`: cursor colour. */
+export function osc12(host: OscHost, args: string): void {
+  dynamicColors(host, 12, args);
+}
+/** `OSC 110`: reset the default foreground. */
+export function osc110(host: OscHost): void {
+  resetDynamic(host, 0);
+}
+/** `OSC 111`: reset the default background. */
+export function osc111(host: OscHost): void {
+  resetDynamic(host, 1);
+}
+/** `OSC 112`: reset the cursor colour. */
+export function osc112(host: OscHost): void {
+  resetDynamic(host, 2);
 }

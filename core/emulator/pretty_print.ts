@@ -74,7 +74,8 @@ export interface Block {
   style: RunStyle;
   items: Item[];
 }
-type Item = TextItem | NewlineItem | IndentItem | PrefixItem | Block;
+/** One item of a block: text, a conditional newline, an indentation, a per-line prefix or a nested block. */
+export type Item = TextItem | NewlineItem | IndentItem | PrefixItem | Block;
 
 /** Blocks nest at most this deep (deeper ones are flattened). */
 export const MAX_DEPTH = 64;
@@ -84,6 +85,14 @@ export const MAX_DOCUMENT_CHARS = 1 << 20;
 export const MISER_WIDTH = 40;
 /** Indentation is capped (a huge `OSC 112 ; n` must not make huge lines). */
 export const MAX_INDENT = 1024;
+
+/** A {@link PrettyDocument} as a snapshot keeps it. */
+export interface PrettyDocumentState {
+  root: Block;
+  depth: number;
+  chars: number;
+  flattened: number;
+}
 
 /** Collects one top-level block and everything inside it. */
 export class PrettyDocument {
@@ -102,6 +111,36 @@ export class PrettyDocument {
   /** Open blocks (1 while only the top-level block is open; 0 when complete). */
   get depth(): number {
     return this.#stack.length;
+  }
+
+  /** What a snapshot keeps of a document being collected. */
+  save(): PrettyDocumentState {
+    return {
+      root: this.root,
+      depth: this.#stack.length,
+      chars: this.#chars,
+      flattened: this.#flattened,
+    };
+  }
+
+  /**
+   * A document from {@link PrettyDocument.save} (the open blocks are the
+   * last block item of each open block, from the root down).
+   */
+  static load(st: PrettyDocumentState): PrettyDocument {
+    const doc = new PrettyDocument(st.root.prefix, st.root.style);
+    (doc as { root: Block }).root = st.root;
+    const stack = [st.root];
+    while (stack.length < st.depth) {
+      const items = stack[stack.length - 1].items;
+      const last = items[items.length - 1];
+      if (last === undefined || last.t !== "block") break;
+      stack.push(last);
+    }
+    doc.#stack = stack;
+    doc.#chars = st.chars;
+    doc.#flattened = st.flattened;
+    return doc;
   }
 
   /** True when the document reached {@link MAX_DOCUMENT_CHARS}. */
@@ -485,6 +524,7 @@ export function prettyRecord(block: PrintedBlock, cols: number): PrettyBlock {
   return {
     startCol,
     cols,
+    source: root,
     relayout: (width) =>
       layout(root, width, startCol).map((row) =>
         row.map((seg) => ({

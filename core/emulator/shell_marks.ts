@@ -36,6 +36,8 @@
  * @module
  */
 import type { Params } from "../parser/handler.ts";
+import type { Emulator } from "./context.ts";
+import { restoreCursor } from "./cursor.ts";
 import type { LineMark } from "../model/line_extras.ts";
 import type { Line } from "../model/line.ts";
 
@@ -326,22 +328,28 @@ export function domtermCsiU(host: ShellMarksHost, params: Params): boolean {
   return false;
 }
 
-/**
- * The OSC handlers of this module by code, for the emulator's table.
- * `next1337` receives the OSC 1337 payloads that are not shell marks.
- */
-export function shellOscHandlers(
-  host: ShellMarksHost,
-  next1337?: (args: string) => void,
-): [number, (args: string) => void][] {
-  return [
-    [133, (a) => osc133(host, a)],
-    [633, (a) => osc633(host, a)],
-    [1337, (a) => {
-      if (!osc1337(host, a)) next1337?.(a);
-    }],
-    [119, (a) => oscGroup(host, 119, a)],
-    [120, (a) => oscGroup(host, 120, a)],
-    [121, (a) => oscGroup(host, 121, a)],
-  ];
+/** `OSC 133 ; A|B|C|D|... [; params]`: semantic prompt marks (FinalTerm, iTerm2, kitty). */
+export function semanticPrompt(t: Emulator, args: string): void {
+  osc133(t.marks, args);
+}
+/** `OSC 633 ; A|B|C|D|E|P ...`: VS Code's shell integration marks. */
+export function vscodeMarks(t: Emulator, args: string): void {
+  osc633(t.marks, args);
+}
+/** `OSC 119 ; id`: DomTerm: start a new group. */
+export function groupStart(t: Emulator, args: string): void {
+  oscGroup(t.marks, 119, args);
+}
+/** `OSC 120 ; id`: DomTerm: push a child group level. */
+export function groupPush(t: Emulator, args: string): void {
+  oscGroup(t.marks, 120, args);
+}
+/** `OSC 121 ; id`: DomTerm: pop a group level. */
+export function groupPop(t: Emulator, args: string): void {
+  oscGroup(t.marks, 121, args);
+}
+/** `CSI u` SCORC (without parameters); `CSI Ps u`: DomTerm's shell-integration numbers (11-20, 83). */
+export function csiU(t: Emulator, p: Params): void {
+  if (p.length === 0) restoreCursor(t.s);
+  else domtermCsiU(t.marks, p);
 }

@@ -3,6 +3,11 @@
  *
  * @module
  */
+import type { Params } from "../parser/handler.ts";
+import type { Emulator } from "./context.ts";
+import { lastColumn, lineStart } from "./cursor.ts";
+import { count } from "./params.ts";
+import type { TerminalState } from "./state.ts";
 
 /** Default tab stop interval. */
 export const TAB_WIDTH = 8;
@@ -49,6 +54,19 @@ export class TabStops {
   clearAll(): void {
     this.#stops.fill(0);
   }
+  /** The columns that have a stop (for a snapshot). */
+  save(): number[] {
+    const out: number[] = [];
+    for (let x = 0; x < this.#stops.length; x++) {
+      if (this.#stops[x] === 1) out.push(x);
+    }
+    return out;
+  }
+  /** Stops exactly at `columns` (from a snapshot; others are ignored). */
+  load(columns: readonly number[]): void {
+    this.#stops.fill(0);
+    for (const x of columns) this.set(x);
+  }
   /** True when column `x` has a stop. */
   has(x: number): boolean {
     return this.#stops[x] === 1;
@@ -64,4 +82,48 @@ export class TabStops {
     for (let c = x - 1; c > limit; c--) if (this.#stops[c] === 1) return c;
     return limit;
   }
+}
+
+// ------------------------------------------------------------ handlers
+
+/** Forward `n` tab stops, not past the right margin (or the edge when right of it). */
+export function tab(s: TerminalState, n: number): void {
+  const limit = lastColumn(s, s.x <= s.right ? s.right : s.cols - 1);
+  for (let k = 0; k < n && s.x < limit; k++) s.x = s.tabs.next(s.x, limit);
+  // Like xterm, HT and CHT keep a pending wrap (the cursor cannot move on
+  // from the last column then): the next character still wraps.
+}
+
+/** Back `n` tab stops, not past the line start. */
+export function backTab(s: TerminalState, n: number): void {
+  const start = lineStart(s);
+  for (let k = 0; k < n && s.x > start; k++) s.x = s.tabs.prev(s.x, start);
+  s.wrapPending = false;
+}
+
+/** HT: to the next tab stop. */
+export function ht(t: Emulator): void {
+  tab(t.s, 1);
+}
+/** `CSI Ps I` CHT: forward Ps tab stops. */
+export function cht(t: Emulator, p: Params): void {
+  tab(t.s, Math.min(count(p, 0), t.s.cols));
+}
+/** `CSI Ps Z` CBT: back Ps tab stops. */
+export function cbt(t: Emulator, p: Params): void {
+  backTab(t.s, Math.min(count(p, 0), t.s.cols));
+}
+/** `ESC H` HTS / C1 0x88: set a tab stop at the cursor column. */
+export function hts(t: Emulator): void {
+  t.s.tabs.set(t.s.x);
+}
+/** `CSI Ps g` TBC: 0 clears the stop at the cursor, 3 all stops. */
+export function tbc(t: Emulator, p: Params): void {
+  const v = p.get(0, 0);
+  if (v === 0) t.s.tabs.clear(t.s.x);
+  else if (v === 3) t.s.tabs.clearAll();
+}
+/** `CSI ? 5 W` DECST8C: tab stops every 8 columns. */
+export function decst8c(t: Emulator, p: Params): void {
+  if (p.get(0, 0) === 5) t.s.tabs.reset();
 }

@@ -109,6 +109,27 @@ export class Buffer implements BufferView {
     for (let y = 0; y < rows; y++) this.#append(new Line(cols));
   }
 
+  /**
+   * A buffer that holds `lines` (history, then the `rows` screen lines) as
+   * a snapshot recorded them; `trimmed` is the absolute number of line 0.
+   * The caller checks the sizes (`core/serialize/snapshot.ts`).
+   */
+  static fromLines(
+    cols: number,
+    rows: number,
+    scrollback: number,
+    isAlt: boolean,
+    lines: Line[],
+    trimmed: number,
+  ): Buffer {
+    const b = new Buffer(cols, rows, scrollback, isAlt);
+    b.#dropTop(b.#count, false);
+    b.#ensureCapacity(lines.length);
+    for (const line of lines) b.#append(line);
+    b.trimmed = trimmed;
+    return b;
+  }
+
   /** Cells per line. */
   get cols(): number {
     return this.#cols;

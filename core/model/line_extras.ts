@@ -92,6 +92,8 @@ export interface PrettyBlock {
   startCol: number;
   /** The width the block's rows on screen were laid out for. */
   cols: number;
+  /** The document it was laid out from (the emulator's tree), for snapshots. */
+  readonly source: unknown;
 }
 
 /** Non-cell content of one line. */

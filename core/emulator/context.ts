@@ -1,0 +1,42 @@
+/**
+ * What every sequence handler receives: the terminal's state plus the few
+ * things only the wiring in `terminal.ts` can do (send a reply, report an
+ * event, print through the fast path). Handlers are plain functions of an
+ * {@link Emulator}, grouped by what they do (cursor.ts, erase.ts,
+ * scroll.ts, mode_table.ts, reports.ts, ...); `sequences.ts` maps each
+ * sequence to one of them.
+ *
+ * @module
+ */
+import type { TerminalEvent } from "../terminal_view.ts";
+import type { HtmlEmbeds } from "./html_embed.ts";
+import type { OscHandler, OscHost } from "./osc.ts";
+import type { PrettyHost } from "./pretty_print.ts";
+import type { ShellMarksHost } from "./shell_marks.ts";
+import type { TerminalState } from "./state.ts";
+
+/** The terminal as its handlers see it. */
+export interface Emulator extends OscHost {
+  /** All of the terminal's state. */
+  readonly s: TerminalState;
+  /** Report an event to the embedder (listener errors are swallowed). */
+  emit(e: TerminalEvent): void;
+  /** Send a reply to the program (listener errors are swallowed). */
+  send(data: string): void;
+  /** Print one (already translated) character of any width. */
+  printChar(cp: number): void;
+  /** Print `codes[start..end)` as the parser would (charsets, insert mode...). */
+  print(codes: Uint32Array, start: number, end: number): void;
+  /** RIS without touching the parser. */
+  fullReset(): void;
+  /** OSC 72 / 721 and image blocks. */
+  readonly embeds: HtmlEmbeds;
+  /** What the shell-integration handlers act on. */
+  readonly marks: ShellMarksHost;
+  /** What the pretty-printing handlers act on. */
+  readonly pretty: PrettyHost;
+  /** True while handling an OSC that BEL ended (its replies end with BEL too). */
+  oscBel: boolean;
+  /** OSC handlers set through `Terminal.setOscHandler`, consulted first. */
+  readonly oscOverrides: Map<number, OscHandler | null>;
+}

@@ -1,0 +1,171 @@
+/**
+ * Erasing and editing within lines: ED/DECSED, EL/DECSEL, ECH, ICH, DCH,
+ * and DECALN (which fills the screen with E).
+ *
+ * @module
+ */
+import type { Params } from "../parser/handler.ts";
+import type { Line } from "../model/line.ts";
+import { LINE_SINGLE } from "../model/line.ts";
+import {
+  deleteCells,
+  eraseCells,
+  insertCells,
+  selectiveEraseCells,
+} from "../model/line_ops.ts";
+import type { Emulator } from "./context.ts";
+import { cursorLine } from "./cursor.ts";
+import { count } from "./params.ts";
+import { resetMargins } from "./scroll.ts";
+import type { TerminalState } from "./state.ts";
+
+/**
+ * Erase cells [from, to) of `line` (selective: only unprotected ones). A
+ * line erased to its end loses its soft wrap; ED (`wholeLine`) also makes
+ * it single size (VT100).
+ */
+export function eraseRow(
+  s: TerminalState,
+  line: Line,
+  from: number,
+  to: number,
+  selective: boolean,
+  wholeLine = false,
+): void {
+  if (selective) selectiveEraseCells(line, from, to);
+  else eraseCells(line, from, to, s.pen.bg);
+  if (wholeLine && line.size !== LINE_SINGLE && !selective) {
+    line.size = LINE_SINGLE;
+  }
+  if (to >= s.cols) {
+    line.wrapped = false;
+    line.dirty = true;
+  }
+}
+
+/** ED / DECSED `mode`: 0 below, 1 above, 2 all, 3 the history. */
+export function eraseInDisplay(
+  s: TerminalState,
+  mode: number,
+  selective: boolean,
+): void {
+  const buf = s.buf;
+  const rows = s.rows, cols = s.cols;
+  switch (mode) {
+    case 0:
+      eraseInLine(s, 0, selective);
+      for (let y = s.y + 1; y < rows; y++) {
+        eraseRow(s, buf.screenLine(y), 0, cols, selective, true);
+      }
+      break;
+    case 1:
+      for (let y = 0; y < s.y; y++) {
+        eraseRow(s, buf.screenLine(y), 0, cols, selective, true);
+      }
+      eraseInLine(s, 1, selective);
+      break;
+    case 2:
+      for (let y = 0; y < rows; y++) {
+        eraseRow(s, buf.screenLine(y), 0, cols, selective, true);
+      }
+      break;
+    case 3:
+      if (!selective) buf.clearHistory();
+      break;
+  }
+  s.wrapPending = false;
+}
+
+/** EL / DECSEL `mode`: 0 right of the cursor, 1 left of it, 2 the whole line. */
+export function eraseInLine(
+  s: TerminalState,
+  mode: number,
+  selective: boolean,
+): void {
+  const line = cursorLine(s);
+  const x = s.x;
+  switch (mode) {
+    case 0:
+      eraseRow(s, line, x, s.cols, selective);
+      break;
+    case 1:
+      eraseRow(s, line, 0, x + 1, selective);
+      break;
+    case 2:
+      eraseRow(s, line, 0, s.cols, selective);
+      break;
+  }
+  s.wrapPending = false;
+}
+
+// ------------------------------------------------------------ handlers
+
+/** `CSI Ps J` ED: erase in display. */
+export function ed(t: Emulator, p: Params): void {
+  eraseInDisplay(t.s, p.get(0, 0), false);
+}
+/** `CSI ? Ps J` DECSED: selective erase in display (protected cells stay). */
+export function decsed(t: Emulator, p: Params): void {
+  eraseInDisplay(t.s, p.get(0, 0), true);
+}
+/** `CSI Ps K` EL: erase in line. */
+export function el(t: Emulator, p: Params): void {
+  eraseInLine(t.s, p.get(0, 0), false);
+}
+/** `CSI ? Ps K` DECSEL: selective erase in line. */
+export function decsel(t: Emulator, p: Params): void {
+  eraseInLine(t.s, p.get(0, 0), true);
+}
+
+/** `CSI Ps X` ECH: erase Ps characters from the cursor. */
+export function ech(t: Emulator, p: Params): void {
+  const s = t.s;
+  const n = Math.min(count(p, 0), s.cols);
+  eraseCells(cursorLine(s), s.x, s.x + n, s.pen.bg);
+  s.wrapPending = false;
+}
+
+/** `CSI Ps @` ICH: insert Ps blank characters at the cursor (up to the right margin). */
+export function ich(t: Emulator, p: Params): void {
+  const s = t.s;
+  if (s.x < s.left) return;
+  const limit = s.x <= s.right ? s.right + 1 : s.cols;
+  insertCells(
+    cursorLine(s),
+    s.x,
+    Math.min(count(p, 0), s.cols),
+    limit,
+    s.pen.bg,
+  );
+  s.wrapPending = false;
+}
+
+/** `CSI Ps P` DCH: delete Ps characters at the cursor (up to the right margin). */
+export function dch(t: Emulator, p: Params): void {
+  const s = t.s;
+  if (s.x < s.left) return;
+  const limit = s.x <= s.right ? s.right + 1 : s.cols;
+  deleteCells(
+    cursorLine(s),
+    s.x,
+    Math.min(count(p, 0), s.cols),
+    limit,
+    s.pen.bg,
+  );
+  s.wrapPending = false;
+}
+
+/** `ESC # 8` DECALN: fill the screen with E, reset the margins, home. */
+export function decaln(t: Emulator): void {
+  const s = t.s;
+  resetMargins(s);
+  for (let y = 0; y < s.rows; y++) {
+    const line = s.buf.screenLine(y);
+    line.fill(0, s.cols, 0x45, 0, 0, 0);
+    line.wrapped = false;
+    line.size = LINE_SINGLE;
+  }
+  s.x = 0;
+  s.y = 0;
+  s.wrapPending = false;
+}

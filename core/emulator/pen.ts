@@ -1,0 +1,46 @@
+/**
+ * The pen: what printed cells get. SGR sets the rendition, DECSCA the
+ * protection flag, OSC 8 the hyperlink, DomTerm's `CSI 12 u` the error
+ * flag; {@link updateAttr} folds them into the ATTR word that the print
+ * path writes.
+ *
+ * @module
+ */
+import type { Params } from "../parser/handler.ts";
+import { A_GLYPH_MASK, A_PROTECTED } from "../model/cell.ts";
+import type { Emulator } from "./context.ts";
+import { applySgr } from "./sgr.ts";
+import type { TerminalState } from "./state.ts";
+
+/** Recompute the ATTR word after the pen, link or error flag changed. */
+export function updateAttr(s: TerminalState): void {
+  const id = s.ext.intern(s.pen.underlineColor, s.link, s.linkId);
+  s.attr = (s.pen.flags & 0xffff & ~A_GLYPH_MASK) | s.errorOutput |
+    (id << 16);
+}
+
+/** Start an OSC 8 hyperlink, or end it with `uri` null. */
+export function setLink(
+  s: TerminalState,
+  uri: string | null,
+  id: string,
+): void {
+  s.link = uri;
+  s.linkId = uri === null ? "" : id;
+  updateAttr(s);
+}
+
+/** `CSI Pm m` SGR: set the rendition. */
+export function sgr(t: Emulator, p: Params): void {
+  applySgr(t.s.pen, p);
+  updateAttr(t.s);
+}
+
+/** `CSI Ps " q` DECSCA: 1 protects what is printed next from selective erase, 0 and 2 do not. */
+export function decsca(t: Emulator, p: Params): void {
+  const s = t.s;
+  const v = p.get(0, 0);
+  if (v === 1) s.pen.flags |= A_PROTECTED;
+  else if (v === 0 || v === 2) s.pen.flags &= ~A_PROTECTED;
+  updateAttr(s);
+}
