@@ -88,6 +88,27 @@ export function insertAtColumn(row: HTMLElement, x: number, node: Node): void {
   row.append(node);
 }
 
+/**
+ * The content of one sanitized fragment, as nodes of `doc`: the sanitized
+ * nodes, or the rejection notice. When parts were removed, a small marker
+ * says so (its title lists what), so a fragment whose visible part was all
+ * removed never shows nothing. Also used to save the session as HTML
+ * (client/save_html.ts).
+ */
+export function fragmentContent(doc: Document, r: SanitizeResult): Node {
+  if (r.fragment === null) return rejectedNotice(r.removed);
+  const nodes = doc.importNode(r.fragment, true);
+  if (r.removed.length === 0) return nodes;
+  const mark = doc.createElement("span");
+  mark.className = "dt-html-partial";
+  mark.textContent = "\u26a0";
+  mark.title = "Parts of this HTML output were removed: " +
+    r.removed.join("; ");
+  const out = doc.createDocumentFragment();
+  out.append(mark, nodes);
+  return out;
+}
+
 /** Renders embeds; one per renderer (it caches sanitized fragments). */
 export class EmbedPainter {
   #cache = new Map<string, SanitizeResult>();
@@ -113,24 +134,9 @@ export class EmbedPainter {
     return r;
   }
 
-  /**
-   * The content of one fragment: sanitized nodes, or the rejection notice.
-   * When parts were removed, a small marker says so (its title lists what),
-   * so a fragment whose visible part was all removed never shows nothing.
-   */
+  /** The content of one fragment (see {@link fragmentContent}). */
   #content(doc: Document, html: string): Node {
-    const r = this.#sanitize(html);
-    if (r.fragment === null) return rejectedNotice(r.removed);
-    const nodes = doc.importNode(r.fragment, true);
-    if (r.removed.length === 0) return nodes;
-    const mark = doc.createElement("span");
-    mark.className = "dt-html-partial";
-    mark.textContent = "\u26a0";
-    mark.title = "Parts of this HTML output were removed: " +
-      r.removed.join("; ");
-    const out = doc.createDocumentFragment();
-    out.append(mark, nodes);
-    return out;
+    return fragmentContent(doc, this.#sanitize(html));
   }
 
   #image(doc: Document, image: ImageEmbed): Node {

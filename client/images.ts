@@ -9,33 +9,18 @@
  */
 import type { ImageEmbed } from "../core/model/line_extras.ts";
 import { MAX_IMAGE_PIXELS } from "../core/emulator/images.ts";
+import {
+  downloadText,
+  evictedImageText,
+  imageSize,
+  SHOWN_IMAGE_TYPES,
+} from "../core/image_view.ts";
 // The decoder alone: the package index also loads its encoder (UPNG), which
 // does not bundle for the browser.
 import { decodeAsync } from "sixel/lib/Decoder.js";
 
-/** Image types shown inline (the core sniffed them from the bytes). */
-const SHOWN = new Set([
-  "image/png",
-  "image/jpeg",
-  "image/gif",
-  "image/webp",
-  "image/bmp",
-  "image/svg+xml",
-]);
-
 /** Sixel images wider or taller than this are not drawn. */
 const MAX_SIXEL_SIDE = 10_000;
-
-/** A CSS length for an iTerm2 size spec, or "" for auto. */
-function cssSize(spec: string, axis: "w" | "h"): string {
-  if (spec === "auto" || spec === "") return "";
-  if (spec.endsWith("px")) return spec;
-  if (spec.endsWith("%")) {
-    // Percent of the terminal's width, or of the window's height.
-    return axis === "w" ? spec : `${parseFloat(spec)}vh`;
-  }
-  return `calc(${Number(spec)} * var(--dt-cell-${axis}, 1em))`;
-}
 
 function notice(doc: Document, text: string): HTMLElement {
   const el = doc.createElement("div");
@@ -44,20 +29,12 @@ function notice(doc: Document, text: string): HTMLElement {
   return el;
 }
 
-function sizeText(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
-
 /** Apply the width/height/preserveAspectRatio of `image` to `el`. */
 function applySize(el: HTMLElement, image: ImageEmbed): void {
-  const w = cssSize(image.width, "w"), h = cssSize(image.height, "h");
-  if (w !== "") el.style.width = w;
-  if (h !== "") el.style.height = h;
-  if (w !== "" && h !== "") {
-    el.style.objectFit = image.preserveAspectRatio ? "contain" : "fill";
-  }
+  const { width, height, objectFit } = imageSize(image);
+  if (width !== "") el.style.width = width;
+  if (height !== "") el.style.height = height;
+  if (objectFit !== "") el.style.objectFit = objectFit;
 }
 
 /** Decode a sixel payload ("P1;P2;P3q<data>") into a canvas. */
@@ -91,6 +68,21 @@ async function drawSixel(
 }
 
 /**
+ * A sixel image rasterized to a PNG `data:` URL (decoded again, as the
+ * window drew it), or null when it cannot be drawn. For saving the
+ * session as HTML (client/save_html.ts).
+ */
+export async function sixelDataUrl(image: ImageEmbed): Promise<string | null> {
+  const canvas = document.createElement("canvas");
+  try {
+    if (await drawSixel(image, canvas) !== null) return null;
+    return canvas.toDataURL("image/png");
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The element that shows `image`. `onSize` is called when its size becomes
  * known (the image loaded), so the view can keep following the output.
  */
@@ -102,15 +94,7 @@ export function renderImage(
   const box = doc.createElement("div");
   box.className = "dt-image";
   if (image.evicted) {
-    box.append(
-      notice(
-        doc,
-        `image ${
-          image.name || ""
-        } dropped: too much image data in this terminal`
-          .replace("  ", " "),
-      ),
-    );
+    box.append(notice(doc, evictedImageText(image)));
     return box;
   }
   if (!image.inline) {
@@ -118,9 +102,7 @@ export function renderImage(
     a.className = "dt-download";
     a.href = `data:application/octet-stream;base64,${image.data}`;
     a.download = image.name || "download";
-    a.textContent = `Download ${image.name || "file"} (${
-      sizeText(image.bytes)
-    })`;
+    a.textContent = downloadText(image);
     box.append(a);
     return box;
   }
@@ -143,7 +125,7 @@ export function renderImage(
     );
     return box;
   }
-  if (!SHOWN.has(image.mime)) {
+  if (!SHOWN_IMAGE_TYPES.has(image.mime)) {
     box.append(notice(doc, `image of type ${image.mime} not shown`));
     return box;
   }
