@@ -17,6 +17,7 @@ import { loadUserStyle } from "./user_style.ts";
 import { Zoom } from "./zoom.ts";
 import { LinkHandler } from "./links.ts";
 import { ShellUi } from "./shell_ui.ts";
+import { installSaveHtml } from "./save_html.ts";
 
 /** How long the "process exited" notice stays before the window closes. */
 const CLOSE_DELAY_MS = 1500;
@@ -74,6 +75,7 @@ function start(): void {
   const bell = new VisualBell(root);
   const shellUi = new ShellUi(term, renderer, (d) => conn?.sendInput(d));
   renderer.onRender = () => shellUi.update();
+  installSaveHtml(root, term, renderer, shellUi); // Ctrl+Shift+S
   let size = renderer.fit();
   term.resize(size.cols, size.rows);
   let cellSize = renderer.measureCell();

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { selectedRowsHtml } from "./copy_html.ts";
 
 /** Class of a row whose text goes on in the next row (soft wrap). */
 export const WRAPPED_CLASS = "dt-wrapped";
@@ -44,8 +45,9 @@ export function selectedRowsText(root: Element, range: Range): string | null {
 
 /**
  * Handle `copy` events inside `root`: a selection over terminal rows is
- * put on the clipboard with soft wraps joined. Returns a function that
- * removes the handler.
+ * put on the clipboard with soft wraps joined, as text/plain and as
+ * text/html (with the window's colours, client/copy_html.ts). Returns a
+ * function that removes the handler.
  */
 export function installCopyHandler(root: HTMLElement): () => void {
   const onCopy = (e: ClipboardEvent) => {
@@ -58,6 +60,9 @@ export function installCopyHandler(root: HTMLElement): () => void {
     const text = selectedRowsText(root, range);
     if (text === null) return;
     e.clipboardData.setData("text/plain", text);
+    // The same rows with their colours, for pasting into rich text.
+    const html = selectedRowsHtml(root, range, WRAPPED_CLASS);
+    if (html !== null) e.clipboardData.setData("text/html", html);
     e.preventDefault();
   };
   root.addEventListener("copy", onCopy);

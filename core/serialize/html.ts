@@ -75,6 +75,8 @@ export interface SessionTheme {
   fontFamily: string;
   fontSize: string;
   lineHeight: string;
+  /** CSS `color-scheme` of the theme ("dark" or "light": scrollbars, controls). */
+  colorScheme: string;
 }
 
 /**
@@ -109,6 +111,7 @@ export const DEFAULT_THEME: Readonly<SessionTheme> = Object.freeze({
     '"Noto Color Emoji", "Apple Color Emoji", "Segoe UI Emoji", monospace',
   fontSize: "14px",
   lineHeight: "1.2",
+  colorScheme: "dark",
 });
 
 /** Options of {@link sessionHtml}. */
@@ -197,7 +200,8 @@ function styleSheet(
   cell: { width: number; height: number } | undefined,
 ): string {
   const dyn = (w: 0 | 1) => hexColor(term.dynamicColorOverride?.(w));
-  let root = `:root{color-scheme:dark light;` +
+  const scheme = theme.colorScheme === "light" ? "light" : "dark";
+  let root = `:root{color-scheme:${scheme};` +
     `--dt-fg:${dyn(0) ?? cssValue(theme.fg, DEFAULT_THEME.fg)};` +
     `--dt-bg:${dyn(1) ?? cssValue(theme.bg, DEFAULT_THEME.bg)};`;
   for (let i = 0; i < 16; i++) {

@@ -130,7 +130,14 @@ Deno.test("html save: colours and styles as the window's painter draws them", ()
 
 Deno.test("html save: theme, palette overrides (OSC 4), default colours (OSC 10/11), reverse video", () => {
   let html = save(term("x"));
-  assertMatch(html, /--dt-fg:#d5d9e0;--dt-bg:#1c1f26;--dt-color-0:#2e333d;/);
+  assertMatch(
+    html,
+    /:root\{color-scheme:dark;--dt-fg:#d5d9e0;--dt-bg:#1c1f26;--dt-color-0:#2e333d;/,
+  );
+  assertMatch(
+    save(term("x"), { theme: { colorScheme: "light" } }),
+    /:root\{color-scheme:light;/,
+  );
   assertMatch(html, /--dt-color-196:#ff0000;/); // the xterm cube
   assertMatch(html, /\.dt-fg196\{color:var\(--dt-color-196\)\}/);
   const t = term(
