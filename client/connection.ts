@@ -1,7 +1,12 @@
 /**
  * The page's WebSocket to the server (see docs/protocol.md): sends hello
  * with the key, input bytes and control messages; delivers output bytes and
- * server messages; acknowledges processed output for flow control.
+ * server messages; acknowledges processed output for flow control; and
+ * reconnects by itself, with back-off, when the socket drops.
+ *
+ * A reconnect names the session and the output offset the page has
+ * processed (and the last grid change it applied), so the server resends
+ * exactly what is missing, or a snapshot: no byte is lost or doubled.
  *
  * Incoming frames are queued and handed on in time slices of at most
  * {@link SLICE_MS}: after each slice the page yields, so a flood of output
@@ -13,10 +18,18 @@
  */
 import type {
   ClientMessage,
+  HelloMessage,
   OpenMessage,
   ServerMessage,
 } from "../core/protocol.ts";
-import { WS_PATH } from "../core/protocol.ts";
+import {
+  CLOSE_BAD_KEY,
+  CLOSE_BAD_MESSAGE,
+  CLOSE_DETACHED,
+  CLOSE_NO_SESSION,
+  CLOSE_SESSION_ENDED,
+  WS_PATH,
+} from "../core/protocol.ts";
 
 /** Acknowledge processed output at least every this many bytes. */
 const ACK_EVERY = 32 * 1024;
@@ -27,22 +40,51 @@ const SLICE_MS = 8;
  * looked at often enough to keep slices short even on slow streams.
  */
 const PIECE = 16 * 1024;
+/** Reconnect delays: doubling from the first to the last, then the last. */
+const RETRY_FIRST_MS = 250;
+const RETRY_MAX_MS = 5000;
+
+/** Close codes after which reconnecting cannot help. */
+const FINAL_CODES = new Set([
+  CLOSE_BAD_KEY,
+  CLOSE_BAD_MESSAGE,
+  CLOSE_SESSION_ENDED,
+  CLOSE_DETACHED,
+  CLOSE_NO_SESSION,
+  1011, // the program could not be started
+]);
 
 /** What the connection reports. */
 export interface ConnectionHandlers {
   /** Output bytes, in order; they count as processed when this returns. */
   output(data: Uint8Array): void;
   message(msg: ServerMessage): void;
-  /** The socket closed (code and reason from the server, if any). */
+  /** The socket closed for good (code and reason from the server, if any). */
   closed(code: number, reason: string): void;
+  /** The link is down and a reconnect is due in `ms` (null: it is up again). */
+  reconnecting?(ms: number | null, attempt: number): void;
 }
 
-/** One WebSocket to the server. */
+/** Where the page is in the session's stream. */
+export interface StreamPosition {
+  /** The session, once the server named it. */
+  session: number | null;
+  /** Output offset processed so far. */
+  offset: number;
+  /** The last grid change applied. */
+  gridSeq: number;
+}
+
+/** One WebSocket to the server at a time, re-opened when it drops. */
 export class Connection {
-  #ws: WebSocket;
+  #ws: WebSocket | null = null;
   #encoder = new TextEncoder();
   #handlers: ConnectionHandlers;
+  #key: string;
+  #size: () => { cols: number; rows: number };
   #unacked = 0;
+  /** Set once the server said where the stream starts (ready). */
+  #synced = false;
   /**
    * What was received and not yet handed on, in order: output bytes, and
    * the delivery of a message or of the close (which must not overtake
@@ -53,21 +95,54 @@ export class Connection {
   #offset = 0;
   #scheduled = false;
   #yield = new MessageChannel();
+  #attempt = 0;
+  #final = false;
+  /** The page holds the session's stream up to `position` (a snapshot or a resume came). */
+  #hasStream = false;
+  /** The stream position: updated as output is handed on. */
+  readonly position: StreamPosition;
 
   constructor(
     key: string,
-    size: { cols: number; rows: number },
+    size: () => { cols: number; rows: number },
     handlers: ConnectionHandlers,
+    session: number | null = null,
   ) {
+    this.#key = key;
+    this.#size = size;
     this.#handlers = handlers;
+    this.position = { session, offset: 0, gridSeq: 0 };
     this.#yield.port1.onmessage = () => this.#drain();
+    this.#open();
+  }
+
+  /** True while a socket is open and attached. */
+  get connected(): boolean {
+    return this.#ws?.readyState === WebSocket.OPEN && this.#synced;
+  }
+
+  #open(): void {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    this.#ws = new WebSocket(`${proto}//${location.host}${WS_PATH}`);
-    this.#ws.binaryType = "arraybuffer";
-    this.#ws.onopen = () => {
-      this.#send({ type: "hello", key, cols: size.cols, rows: size.rows });
+    const ws = new WebSocket(`${proto}//${location.host}${WS_PATH}`);
+    this.#ws = ws;
+    this.#synced = false;
+    ws.binaryType = "arraybuffer";
+    ws.onopen = () => {
+      const { cols, rows } = this.#size();
+      const hello: HelloMessage = { type: "hello", key: this.#key, cols, rows };
+      const p = this.position;
+      if (p.session !== null) {
+        hello.session = p.session;
+        // Before the page had any of the stream it asks for a snapshot.
+        if (this.#hasStream) {
+          hello.offset = p.offset;
+          hello.gridSeq = p.gridSeq;
+        }
+      }
+      ws.send(JSON.stringify(hello));
     };
-    this.#ws.onmessage = (ev) => {
+    ws.onmessage = (ev) => {
+      if (ws !== this.#ws) return;
       if (typeof ev.data === "string") {
         let msg: ServerMessage;
         try {
@@ -75,19 +150,72 @@ export class Connection {
         } catch {
           return;
         }
-        this.#enqueue(() => handlers.message(msg));
+        this.#enqueue(() => this.#deliver(msg));
         return;
       }
       this.#enqueue(new Uint8Array(ev.data as ArrayBuffer));
     };
-    this.#ws.onclose = (ev) =>
-      this.#enqueue(() => handlers.closed(ev.code, ev.reason));
+    ws.onclose = (ev) => {
+      if (ws !== this.#ws) return;
+      this.#enqueue(() => this.#onClose(ev.code, ev.reason));
+    };
+  }
+
+  #deliver(msg: ServerMessage): void {
+    const p = this.position;
+    switch (msg.type) {
+      case "ready":
+        p.session = msg.session;
+        if (msg.resumed) {
+          p.offset = msg.offset;
+          this.#hasStream = true;
+        }
+        this.#synced = true;
+        if (this.#attempt > 0) this.#handlers.reconnecting?.(null, 0);
+        this.#attempt = 0;
+        break;
+      case "snapshot":
+        p.offset = msg.offset;
+        p.gridSeq = msg.gridSeq;
+        this.#unacked = 0;
+        this.#hasStream = true;
+        break;
+      case "grid":
+        p.gridSeq = msg.seq;
+        break;
+      case "exit":
+        this.#final = true;
+        break;
+    }
+    this.#handlers.message(msg);
+  }
+
+  #onClose(code: number, reason: string): void {
+    this.#synced = false;
+    if (this.#final || FINAL_CODES.has(code)) {
+      this.#final = true;
+      this.#handlers.closed(code, reason);
+      return;
+    }
+    const ms = Math.min(
+      RETRY_MAX_MS,
+      this.#attempt === 0
+        ? RETRY_FIRST_MS
+        : RETRY_FIRST_MS * 2 ** this.#attempt,
+    );
+    this.#attempt++;
+    this.#handlers.reconnecting?.(ms, this.#attempt);
+    setTimeout(() => {
+      if (!this.#final) this.#open();
+    }, ms);
   }
 
   /** Send input for the program (a string of characters, UTF-8 encoded here). */
   sendInput(data: string | Uint8Array<ArrayBuffer>): void {
-    if (this.#ws.readyState !== WebSocket.OPEN) return;
-    this.#ws.send(typeof data === "string" ? this.#encoder.encode(data) : data);
+    if (!this.connected) return;
+    this.#ws!.send(
+      typeof data === "string" ? this.#encoder.encode(data) : data,
+    );
   }
 
   /** Tell the server the window's size changed. */
@@ -105,10 +233,23 @@ export class Connection {
     this.#send(msg);
   }
 
+  /** The window has the focus: the session's size follows it. */
+  sendFocus(): void {
+    this.#send({ type: "focus" });
+  }
+
+  /** The window is going away on purpose (closed or reloaded). */
+  sendClosing(): void {
+    this.#send({ type: "closing" });
+  }
+
+  /** Detach every window of the session; the session goes on. */
+  sendDetach(): void {
+    this.#send({ type: "detach" });
+  }
+
   #send(msg: ClientMessage): void {
-    if (this.#ws.readyState === WebSocket.OPEN) {
-      this.#ws.send(JSON.stringify(msg));
-    }
+    if (this.connected) this.#ws!.send(JSON.stringify(msg));
   }
 
   #enqueue(item: Uint8Array | (() => void)): void {
@@ -141,6 +282,7 @@ export class Connection {
             ? item
             : item.subarray(start, stop),
         );
+        this.position.offset += stop - start;
         this.#unacked += stop - start;
         if (stop === item.length) {
           queue.shift();

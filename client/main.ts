@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Terminal } from "../core/emulator/terminal.ts";
+import { Terminal, type TerminalSnapshot } from "../core/emulator/terminal.ts";
 import type { ServerMessage } from "../core/protocol.ts";
 import { Connection } from "./connection.ts";
 import { InputHandler } from "./input.ts";
@@ -22,16 +22,32 @@ import { installSaveHtml } from "./save_html.ts";
 /** How long the "process exited" notice stays before the window closes. */
 const CLOSE_DELAY_MS = 1500;
 
-function readKey(): string {
-  // The key arrives in the URL fragment (never sent to a server or logged).
-  // Keep it for reloads of this tab only, and take it out of the address.
-  const fromHash = new URLSearchParams(location.hash.slice(1)).get("key");
+/**
+ * The server key and the session to attach to. They arrive in the URL
+ * fragment (`#key=K[&session=N]`: never sent to a server or logged); keep
+ * them for reloads of this tab only (sessionStorage: a reload attaches to
+ * the same session), and take them out of the address.
+ */
+function readLaunch(): { key: string; session: number | null } {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const fromHash = hash.get("key");
   if (fromHash) {
     sessionStorage.setItem("domterm-key", fromHash);
+    const s = hash.get("session");
+    if (s && /^\d{1,9}$/.test(s)) sessionStorage.setItem("domterm-session", s);
+    else sessionStorage.removeItem("domterm-session");
     history.replaceState(null, "", location.pathname + location.search);
-    return fromHash;
   }
-  return sessionStorage.getItem("domterm-key") ?? "";
+  const session = sessionStorage.getItem("domterm-session");
+  return {
+    key: sessionStorage.getItem("domterm-key") ?? "",
+    session: session ? Number(session) : null,
+  };
+}
+
+function hideStatus(): void {
+  const el = document.getElementById("status");
+  if (el) el.hidden = true;
 }
 
 function showStatus(text: string, isError = false): void {
@@ -50,14 +66,16 @@ function exitText(msg: { code: number | null; signal: number | null }): string {
 function start(): void {
   const root = document.getElementById("terminal");
   if (!root) throw new Error("index.html lacks #terminal");
-  const key = readKey();
+  const { key, session } = readLaunch();
 
   let conn: Connection | null = null;
   /** When the user last typed (performance.now()). */
   const term = new Terminal({
     cols: 80,
     rows: 24,
-    reply: (data) => conn?.sendInput(data),
+    // The session's emulator in the server answers the program's queries
+    // (once, for every window): this copy only draws.
+    reply: () => {},
     onEvent: (e) => {
       if (e.type === "title") document.title = e.title || "domterm";
       else if (e.type === "resize-request") {
@@ -83,7 +101,18 @@ function start(): void {
   renderer.schedule();
 
   let exited = false;
-  conn = new Connection(key, size, {
+  /** Says so when the grid is another window's, not what fits this one. */
+  const showGrid = () => {
+    const note = document.getElementById("dt-grid-note");
+    const other = term.cols !== size.cols || term.rows !== size.rows;
+    if (!note) return;
+    note.hidden = !other;
+    if (other) {
+      note.textContent =
+        `${term.cols}\u00d7${term.rows}: the size of the window last used`;
+    }
+  };
+  conn = new Connection(key, () => size, {
     output(data) {
       term.write(data);
       renderer.schedule();
@@ -91,15 +120,43 @@ function start(): void {
     message(msg: ServerMessage) {
       switch (msg.type) {
         case "ready":
-          // null: no limit; absent (older server): keep the default.
-          if (msg.scrollback !== undefined) {
-            term.normalBuffer.scrollback = msg.scrollback ?? Infinity;
+          sessionStorage.setItem("domterm-session", String(msg.session));
+          break;
+        case "snapshot":
+          try {
+            term.load(msg.snapshot as TerminalSnapshot);
+          } catch (e) {
+            showStatus(
+              `Cannot show the session: ${(e as Error).message}`,
+              true,
+            );
+            break;
           }
+          renderer.reset();
+          shellUi.reset();
+          if (msg.droppedLines) {
+            console.warn(
+              `domterm: ${msg.droppedLines} old history lines were too much to send`,
+            );
+          }
+          showGrid();
+          break;
+        case "grid":
+          term.resize(msg.cols, msg.rows);
+          renderer.schedule();
+          showGrid();
+          break;
+        case "detached":
+          exited = true;
+          showStatus(
+            `Detached from session ${msg.session}; it goes on. ` +
+              `\`domterm attach ${msg.session}\` shows it again.`,
+          );
           break;
         case "exit":
           exited = true;
+          sessionStorage.removeItem("domterm-session");
           showStatus(exitText(msg));
-          // Closing works for app windows (one history entry); elsewhere the notice stays.
           setTimeout(() => globalThis.close(), CLOSE_DELAY_MS);
           break;
         case "error":
@@ -114,7 +171,17 @@ function start(): void {
         true,
       );
     },
-  });
+    reconnecting(ms) {
+      if (ms === null) hideStatus();
+      else {
+        showStatus(
+          `Connection lost: reconnecting in ${(ms / 1000).toFixed(1)} s…`,
+        );
+      }
+    },
+  }, session);
+  // Closing or reloading the tab is on purpose; a crash or a lost network is not.
+  addEventListener("pagehide", () => conn?.sendClosing());
 
   const input = new InputHandler(root, {
     send: (data) => conn?.sendInput(data),
@@ -125,7 +192,20 @@ function start(): void {
       renderer.scrollToBottom();
     },
   });
-  input.onFocusChange = (focused) => renderer.setFocused(focused);
+  input.onFocusChange = (focused) => {
+    renderer.setFocused(focused);
+    if (focused) conn?.sendFocus();
+  };
+  // Ctrl+Shift+D detaches: the session goes on without a window.
+  root.addEventListener("keydown", (e) => {
+    if (
+      e.ctrlKey && e.shiftKey && !e.altKey && !e.metaKey && e.code === "KeyD"
+    ) {
+      e.preventDefault();
+      e.stopPropagation();
+      conn?.sendDetach();
+    }
+  }, { capture: true });
   new LinkHandler(root, {
     lineOfRow: (row) => renderer.lineOfRow(row),
     cellWidth: () => renderer.measureCell().width,
@@ -156,8 +236,10 @@ function start(): void {
     // A zoom may keep the grid: the pixel size still changed.
     cellSize = cell;
     size = next;
-    if (!sameGrid) term.resize(size.cols, size.rows);
-    term.setCellSize(cell.width, cell.height); // for CSI 14 t / 16 t
+    // The grid changes when the server says so (a grid message), at the
+    // same point of the stream as the session's emulator.
+    term.setCellSize(cell.width, cell.height);
+    showGrid();
     conn?.sendResize(
       size.cols,
       size.rows,

@@ -31,6 +31,7 @@ import {
   type LineSize,
 } from "../core/model/line.ts";
 import { A_BOLD, A_ITALIC, A_WIDE, A_WIDE_TAIL } from "../core/model/cell.ts";
+import { isBlankLine } from "../core/model/buffer.ts";
 import { installPalette } from "./colors.ts";
 import { CellProbe, type CellSize } from "./measure.ts";
 import { RowPainter } from "./style_runs.ts";
@@ -697,6 +698,10 @@ export class Renderer {
   #resizeObserver: ResizeObserver | null = null;
   /** When the current synchronized-output hold began (-1: none). */
   #holdSince = -1;
+  /** Screen rows hidden by {@link #fitScreen}. */
+  #collapsed: HTMLElement[] = [];
+  /** Fit the screen at the next render even if no row changed (an image loaded). */
+  #needFit = false;
   /** When the last frame was drawn, and whether it scrolled a screen or more. */
   #lastFrame = -Infinity;
   #flooding = false;
@@ -814,7 +819,11 @@ export class Renderer {
     this.#normal = new RowGrid(rows);
     this.#alt = new RowGrid(this.#altEl);
     this.#painter = new RowPainter((id) => this.term.ext(id));
-    this.#normal.embeds = new EmbedPainter(() => {});
+    // An image that loaded changed its row's height: fit the screen again.
+    this.#normal.embeds = new EmbedPainter(() => {
+      this.#needFit = true;
+      this.schedule();
+    });
     this.#alt.embeds = new EmbedPainter(() => {});
 
     if (typeof IntersectionObserver !== "undefined") {
@@ -967,6 +976,10 @@ export class Renderer {
       // added since, and a flood went unnoticed: 55 frames a second).
       const before = grid.base + grid.els.length;
       changed = grid.sync(buf, cols, rows, this.#painter) || changed;
+      if (changed || this.#needFit) {
+        changed = this.#fitScreen(buf, rows) || changed;
+      }
+      this.#needFit = false;
       const added = buf.trimmed + buf.length - before;
       this.#flooding = added > rows;
       this.#lastFrame = performance.now();
@@ -995,6 +1008,60 @@ export class Renderer {
     this.#drawCursor(grid, buf, rows);
     this.#reportScroll();
     this.onRender?.();
+  }
+
+  /**
+   * A block embed (HTML, an image) is one line of the model but as tall as
+   * its content: on the screen it makes the screen's rows taller than the
+   * window, and following the output then pushed the screen's top rows
+   * (what a program drew at the top, the rows after `clear`) out of view
+   * while blank rows filled the bottom. The blank rows at the bottom of the
+   * screen, below the cursor and the last drawn row, give that height back:
+   * they are hidden (`data-dt-collapsed`) until something is drawn on them
+   * or the cursor gets there. Only when no blank rows are left does the
+   * screen grow past the window. Reads layout, and only with a block on
+   * the screen. Returns true if rows were hidden or shown.
+   */
+  #fitScreen(buf: BufferView, rows: number): boolean {
+    const grid = this.#normal;
+    const start = Math.max(0, buf.length - rows);
+    const end = Math.min(buf.length, grid.els.length);
+    const tall: HTMLElement[] = [];
+    for (let k = start; k < end; k++) {
+      const el = grid.els[k];
+      if (el && grid.lines[k]?.extras?.block !== undefined) tall.push(el);
+    }
+    const hide: HTMLElement[] = [];
+    if (tall.length > 0) {
+      const cellH = this.#cell?.height ?? this.measureCell().height;
+      let extra = 0;
+      for (const el of tall) {
+        extra += Math.max(0, el.getBoundingClientRect().height - cellH);
+      }
+      let need = Math.ceil(extra / cellH - 0.01);
+      const cursor = buf.length - rows + this.term.cursorY;
+      for (let k = end - 1; k > cursor && need > 0; k--) {
+        const line = grid.lines[k], el = grid.els[k];
+        if (!line || !el || !isBlankLine(line)) break;
+        hide.push(el);
+        need--;
+      }
+    }
+    let changed = false;
+    for (const el of this.#collapsed) {
+      if (!hide.includes(el)) {
+        delete el.dataset.dtCollapsed;
+        changed = true;
+      }
+    }
+    for (const el of hide) {
+      if (el.dataset.dtCollapsed === undefined) {
+        el.dataset.dtCollapsed = "";
+        changed = true;
+      }
+    }
+    this.#collapsed = hide;
+    return changed;
   }
 
   /** Scrolled back: the history in view (and two rows around it) shows now. */
@@ -1028,6 +1095,21 @@ export class Renderer {
     if (back === this.#scrolledBack) return;
     this.#scrolledBack = back;
     this.onScrolledBack?.(back);
+  }
+
+  /** The terminal's model was replaced (a snapshot was loaded): draw everything anew. */
+  reset(): void {
+    for (const g of [this.#normal, this.#alt]) {
+      g.clear();
+      g.base = 0;
+      g.screenStart = 0;
+      g.cols = -1;
+      g.rows = -1;
+    }
+    this.#follow = true;
+    this.#needScroll = true;
+    this.#cursorState = "";
+    this.schedule();
   }
 
   /** Size of one character cell in CSS pixels, measured from the font in use. */

@@ -126,6 +126,12 @@ export class ShellUi {
     return this.#derived.groups;
   }
 
+  /** The terminal's model was replaced (a snapshot): derive the groups again. */
+  reset(): void {
+    this.#key = "";
+    this.update();
+  }
+
   /** Bring the view in line with the marks; call after every render. */
   update(): void {
     const term = this.#term;

@@ -27,6 +27,12 @@ export const MAX_SCROLLBACK_LINES = 100_000_000;
 export const CLOSE_BAD_KEY = 4001;
 export const CLOSE_BAD_MESSAGE = 4002;
 export const CLOSE_SESSION_ENDED = 4003;
+/** The window was detached on purpose (`domterm detach`, Ctrl+Shift+D); the session goes on. */
+export const CLOSE_DETACHED = 4004;
+/** The hello named a session that does not exist (or has ended). */
+export const CLOSE_NO_SESSION = 4005;
+/** The window stayed too far behind; it may attach again. */
+export const CLOSE_TOO_SLOW = 4006;
 
 /** Bytes a window may be behind before the session stops reading the PTY. */
 export const HIGH_WATER = 1 << 18;
@@ -36,13 +42,27 @@ export const LOW_WATER = 1 << 16;
 /** Largest text frame the server accepts. */
 export const MAX_CONTROL_MESSAGE = 64 * 1024;
 
-/** Client -> server: must be the first message; anything else first closes the socket. */
+/**
+ * Client -> server: must be the first message; anything else first closes
+ * the socket. Without `session` it starts a new session of this size; with
+ * one it attaches to that session.
+ */
 export interface HelloMessage {
   type: "hello";
   /** The server key, from the page's URL fragment. */
   key: string;
+  /** The window's grid (what fits it). */
   cols: number;
   rows: number;
+  /** Attach to this session instead of starting one. */
+  session?: number;
+  /**
+   * The output offset this window has processed (a reconnect): the server
+   * resends from there if it still has those bytes, else sends a snapshot.
+   */
+  offset?: number;
+  /** With `offset`: the last grid change (`seq`) the window applied. */
+  gridSeq?: number;
 }
 
 /** Client -> server: the window's text area changed size. */
@@ -79,12 +99,38 @@ export interface OpenMessage {
 /** Longest URL or path an open message may carry. */
 export const MAX_OPEN_LENGTH = 8192;
 
+/**
+ * Client -> server: the window is going away on purpose (closed or
+ * reloaded). If it was the session's last window and no window attaches
+ * within {@link CLOSE_GRACE_MS}, the program is hung up, as closing an
+ * xterm does. A window that just disappears (crash, network) detaches.
+ */
+export interface ClosingMessage {
+  type: "closing";
+}
+
+/** Client -> server: detach every window of this session; the session goes on. */
+export interface DetachMessage {
+  type: "detach";
+}
+
+/** Client -> server: this window has the focus (the PTY size follows it). */
+export interface FocusMessage {
+  type: "focus";
+}
+
+/** A reload attaches again within this time, or a closed last window hangs the program up. */
+export const CLOSE_GRACE_MS = 3000;
+
 /** Messages a client sends as text frames. */
 export type ClientMessage =
   | HelloMessage
   | ResizeMessage
   | AckMessage
-  | OpenMessage;
+  | OpenMessage
+  | ClosingMessage
+  | DetachMessage
+  | FocusMessage;
 
 /** Server -> client: answer to a valid hello. */
 export interface ReadyMessage {
@@ -95,10 +141,54 @@ export interface ReadyMessage {
   pid: number;
   version: string;
   /**
-   * History lines the window keeps (`--scrollback`); null means no limit.
+   * History lines the session keeps (`--scrollback`); null means no limit.
    * Absent from older servers: then the default, {@link DEFAULT_SCROLLBACK_LINES}.
    */
   scrollback?: number | null;
+  /** The session's grid (what the PTY has). */
+  cols: number;
+  rows: number;
+  /**
+   * The output offset the stream continues from: with `resumed` the bytes
+   * after the offset the hello named follow; otherwise a `snapshot` at this
+   * offset comes next.
+   */
+  offset: number;
+  resumed: boolean;
+}
+
+/**
+ * Server -> client: the session's whole terminal (`Terminal.snapshot()`,
+ * core/serialize/snapshot.ts) at output offset `offset`; the output bytes
+ * that follow start there.
+ */
+export interface SnapshotMessage {
+  type: "snapshot";
+  offset: number;
+  /** The last grid change the snapshot includes. */
+  gridSeq: number;
+  snapshot: unknown;
+  /** History lines left out to keep the snapshot within its size cap. */
+  droppedLines?: number;
+}
+
+/**
+ * Server -> client: the session's grid changed here in the stream (the
+ * window with the latest input or focus set it). Every window's emulator
+ * resizes at exactly this point, as the server's did.
+ */
+export interface GridMessage {
+  type: "grid";
+  cols: number;
+  rows: number;
+  /** The change's number (1, 2, ...): a reconnecting window says the last it applied. */
+  seq: number;
+}
+
+/** Server -> client: the session was detached on purpose; the socket closes with 4004. */
+export interface DetachedMessage {
+  type: "detached";
+  session: number;
 }
 
 /** Server -> client: the child exited; no more output follows. */
@@ -117,7 +207,13 @@ export interface ErrorMessage {
 }
 
 /** Messages the server sends as text frames. */
-export type ServerMessage = ReadyMessage | ExitMessage | ErrorMessage;
+export type ServerMessage =
+  | ReadyMessage
+  | SnapshotMessage
+  | GridMessage
+  | DetachedMessage
+  | ExitMessage
+  | ErrorMessage;
 
 /** Largest terminal size either side accepts. */
 export const MAX_COLS = 2000;
@@ -147,7 +243,29 @@ export function parseClientMessage(text: string): ClientMessage | string {
       if (!isSize(o.cols, MAX_COLS) || !isSize(o.rows, MAX_ROWS)) {
         return "hello: bad cols/rows";
       }
-      return { type: "hello", key: o.key, cols: o.cols, rows: o.rows };
+      {
+        const h: HelloMessage = {
+          type: "hello",
+          key: o.key,
+          cols: o.cols,
+          rows: o.rows,
+        };
+        if (o.session !== undefined) {
+          if (!isSize(o.session, 1e9)) return "hello: bad session";
+          h.session = o.session;
+        }
+        if (o.offset !== undefined) {
+          if (!Number.isSafeInteger(o.offset) || (o.offset as number) < 0) {
+            return "hello: bad offset";
+          }
+          h.offset = o.offset as number;
+          if (
+            !Number.isSafeInteger(o.gridSeq) || (o.gridSeq as number) < 0
+          ) return "hello: bad gridSeq";
+          h.gridSeq = o.gridSeq as number;
+        }
+        return h;
+      }
     case "resize": {
       if (!isSize(o.cols, MAX_COLS) || !isSize(o.rows, MAX_ROWS)) {
         return "resize: bad cols/rows";
@@ -175,6 +293,10 @@ export function parseClientMessage(text: string): ClientMessage | string {
       if (isSize(o.column, 1e9)) r.column = o.column;
       return r;
     }
+    case "closing":
+    case "detach":
+    case "focus":
+      return { type: o.type };
     default:
       return `unknown message type ${JSON.stringify(o.type)}`.slice(0, 200);
   }

@@ -8,7 +8,9 @@ import { openLink, processCwd } from "./opener.ts";
 import {
   CLOSE_BAD_KEY,
   CLOSE_BAD_MESSAGE,
+  CLOSE_NO_SESSION,
   DEFAULT_SCROLLBACK_LINES,
+  type HelloMessage,
   parseClientMessage,
   type ServerMessage,
   USER_CSS_KEY_HEADER,
@@ -16,8 +18,7 @@ import {
   WS_PATH,
 } from "../core/protocol.ts";
 import { keysEqual, newServerKey } from "./key.ts";
-import { Session } from "./session.ts";
-import { VERSION } from "./version.ts";
+import { Session, type Window } from "./session.ts";
 
 /** A static file the server hands out. */
 export interface Asset {
@@ -61,6 +62,12 @@ export interface ServerOptions {
    * {@link defaultUserCssPath}); null serves none.
    */
   userCssPath?: string | null;
+  /** A session with no window ends after this many ms (default: never). */
+  detachedTimeoutMs?: number;
+  /** Output bytes each session keeps for reconnecting windows. */
+  replayBytes?: number;
+  /** How long a closed last window waits for a reload before the program is hung up (ms). */
+  closeGraceMs?: number;
 }
 
 /** Largest user stylesheet served, in bytes. Test hook: exported for the settings tests. */
@@ -134,6 +141,14 @@ export interface DomtermServer {
   /** The page URL with the key in the fragment. */
   readonly url: string;
   readonly sessions: ReadonlyMap<number, Session>;
+  /**
+   * Start a session without a window (`domterm new` before its window
+   * connects): the window attaches with its number.
+   */
+  newSession(
+    command?: string[],
+    size?: { cols: number; rows: number },
+  ): Session;
   /** End all sessions and stop listening. */
   shutdown(): Promise<void>;
 }
@@ -176,13 +191,86 @@ export function startServer(options: ServerOptions): DomtermServer {
   const allowedHosts =
     () => [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
 
+  function newSession(
+    command: string[] = [options.command, ...options.args],
+    size = { cols: 80, rows: 24 },
+  ): Session {
+    const id = nextSession++;
+    const s = Session.start({
+      id,
+      command: command[0],
+      args: command.slice(1),
+      cols: size.cols,
+      rows: size.rows,
+      scrollback: options.scrollback === undefined
+        ? DEFAULT_SCROLLBACK_LINES
+        : options.scrollback ?? Infinity,
+      env: options.env,
+      cwd: options.cwd,
+      shellIntegration: options.shellIntegration,
+      highWater: options.highWater,
+      lowWater: options.lowWater,
+      detachedTimeoutMs: options.detachedTimeoutMs,
+      replayBytes: options.replayBytes,
+      closeGraceMs: options.closeGraceMs,
+    });
+    sessions.set(id, s);
+    s.finished.finally(() => {
+      sessions.delete(id);
+      if (sessions.size === 0) options.onIdle?.();
+    });
+    return s;
+  }
+
   function handleSocket(socket: WebSocket): void {
     socket.binaryType = "arraybuffer";
     let session: Session | null = null;
-    let win: ReturnType<Session["attach"]> | null = null;
+    let win: Window | null = null;
     const helloTimer = setTimeout(() => {
       if (!session) socket.close(CLOSE_BAD_KEY, "no hello");
     }, HELLO_TIMEOUT_MS);
+
+    const hello = (m: HelloMessage) => {
+      clearTimeout(helloTimer);
+      let s: Session;
+      if (m.session !== undefined) {
+        const found = sessions.get(m.session);
+        if (found === undefined || found.exitStatus) {
+          send(socket, {
+            type: "error",
+            message: `there is no session ${m.session} (it may have ended)`,
+          });
+          socket.close(CLOSE_NO_SESSION, "no such session");
+          return;
+        }
+        s = found;
+      } else {
+        try {
+          s = newSession(undefined, { cols: m.cols, rows: m.rows });
+        } catch (e) {
+          const message = (e as Error).message;
+          log(message);
+          send(socket, { type: "error", message });
+          socket.close(1011, "cannot start");
+          return;
+        }
+      }
+      session = s;
+      win = s.attach(
+        socket,
+        m.cols,
+        m.rows,
+        {
+          scrollback: options.scrollback === undefined
+            ? DEFAULT_SCROLLBACK_LINES
+            : options.scrollback,
+        },
+        m.offset !== undefined
+          ? { offset: m.offset, gridSeq: m.gridSeq ?? 0 }
+          : undefined,
+      );
+      options.onConnect?.();
+    };
 
     socket.onmessage = (ev) => {
       if (!session || !win) {
@@ -208,49 +296,11 @@ export function startServer(options: ServerOptions): DomtermServer {
           socket.close(CLOSE_BAD_KEY, "wrong key");
           return;
         }
-        clearTimeout(helloTimer);
-        const id = nextSession++;
-        try {
-          session = Session.start({
-            id,
-            command: options.command,
-            args: options.args,
-            cols: m.cols,
-            rows: m.rows,
-            env: options.env,
-            cwd: options.cwd,
-            shellIntegration: options.shellIntegration,
-            highWater: options.highWater,
-            lowWater: options.lowWater,
-          });
-        } catch (e) {
-          const message = (e as Error).message;
-          log(message);
-          send(socket, { type: "error", message });
-          socket.close(1011, "cannot start");
-          return;
-        }
-        const s = session;
-        sessions.set(id, s);
-        win = s.attach(socket);
-        send(socket, {
-          type: "ready",
-          session: id,
-          pid: s.pty.pid,
-          version: VERSION,
-          scrollback: options.scrollback === undefined
-            ? DEFAULT_SCROLLBACK_LINES
-            : options.scrollback,
-        });
-        options.onConnect?.();
-        s.finished.finally(() => {
-          sessions.delete(id);
-          if (sessions.size === 0) options.onIdle?.();
-        });
+        hello(m);
         return;
       }
       if (typeof ev.data !== "string") {
-        void session.input(new Uint8Array(ev.data as ArrayBuffer));
+        void session.input(new Uint8Array(ev.data as ArrayBuffer), win);
         return;
       }
       const m = parseClientMessage(ev.data);
@@ -261,10 +311,19 @@ export function startServer(options: ServerOptions): DomtermServer {
       }
       switch (m.type) {
         case "resize":
-          session.resize(m.cols, m.rows, m.width, m.height);
+          session.resize(win, m.cols, m.rows, m.width, m.height);
           break;
         case "ack":
           session.ack(win, m.bytes);
+          break;
+        case "focus":
+          session.focus(win);
+          break;
+        case "closing":
+          session.closing(win);
+          break;
+        case "detach":
+          session.detachAll();
           break;
         case "hello":
           send(socket, { type: "error", message: "already connected" });
@@ -340,6 +399,7 @@ export function startServer(options: ServerOptions): DomtermServer {
     key,
     url: `http://127.0.0.1:${port}/#key=${key}`,
     sessions,
+    newSession,
     async shutdown() {
       await Promise.all([...sessions.values()].map((s) => s.close()));
       await server.shutdown();

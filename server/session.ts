@@ -1,28 +1,53 @@
 /**
- * A session: one child process on a pseudo-terminal and the windows
- * (WebSockets) attached to it, with flow control between them.
+ * A session: one program on a pseudo-terminal, the headless emulator that
+ * is the truth about its screen, and the windows (WebSockets) that show it.
+ * The session lives as long as the program does, whatever happens to the
+ * windows: a window that disappears (crash, dropped connection) only
+ * detaches; a window closed on purpose as the last one hangs the program up.
  *
- * Flow control: every window acknowledges the output bytes it has
- * processed. When the slowest window is more than HIGH_WATER bytes behind,
- * the session stops reading the PTY, so the kernel's buffer fills and the
- * program blocks (real back-pressure: Ctrl-C reaches a flooding program at
- * once). Reading resumes when every window is within LOW_WATER.
+ * The output stream has offsets (bytes read from the PTY so far). A window
+ * that attaches gets a snapshot of the emulator and then the bytes from
+ * the snapshot's offset; one that reconnects says which offset it had
+ * processed and gets the bytes after it from the {@link ReplayLog}, or a
+ * snapshot when the log no longer reaches back that far.
+ *
+ * The emulator here answers the program's queries (DA, CPR, DECRQM, colour
+ * queries...), so a program gets its answers while no window is attached
+ * and two windows never answer twice; windows only report what only they
+ * know (their size in cells and pixels, focus).
+ *
+ * The PTY's size follows the window that most recently had input or focus
+ * (tmux's `window-size latest`); a grid change is sent in the stream, so
+ * every window's emulator resizes at the same point as the server's.
+ *
+ * Flow control: each window acknowledges the bytes it has processed. When
+ * a window is more than HIGH_WATER behind, the session stops reading the
+ * PTY, so the program blocks (real back-pressure: Ctrl-C reaches a
+ * flooding program at once). Reading resumes below LOW_WATER. A window
+ * that holds reading back for {@link STALE_MS} while another window keeps
+ * up is left out: it gets no more output until it has processed what it
+ * was sent, then a fresh snapshot.
  *
  * @module
  */
 import { type ExitStatus, Pty } from "./pty/pty.ts";
 import {
+  CLOSE_DETACHED,
+  CLOSE_GRACE_MS,
   CLOSE_SESSION_ENDED,
   HIGH_WATER,
   LOW_WATER,
   type ServerMessage,
 } from "../core/protocol.ts";
+import { Terminal } from "../core/emulator/terminal.ts";
 import { VERSION } from "./version.ts";
 import {
   detectShell,
   type LaunchPlan,
   planShellLaunchSync,
 } from "./shell/integration.ts";
+import { REPLAY_BYTES, ReplayLog } from "./replay.ts";
+import { capSnapshot } from "./snapshot_cap.ts";
 
 /** What starts a session. */
 export interface SessionOptions {
@@ -31,6 +56,8 @@ export interface SessionOptions {
   args: string[];
   cols: number;
   rows: number;
+  /** History lines of the session's emulator (default 10,000; Infinity allowed). */
+  scrollback?: number;
   /** Base environment (default: the server's). */
   env?: Record<string, string>;
   cwd?: string;
@@ -48,6 +75,12 @@ export interface SessionOptions {
    * {@link RESIZE_SETTLE_MS}).
    */
   resizeSettleMs?: number;
+  /** Output bytes kept for reconnecting windows (default {@link REPLAY_BYTES}). */
+  replayBytes?: number;
+  /** A detached session with no window ends after this many ms (default: never). */
+  detachedTimeoutMs?: number;
+  /** Ms a closed last window waits for a reload before the program is hung up. */
+  closeGraceMs?: number;
 }
 
 /**
@@ -59,13 +92,23 @@ export interface SessionOptions {
  */
 export const RESIZE_SETTLE_MS = 120;
 
+/** A window that holds reading back this long while another keeps up is left out of flow control. */
+export const STALE_MS = 1500;
+
 /** One attached window. */
 export interface Window {
   socket: WebSocket;
-  /** Output bytes sent to this window. */
+  /** Stream offset up to which output was sent to this window. */
   sent: number;
-  /** Output bytes the window has acknowledged. */
+  /** Stream offset up to which the window has processed output. */
   acked: number;
+  /** What fits the window (its last resize or hello). */
+  cols: number;
+  rows: number;
+  /** Left out of flow control: no output until it catches up, then a snapshot. */
+  stale: boolean;
+  /** The window said it is going away on purpose. */
+  closing: boolean;
 }
 
 /** The child's environment: the user's, plus what tells programs where they run. */
@@ -95,19 +138,27 @@ export function childEnv(
   return env;
 }
 
+const encoder = new TextEncoder();
+
 /** A running session. */
 export class Session {
   readonly id: number;
   readonly pty: Pty;
+  /** The command line it runs (for `domterm list`). */
+  readonly command: string[];
   readonly windows = new Set<Window>();
+  /** The emulator that is the truth about the screen. */
+  readonly term: Terminal;
   /** Resolves when the child has exited and all its output was delivered. */
   readonly finished: Promise<ExitStatus>;
   /** Set once the child has exited. */
   exitStatus: ExitStatus | null = null;
   /** Whether the read loop is paused by flow control (for tests and stats). */
   paused = false;
-  /** Total output bytes read from the PTY. */
+  /** Total output bytes read from the PTY: the stream offset. */
   bytesRead = 0;
+  /** When the last window left (ms since the epoch), or null while attached. */
+  detachedSince: number | null = Date.now();
 
   #high: number;
   #low: number;
@@ -117,14 +168,35 @@ export class Session {
   #resizeTimer: ReturnType<typeof setTimeout> | undefined;
   /** The size waiting to be applied: [cols, rows, width?, height?]. */
   #pendingSize: [number, number, number?, number?] | null = null;
+  #replay: ReplayLog;
+  /** The window whose size the PTY follows. */
+  #active: Window | null = null;
+  #pausedSince = 0;
+  #staleTimer: ReturnType<typeof setTimeout> | undefined;
+  #graceTimer: ReturnType<typeof setTimeout> | undefined;
+  #detachTimer: ReturnType<typeof setTimeout> | undefined;
+  #detachedTimeoutMs: number | undefined;
+  #closeGraceMs: number;
 
-  private constructor(options: SessionOptions, pty: Pty) {
+  private constructor(options: SessionOptions, pty: Pty, command: string[]) {
     this.id = options.id;
     this.pty = pty;
+    this.command = command;
     this.#high = options.highWater ?? HIGH_WATER;
     this.#low = options.lowWater ?? LOW_WATER;
     this.#settleMs = options.resizeSettleMs ?? RESIZE_SETTLE_MS;
+    this.#replay = new ReplayLog(options.replayBytes ?? REPLAY_BYTES);
+    this.#detachedTimeoutMs = options.detachedTimeoutMs;
+    this.#closeGraceMs = options.closeGraceMs ?? CLOSE_GRACE_MS;
+    this.term = new Terminal({
+      cols: options.cols,
+      rows: options.rows,
+      scrollback: options.scrollback,
+      // The program's queries are answered here, once, for every window.
+      reply: (data) => void this.#write(encoder.encode(data)),
+    });
     this.finished = this.#run();
+    this.#armDetachTimer();
   }
 
   /** Start the child. Throws a readable Error when it cannot be started. */
@@ -145,7 +217,10 @@ export class Session {
       removeAll(launch.cleanup);
       throw e;
     }
-    const session = new Session(options, pty);
+    const session = new Session(options, pty, [
+      options.command,
+      ...options.args,
+    ]);
     // The shell reads the files at startup; they go when the session ends.
     if (launch.cleanup.length > 0) {
       session.finished.finally(() => removeAll(launch.cleanup));
@@ -153,28 +228,169 @@ export class Session {
     return session;
   }
 
-  /** Attach a window; output from now on goes to it too. */
-  attach(socket: WebSocket): Window {
-    const w: Window = { socket, sent: 0, acked: 0 };
+  /** The session's grid. */
+  get cols(): number {
+    return this.term.cols;
+  }
+  get rows(): number {
+    return this.term.rows;
+  }
+
+  /**
+   * Attach a window whose grid is `cols` x `rows`. With `resume` (a
+   * reconnect), the output after that offset is sent if the replay log
+   * still has it; otherwise, and for a new window, a snapshot. Sends the
+   * `ready` message first (with `ready` fields the caller adds).
+   */
+  attach(
+    socket: WebSocket,
+    cols: number,
+    rows: number,
+    ready: Record<string, unknown> = {},
+    resume?: { offset: number; gridSeq: number },
+  ): Window {
+    const w: Window = {
+      socket,
+      sent: this.bytesRead,
+      acked: this.bytesRead,
+      cols,
+      rows,
+      stale: false,
+      closing: false,
+    };
+    clearTimeout(this.#graceTimer);
+    clearTimeout(this.#detachTimer);
+    this.detachedSince = null;
+    const entries = resume
+      ? this.#replay.since(resume.offset, resume.gridSeq)
+      : null;
+    send(socket, {
+      type: "ready",
+      session: this.id,
+      pid: this.pty.pid,
+      version: VERSION,
+      cols: this.cols,
+      rows: this.rows,
+      offset: entries ? resume!.offset : this.bytesRead,
+      resumed: entries !== null,
+      ...ready,
+    } as ServerMessage);
+    if (entries) {
+      w.sent = w.acked = resume!.offset;
+      for (const e of entries) {
+        if ("data" in e) {
+          sendBytes(socket, e.data);
+          w.sent = e.offset + e.data.length;
+        } else {
+          send(socket, {
+            type: "grid",
+            cols: e.cols,
+            rows: e.rows,
+            seq: e.seq,
+          });
+        }
+      }
+    } else {
+      this.#sendSnapshot(w);
+    }
     this.windows.add(w);
+    // A window alone decides the size; one more follows the active one.
+    if (this.windows.size === 1 || this.#active === null) this.#active = w;
+    if (this.#active === w) {
+      this.#setGrid(cols, rows, undefined, undefined, false);
+    }
     return w;
   }
 
-  /** Detach a window (its socket closed). The last one leaving ends the session. */
+  #sendSnapshot(w: Window): void {
+    const { json, droppedLines } = capSnapshot(this.term);
+    // The snapshot is already JSON: put the message around it.
+    const head = JSON.stringify({
+      type: "snapshot",
+      offset: this.bytesRead,
+      gridSeq: this.#replay.gridSeq,
+      ...(droppedLines > 0 ? { droppedLines } : {}),
+    });
+    sendText(w.socket, `${head.slice(0, -1)},"snapshot":${json}}`);
+    w.sent = w.acked = this.bytesRead;
+  }
+
+  /**
+   * A window's socket closed. A window that said it was closing, as the
+   * last one, hangs the program up unless another attaches within the
+   * grace time (a reload); any other loss only detaches.
+   */
   detach(w: Window): void {
-    this.windows.delete(w);
+    if (!this.windows.delete(w)) return;
+    if (this.#active === w) {
+      this.#active = [...this.windows].pop() ?? null;
+      if (this.#active) {
+        this.#setGrid(
+          this.#active.cols,
+          this.#active.rows,
+          undefined,
+          undefined,
+          false,
+        );
+      }
+    }
     this.#checkFlow();
-    if (this.windows.size === 0) void this.close();
+    if (this.windows.size > 0 || this.exitStatus) return;
+    this.detachedSince = Date.now();
+    if (w.closing) {
+      this.#graceTimer = setTimeout(() => {
+        if (this.windows.size === 0) void this.close();
+      }, this.#closeGraceMs);
+    } else {
+      this.#armDetachTimer();
+    }
+  }
+
+  #armDetachTimer(): void {
+    clearTimeout(this.#detachTimer);
+    const ms = this.#detachedTimeoutMs;
+    if (ms === undefined || !Number.isFinite(ms)) return;
+    this.#detachTimer = setTimeout(() => {
+      if (this.windows.size === 0) void this.close();
+    }, ms);
+  }
+
+  /** Detach every window on purpose (`domterm detach`, Ctrl+Shift+D): the session goes on. */
+  detachAll(): void {
+    for (const w of [...this.windows]) {
+      send(w.socket, { type: "detached", session: this.id });
+      try {
+        w.socket.close(CLOSE_DETACHED, "detached");
+      } catch {
+        // already closed
+      }
+      this.detach(w);
+    }
+  }
+
+  /** The window says it is going away on purpose. */
+  closing(w: Window): void {
+    w.closing = true;
   }
 
   /** A window acknowledged `bytes` more processed output bytes. */
   ack(w: Window, bytes: number): void {
     w.acked = Math.min(w.sent, w.acked + bytes);
+    if (w.stale && w.acked >= w.sent && this.windows.has(w)) {
+      // It has caught up with what it got: back in, from a snapshot.
+      w.stale = false;
+      this.#sendSnapshot(w);
+    }
     this.#checkFlow();
   }
 
-  /** Input from a window for the program. */
-  async input(data: Uint8Array): Promise<void> {
+  /** Input from window `w` (or from elsewhere with null) for the program. */
+  async input(data: Uint8Array, w: Window | null = null): Promise<void> {
+    if (w !== null) this.focus(w);
+    await this.#write(data);
+  }
+
+  async #write(data: Uint8Array): Promise<void> {
     if (this.exitStatus) return;
     try {
       await this.pty.write(data);
@@ -183,15 +399,64 @@ export class Session {
     }
   }
 
+  /** Window `w` has the focus or typed: the PTY size follows it. */
+  focus(w: Window): void {
+    if (this.#active === w || !this.windows.has(w)) return;
+    this.#active = w;
+    this.#setGrid(w.cols, w.rows, undefined, undefined, false);
+  }
+
   /**
-   * Window size changed (cells and optional pixels). The program gets the
-   * size once sizes stop coming for the settle time (always the last one).
+   * Window `w`'s text area changed size (cells and optional pixels). The
+   * session's grid follows it if it is the active window; the program gets
+   * the size once sizes stop coming for the settle time.
    */
-  resize(cols: number, rows: number, width?: number, height?: number): void {
+  resize(
+    w: Window,
+    cols: number,
+    rows: number,
+    width?: number,
+    height?: number,
+  ): void {
+    w.cols = cols;
+    w.rows = rows;
+    if (this.#active !== w) return;
+    if (width !== undefined && height !== undefined) {
+      this.term.setCellSize(width / cols, height / rows);
+    }
+    this.#setGrid(cols, rows, width, height);
+  }
+
+  /**
+   * Change the grid: the emulator now, every window in the stream, the PTY
+   * after the settle time (a window being dragged) or at once (`settle`
+   * false: another window took over).
+   */
+  #setGrid(
+    cols: number,
+    rows: number,
+    width?: number,
+    height?: number,
+    settle = true,
+  ): void {
     if (this.exitStatus || this.#closing) return;
-    this.#pendingSize = [cols, rows, width, height];
+    if (cols !== this.cols || rows !== this.rows) {
+      this.term.resize(cols, rows);
+      const seq = this.#replay.pushGrid(this.cols, this.rows);
+      this.#broadcast({
+        type: "grid",
+        cols: this.cols,
+        rows: this.rows,
+        seq,
+      });
+    }
+    this.#pendingSize = [this.cols, this.rows, width, height];
     clearTimeout(this.#resizeTimer);
-    this.#resizeTimer = setTimeout(() => this.#applySize(), this.#settleMs);
+    if (settle) {
+      this.#resizeTimer = setTimeout(() => this.#applySize(), this.#settleMs);
+    } else {
+      this.#applySize();
+    }
   }
 
   #applySize(): void {
@@ -211,6 +476,9 @@ export class Session {
     if (this.#closing) return;
     this.#closing = true;
     clearTimeout(this.#resizeTimer);
+    clearTimeout(this.#graceTimer);
+    clearTimeout(this.#detachTimer);
+    clearTimeout(this.#staleTimer);
     this.#resume?.();
     await this.pty.close();
     await this.finished;
@@ -218,28 +486,48 @@ export class Session {
 
   #lag(): number {
     let lag = 0;
-    for (const w of this.windows) lag = Math.max(lag, w.sent - w.acked);
+    for (const w of this.windows) {
+      if (!w.stale) lag = Math.max(lag, w.sent - w.acked);
+    }
     return lag;
   }
 
   #checkFlow(): void {
     if (this.paused && this.#lag() <= this.#low) {
       this.paused = false;
+      clearTimeout(this.#staleTimer);
       const r = this.#resume;
       this.#resume = null;
       r?.();
     }
   }
 
+  /** Reading has been held back for a while: leave out the windows that hold it back, if another keeps up. */
+  #checkStale(): void {
+    if (!this.paused) return;
+    const slow = [...this.windows].filter((w) =>
+      !w.stale && w.sent - w.acked > this.#low
+    );
+    const keepingUp = [...this.windows].some((w) =>
+      !w.stale && w.sent - w.acked <= this.#low
+    );
+    if (!keepingUp || slow.length === 0) {
+      this.#staleTimer = setTimeout(() => this.#checkStale(), STALE_MS);
+      return;
+    }
+    for (const w of slow) w.stale = true;
+    this.#checkFlow();
+  }
+
   #broadcast(msg: ServerMessage | Uint8Array<ArrayBuffer>): void {
-    const data = msg instanceof Uint8Array ? msg : JSON.stringify(msg);
+    const bytes = msg instanceof Uint8Array;
     for (const w of this.windows) {
-      if (w.socket.readyState !== WebSocket.OPEN) continue;
-      try {
-        w.socket.send(data);
-        if (msg instanceof Uint8Array) w.sent += msg.length;
-      } catch {
-        // A failing socket is dropped by its close handler.
+      if (w.stale) continue;
+      if (bytes) {
+        sendBytes(w.socket, msg);
+        w.sent += msg.length;
+      } else {
+        send(w.socket, msg);
       }
     }
   }
@@ -263,16 +551,27 @@ export class Session {
     for (;;) {
       if (this.#lag() > this.#high && !this.#closing) {
         this.paused = true;
+        this.#pausedSince = Date.now();
+        clearTimeout(this.#staleTimer);
+        this.#staleTimer = setTimeout(() => this.#checkStale(), STALE_MS);
         await new Promise<void>((r) => this.#resume = r);
       }
       const chunk = await this.pty.read();
       if (chunk === null) break;
       this.bytesRead += chunk.length;
+      // The emulator first: a window attaching now gets a snapshot that
+      // includes this chunk, and the bytes after it.
+      this.term.write(chunk);
+      this.#replay.pushBytes(chunk);
       this.#broadcast(chunk);
     }
     const status = await this.pty.exited;
     this.exitStatus = status;
     clearTimeout(this.#resizeTimer);
+    clearTimeout(this.#staleTimer);
+    clearTimeout(this.#graceTimer);
+    clearTimeout(this.#detachTimer);
+    for (const w of this.windows) w.stale = false;
     this.#broadcast({ type: "exit", code: status.code, signal: status.signal });
     await this.pty.close();
     for (const w of this.windows) {
@@ -283,6 +582,38 @@ export class Session {
       }
     }
     return status;
+  }
+
+  /** How long reading has been paused (ms), 0 when it is not. */
+  get pausedFor(): number {
+    return this.paused ? Date.now() - this.#pausedSince : 0;
+  }
+}
+
+function send(socket: WebSocket, msg: ServerMessage): void {
+  if (socket.readyState !== WebSocket.OPEN) return;
+  try {
+    socket.send(JSON.stringify(msg));
+  } catch {
+    // A failing socket is dropped by its close handler.
+  }
+}
+
+function sendText(socket: WebSocket, text: string): void {
+  if (socket.readyState !== WebSocket.OPEN) return;
+  try {
+    socket.send(text);
+  } catch {
+    // as above
+  }
+}
+
+function sendBytes(socket: WebSocket, data: Uint8Array): void {
+  if (socket.readyState !== WebSocket.OPEN) return;
+  try {
+    socket.send(data as Uint8Array<ArrayBuffer>);
+  } catch {
+    // as above
   }
 }
 

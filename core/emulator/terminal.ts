@@ -34,6 +34,7 @@ import {
 } from "../model/cell.ts";
 import { type Buffer, DEFAULT_SCROLLBACK } from "../model/buffer.ts";
 import { type Line, LINE_SINGLE } from "../model/line.ts";
+import { coverCells, hasEmbeds } from "../model/line_extras.ts";
 import { eraseCells, insertCells, splitWideAt } from "../model/line_ops.ts";
 import type {
   CursorStyle,
@@ -143,50 +144,19 @@ export class Terminal implements TerminalView {
   #onEvent: (e: TerminalEvent) => void;
   #oscOverrides = new Map<number, OscHandler | null>();
 
+  #options: TerminalOptions;
+
   /** Create a terminal of `options.cols` x `options.rows` cells. */
   constructor(options: TerminalOptions, state?: TerminalState) {
+    this.#options = options;
     const cols = clampDim(options.cols, MAX_COLS);
     const rows = clampDim(options.rows, MAX_ROWS);
-    const s = this.#s = state ??
-      initialState(cols, rows, options.scrollback ?? DEFAULT_SCROLLBACK);
     this.#reply = options.reply ?? (() => {});
     this.#onEvent = options.onEvent ?? (() => {});
-    const embeds = new HtmlEmbeds({
-      buffer: () => s.buf,
-      cursorLine: () => cursorLine(s),
-      cursorX: () => s.x,
-      cursorY: () => s.y,
-      rows: () => s.rows,
-      maxImageMemory: options.maxImageMemory,
-      buffers: () => [s.normal.buffer, s.alt.buffer],
-      maxHtmlMemory: options.maxHtmlMemory,
-      newline: () => newline(s),
-    }, () => s.embeds);
-    this.#t = {
-      s,
-      emit: (e) => this.#emit(e),
-      send: (data) => this.#send(data),
-      printChar: (cp) => this.#printChar(cp),
-      print: (codes, start, end) => this.#print(codes, start, end),
-      fullReset: () => fullReset(this.#t),
-      embeds,
-      marks: this.#marksHost(),
-      pretty: this.#prettyHost(),
-      oscBel: false,
-      oscOverrides: this.#oscOverrides,
-      // OscHost
-      setTitles: (icon, title) => setTitles(this.#t, icon, title),
-      setLink: (uri, id) => setLink(s, uri, id),
-      colors: s.colors,
-      colorsChanged: () => this.#emit({ type: "modes" }),
-      reply: (data) => this.#send(data),
-      replyOsc: (body) =>
-        this.#send(this.#t.oscBel ? `\x1b]${body}\x07` : oscReply(body)),
-      setCwd: (url) => {
-        s.cwd = url;
-        this.#emit({ type: "cwd", url });
-      },
-    };
+    [this.#s, this.#t] = this.#wire(
+      state ??
+        initialState(cols, rows, options.scrollback ?? DEFAULT_SCROLLBACK),
+    );
     const handler: ParserHandler = {
       print: (codes, start, end) => this.#print(codes, start, end),
       execute: (code) => this.#execute(code),
@@ -208,6 +178,48 @@ export class Terminal implements TerminalView {
         }
       },
     });
+  }
+
+  /** The handlers' view of state `s` (see `context.ts`). */
+  #wire(s: TerminalState): [TerminalState, Emulator] {
+    const options = this.#options;
+    const embeds = new HtmlEmbeds({
+      buffer: () => s.buf,
+      cursorLine: () => cursorLine(s),
+      cursorX: () => s.x,
+      cursorY: () => s.y,
+      rows: () => s.rows,
+      maxImageMemory: options.maxImageMemory,
+      buffers: () => [s.normal.buffer, s.alt.buffer],
+      maxHtmlMemory: options.maxHtmlMemory,
+      newline: () => newline(s),
+    }, () => s.embeds);
+    const t: Emulator = {
+      s,
+      emit: (e) => this.#emit(e),
+      send: (data) => this.#send(data),
+      printChar: (cp) => this.#printChar(cp),
+      print: (codes, start, end) => this.#print(codes, start, end),
+      fullReset: () => fullReset(t),
+      embeds,
+      marks: this.#marksHost(s),
+      pretty: this.#prettyHost(s),
+      oscBel: false,
+      oscOverrides: this.#oscOverrides,
+      // OscHost
+      setTitles: (icon, title) => setTitles(t, icon, title),
+      setLink: (uri, id) => setLink(s, uri, id),
+      colors: s.colors,
+      colorsChanged: () => this.#emit({ type: "modes" }),
+      reply: (data) => this.#send(data),
+      replyOsc: (body) =>
+        this.#send(t.oscBel ? `\x1b]${body}\x07` : oscReply(body)),
+      setCwd: (url) => {
+        s.cwd = url;
+        this.#emit({ type: "cwd", url });
+      },
+    };
+    return [s, t];
   }
 
   /**
@@ -236,6 +248,19 @@ export class Terminal implements TerminalView {
     );
     term.#parser.restoreState(parser);
     return term;
+  }
+
+  /**
+   * Become the terminal `snapshot` describes, in place (a window that
+   * attaches to a session, or resyncs). The callbacks stay; the size and
+   * everything else come from the snapshot. Throws, changing nothing, when
+   * the snapshot is malformed. A view must redraw everything afterwards.
+   */
+  load(snapshot: TerminalSnapshot): void {
+    const { state, parser } = readSnapshot(snapshot);
+    this.#parser.restoreState(parser);
+    this.#pending.length = 0;
+    [this.#s, this.#t] = this.#wire(state);
   }
 
   // ---------------------------------------------------------------- view
@@ -457,8 +482,7 @@ export class Terminal implements TerminalView {
   }
 
   /** What `pretty_print.ts` acts on. */
-  #prettyHost(): PrettyHost {
-    const s = this.#s;
+  #prettyHost(s: TerminalState): PrettyHost {
     return {
       get document(): PrettyDocument | null {
         return s.pretty;
@@ -505,8 +529,7 @@ export class Terminal implements TerminalView {
   }
 
   /** What `shell_marks.ts` acts on. */
-  #marksHost(): ShellMarksHost {
-    const s = this.#s;
+  #marksHost(s: TerminalState): ShellMarksHost {
     return {
       cursorLine: () => cursorLine(s),
       linesBelowCursor: () => {
@@ -516,7 +539,11 @@ export class Terminal implements TerminalView {
       },
       cursorX: () => s.x,
       freshLine: () => {
-        if (s.x !== lineStart(s) || s.wrapPending) newline(s);
+        // A line holding only an embed is not empty either.
+        if (
+          s.x !== lineStart(s) || s.wrapPending ||
+          hasEmbeds(cursorLine(s).extras)
+        ) newline(s);
       },
       setErrorOutput: (on) => {
         s.errorOutput = on ? A_ERROR : 0;
@@ -644,6 +671,7 @@ export class Terminal implements TerminalView {
       d[x * CELL_STRIDE + ATTR] &= ~A_GLYPH_MASK;
     }
     line.dirty = true;
+    if (line.extras !== null) coverCells(line, x0, x, false);
     s.lastChar = codes[i - 1];
     if (x >= limit) {
       x = limit - 1;
@@ -847,6 +875,7 @@ export class Terminal implements TerminalView {
       d[x * CELL_STRIDE + ATTR] &= ~A_GLYPH_MASK;
     }
     line.dirty = true;
+    if (line.extras !== null) coverCells(line, x0, x, false);
     s.lastChar = last;
     if (x >= limit) {
       s.x = limit - 1;
@@ -979,6 +1008,7 @@ export class Terminal implements TerminalView {
       d[i + ATTR] = attr;
     }
     line.dirty = true;
+    if (line.extras !== null) coverCells(line, x, x + w, false);
     s.lastChar = cp;
     const nx = x + w;
     if (nx >= limit) {

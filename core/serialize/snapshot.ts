@@ -16,7 +16,16 @@
  *
  * @module
  */
-import { A_WIDE_TAIL, ATTR, BG, CELL_STRIDE, CODE, FG } from "../model/cell.ts";
+import {
+  A_CLUSTER,
+  A_EXT_SHIFT,
+  A_WIDE_TAIL,
+  ATTR,
+  BG,
+  CELL_STRIDE,
+  CODE,
+  FG,
+} from "../model/cell.ts";
 import { Buffer } from "../model/buffer.ts";
 import { Line, type LineSize } from "../model/line.ts";
 import type {
@@ -157,8 +166,8 @@ export interface TerminalSnapshot {
     images: number[];
     imageMemory: number;
     htmlMemory: number;
-    /** replace-key -> absolute line number, in the active buffer. */
-    index: [string, number][];
+    /** replace-key -> absolute line number, and 1 when in the alternate buffer. */
+    index: [string, number, 0 | 1][];
   };
   parser: ParserState;
 }
@@ -285,12 +294,14 @@ export function writeSnapshot(
   const alt = writeBuffer(s.alt.buffer, images);
   const kept = s.embeds.images.map((img) => imageIndex(images, img));
   // Only hints that still point at their line are worth keeping.
-  const index: [string, number][] = [];
-  const buf = s.buf;
+  const index: [string, number, 0 | 1][] = [];
   for (const [key, place] of s.embeds.index) {
-    const k = place.abs - buf.trimmed;
-    if (k >= 0 && k < buf.length && buf.getLine(k) === place.line) {
-      index.push([key, place.abs]);
+    for (const [which, buf] of [s.normal.buffer, s.alt.buffer].entries()) {
+      const k = place.abs - buf.trimmed;
+      if (k >= 0 && k < buf.length && buf.getLine(k) === place.line) {
+        index.push([key, place.abs, which as 0 | 1]);
+        break;
+      }
     }
   }
   return {
@@ -599,6 +610,7 @@ function readLine(
   what: string,
   cols: number,
   images: ImageEmbed[],
+  extSize: number,
 ): Line {
   const o = obj(v, what);
   const line = new Line(cols);
@@ -652,6 +664,17 @@ function readLine(
     }
     if (m.size > 0) line.clusters = m;
   }
+  // What the emulator relies on: cluster text exactly where the flag says,
+  // and extended-style ids that exist.
+  for (let x = 0; x < cols; x++) {
+    const a = d[x * CELL_STRIDE + ATTR];
+    if (((a & A_CLUSTER) !== 0) !== (line.clusters?.has(x) ?? false)) {
+      fail(`${what}: cell ${x}'s cluster flag and cluster text disagree`);
+    }
+    if (a >>> A_EXT_SHIFT > extSize) {
+      fail(`${what}: cell ${x} names extended style ${a >>> A_EXT_SHIFT}`);
+    }
+  }
   if (o.e !== undefined) line.extras = readExtras(o.e, `${what}.e`, images);
   return line;
 }
@@ -663,6 +686,7 @@ function readBuffer(
   rows: number,
   isAlt: boolean,
   images: ImageEmbed[],
+  extSize: number,
 ): Buffer {
   const o = obj(v, what);
   const sb = int(
@@ -684,7 +708,7 @@ function readBuffer(
     fail(`${what} holds more history than its scrollback`);
   }
   const lines = list.map((l, i) =>
-    readLine(l, `${what}.lines[${i}]`, cols, images)
+    readLine(l, `${what}.lines[${i}]`, cols, images, extSize)
   );
   return Buffer.fromLines(cols, rows, scrollback, isAlt, lines, trimmed);
 }
@@ -732,12 +756,25 @@ export function readSnapshot(snapshot: unknown): ReadSnapshot {
   const images = arr(o.images, "images", 1 << 20).map((img, i) =>
     readImage(img, `images[${i}]`)
   );
+  const ext = new ExtTable();
+  ext.load(
+    arr(o.ext, "ext", 0xffff).map((e, i) => {
+      const t = arr(e, `ext[${i}]`, 3);
+      const link = strOrNull(t[1], `ext[${i}] link`);
+      return {
+        underlineColor: int(t[0], `ext[${i}] underline colour`, 0, U32),
+        link,
+        linkId: link === null ? "" : str(t[2], `ext[${i}] link id`, 8192),
+      };
+    }),
+  );
+
   const normal: ScreenState = {
-    buffer: readBuffer(o.normal, "normal", cols, rows, false, images),
+    buffer: readBuffer(o.normal, "normal", cols, rows, false, images, ext.size),
     saved: null,
   };
   const alt: ScreenState = {
-    buffer: readBuffer(o.alt, "alt", cols, rows, true, images),
+    buffer: readBuffer(o.alt, "alt", cols, rows, true, images, ext.size),
     saved: null,
   };
   const saved = arr(o.saved, "saved", 2);
@@ -754,19 +791,6 @@ export function readSnapshot(snapshot: unknown): ReadSnapshot {
     int(margins[3], "margins right", 0, cols - 1),
   ];
   if (top > bottom || left > right) fail("margins are out of order");
-
-  const ext = new ExtTable();
-  ext.load(
-    arr(o.ext, "ext", 0xffff).map((e, i) => {
-      const t = arr(e, `ext[${i}]`, 3);
-      const link = strOrNull(t[1], `ext[${i}] link`);
-      return {
-        underlineColor: int(t[0], `ext[${i}] underline colour`, 0, U32),
-        link,
-        linkId: link === null ? "" : str(t[2], `ext[${i}] link id`, 8192),
-      };
-    }),
-  );
 
   const tabs = new TabStops(cols);
   tabs.load(
@@ -828,16 +852,18 @@ export function readSnapshot(snapshot: unknown): ReadSnapshot {
     k,
   ) => images[int(i, `embeds.images[${k}]`, 0, images.length - 1)]);
   const index = new Map<string, { abs: number; line: Line }>();
-  const buf = screen.buffer;
   for (const [i, e] of arr(em.index, "embeds.index", 1 << 20).entries()) {
-    const pair = arr(e, `embeds.index[${i}]`, 2);
-    const key = str(pair[0], `embeds.index[${i}] key`, 1 << 16);
+    const t = arr(e, `embeds.index[${i}]`, 3);
+    const key = str(t[0], `embeds.index[${i}] key`, 1 << 16);
     const abs = int(
-      pair[1],
+      t[1],
       `embeds.index[${i}] line`,
       0,
       Number.MAX_SAFE_INTEGER,
     );
+    const buf = int(t[2], `embeds.index[${i}] buffer`, 0, 1) === 1
+      ? alt.buffer
+      : normal.buffer;
     const k = abs - buf.trimmed;
     if (k >= 0 && k < buf.length) index.set(key, { abs, line: buf.getLine(k) });
   }

@@ -14,7 +14,7 @@ const ASSETS = {
 
 function serve(
   command: string[],
-  extra: { highWater?: number; lowWater?: number } = {},
+  extra: { highWater?: number; lowWater?: number; closeGraceMs?: number } = {},
 ) {
   return startServer({
     command: command[0],
@@ -203,13 +203,14 @@ Deno.test("server: broken control messages get an error and lose nothing", async
   }
 });
 
-Deno.test("server: a window that closes ends its session and leaves no child", async () => {
-  const s = serve(["/bin/sh", "-c", "sleep 60"]);
+Deno.test("server: a window closed on purpose ends its session and leaves no child", async () => {
+  const s = serve(["/bin/sh", "-c", "sleep 60"], { closeGraceMs: 200 });
   try {
     const c = new TestClient(wsUrl(s.port));
     await hello(c, s.key);
     const session = [...s.sessions.values()][0];
     const pid = session.pty.pid;
+    c.send({ type: "closing" });
     await c.close();
     const status = await session.finished;
     assert(status.signal !== null || status.code !== 0, "child was ended");

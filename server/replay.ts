@@ -1,0 +1,112 @@
+/**
+ * The session's recent output, kept so that a window that lost its socket
+ * can be sent what it missed, from the exact byte it had processed, instead
+ * of a whole snapshot. Grid changes are kept in the same order as the
+ * bytes, because a window's emulator must resize at the same point of the
+ * stream as the server's did.
+ *
+ * Bounded: past {@link ReplayLog.capacity} bytes the oldest entries go,
+ * and a window that is further behind gets a snapshot.
+ *
+ * @module
+ */
+
+/** Output bytes that started at stream offset `offset`. */
+export interface ReplayBytes {
+  offset: number;
+  data: Uint8Array;
+}
+/** Grid change number `seq` (counted from 1), at stream offset `offset`. */
+export interface ReplayGrid {
+  offset: number;
+  seq: number;
+  cols: number;
+  rows: number;
+}
+/** One entry of the log. */
+export type ReplayEntry = ReplayBytes | ReplayGrid;
+
+/** Default bytes of output kept. */
+export const REPLAY_BYTES = 4 * 1024 * 1024;
+
+/** Recent output and grid changes, oldest first. */
+export class ReplayLog {
+  /** Bytes of output kept at most. */
+  readonly capacity: number;
+  #entries: ReplayEntry[] = [];
+  #head = 0;
+  #bytes = 0;
+  /** The stream offset after the last byte logged. */
+  end = 0;
+  /** The oldest offset the log can resume from. */
+  start = 0;
+
+  constructor(capacity = REPLAY_BYTES, start = 0) {
+    this.capacity = capacity;
+    this.start = this.end = start;
+  }
+
+  /** Output bytes that were just read (they continue at {@link ReplayLog.end}). */
+  pushBytes(data: Uint8Array): void {
+    this.#entries.push({ offset: this.end, data });
+    this.end += data.length;
+    this.#bytes += data.length;
+    while (this.#bytes > this.capacity && this.#head < this.#entries.length) {
+      const e = this.#entries[this.#head++];
+      if ("data" in e) {
+        this.#bytes -= e.data.length;
+        this.start = e.offset + e.data.length;
+      } else {
+        this.start = e.offset;
+      }
+    }
+    // Compact the array now and then rather than shifting per entry.
+    if (this.#head > 1024 && this.#head * 2 > this.#entries.length) {
+      this.#entries = this.#entries.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+
+  /** Grid changes logged so far (the last one's `seq`). */
+  gridSeq = 0;
+
+  /** The grid changed here; returns the change's number. */
+  pushGrid(cols: number, rows: number): number {
+    const seq = ++this.gridSeq;
+    this.#entries.push({ offset: this.end, seq, cols, rows });
+    return seq;
+  }
+
+  /**
+   * What a window that processed the stream up to `offset` and grid change
+   * `gridSeq` has not seen, or null when the log no longer reaches back
+   * that far (or the window claims what never was).
+   */
+  since(offset: number, gridSeq: number): ReplayEntry[] | null {
+    if (offset < this.start || offset > this.end || gridSeq > this.gridSeq) {
+      return null;
+    }
+    const out: ReplayEntry[] = [];
+    for (let i = this.#head; i < this.#entries.length; i++) {
+      const e = this.#entries[i];
+      if ("data" in e) {
+        const endOf = e.offset + e.data.length;
+        if (endOf <= offset) continue;
+        out.push(
+          e.offset >= offset
+            ? e
+            : { offset, data: e.data.subarray(offset - e.offset) },
+        );
+      } else if (e.seq > gridSeq) {
+        // Seen bytes past an unseen grid change: not a stream we sent.
+        if (e.offset < offset) return null;
+        out.push(e);
+      }
+    }
+    // Grid changes older than the log: the window missed them.
+    if (gridSeq < this.gridSeq && !out.some((e) => "seq" in e && e.seq === gridSeq + 1)) {
+      return null;
+    }
+    return out;
+  }
+}
