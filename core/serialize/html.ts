@@ -278,7 +278,7 @@ a.dt-a:hover span{--dt-tus:solid}
 .dt-html-partial{display:inline-block;margin-right:4px;color:var(--dt-color-3);cursor:help}
 .dt-html-source{margin:0;white-space:pre-wrap;color:var(--dt-deco-fg)}
 .dt-line[data-exit]{box-shadow:inset 2px 0 0 var(--dt-error-fg)}
-.dt-cmd-deco{position:absolute;top:0;right:0;height:var(--dt-cell-h);display:flex;gap:.4em;align-items:center;padding-left:.4em;background:var(--dt-dbg);color:var(--dt-deco-fg);user-select:none;font-size:.9em}
+.dt-cmd-deco{float:right;height:var(--dt-cell-h);display:flex;gap:.4em;align-items:center;padding-left:.4em;color:var(--dt-deco-fg);user-select:none;font-size:.9em}
 .dt-exit-badge{color:var(--dt-error-fg);cursor:help}
 .dt-exit-badge::before{content:"\\2717\\00a0" attr(data-label)}
 .dt-fold-button{cursor:pointer;border-radius:3px;padding:0 .2em}
@@ -435,8 +435,10 @@ class LinesWriter {
         if (deco.fold) after += `<span class="dt-fold-button"></span>`;
         after += "</span>";
       }
-      html += `<div class="dt-line"${attrs}>${text === "" ? "<br>" : text}${
-        deco ? after : ""
+      // The decoration floats at the right end of the line's first row:
+      // re-wrapped text flows around it, never under it.
+      html += `<div class="dt-line"${attrs}>${deco ? after : ""}${
+        text === "" ? "<br>" : text
       }</div>\n`;
     }
     return html;

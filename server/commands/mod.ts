@@ -1,6 +1,7 @@
 /**
  * The helper subcommands that programs run inside a domterm window
- * (`domterm html`, `domterm imgcat`, ...), and their dispatch.
+ * (`domterm html`, `domterm imgcat`, ...), `domterm view-saved` (opens a
+ * session saved as HTML), and their dispatch.
  *
  * @module
  */
@@ -10,6 +11,7 @@ import { html } from "./html.ts";
 import { imgcat } from "./imgcat.ts";
 import { isDomterm } from "./is_domterm.ts";
 import { shellIntegration } from "./shell_integration.ts";
+import { viewSaved } from "./view_saved.ts";
 import { CommandError, UsageError } from "./tty.ts";
 
 /** A subcommand: its one-line usage and its body, which resolves with the exit status. */
@@ -26,6 +28,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   "imgcat": imgcat,
   "fresh-line": freshLine,
   "shell-integration": shellIntegration,
+  "view-saved": viewSaved,
 };
 
 /** True if `name` is a subcommand. */

@@ -302,7 +302,7 @@ Deno.test("html save: command groups are <details> (prompt in <summary>, output 
   // The failed command has no output: not foldable, but marked as failed.
   assertMatch(
     body,
-    /<div class="dt-line" data-exit="1">\$ false<span class="dt-cmd-deco" aria-hidden="true"><span class="dt-exit-badge" data-label="1" title="Command failed: exit status 1"><\/span><\/span><\/div>/,
+    /<div class="dt-line" data-exit="1"><span class="dt-cmd-deco" aria-hidden="true"><span class="dt-exit-badge" data-label="1" title="Command failed: exit status 1"><\/span><\/span>\$ false<\/div>/,
   );
   // Fold buttons on the foldable prompts; the last prompt is plain.
   assertEquals(body.match(/class="dt-fold-button"/g)?.length, 2);

@@ -16,6 +16,13 @@ import { assert, assertEquals, assertMatch } from "../assert.ts";
 import { startDomterm, waitForRow } from "./domterm.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+/** Deno's cache as it is for this test (the session's HOME is another). */
+const DENO_DIR = Deno.env.get("DENO_DIR") ??
+  join(
+    Deno.env.get("XDG_CACHE_HOME") ??
+      join(Deno.env.get("HOME") ?? "/", ".cache"),
+    "deno",
+  );
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -24,7 +31,7 @@ Deno.test("e2e save as HTML: Ctrl+Shift+S writes a standalone file that looks an
   const dir = await Deno.makeTempDir({ prefix: "domterm-e2e-save-" });
   await Deno.writeTextFile(
     join(dir, ".bashrc"),
-    `PS1='$ '\nalias domterm="'${Deno.execPath()}' run -A '${MAIN}'"\n`,
+    `PS1='$ '\nalias domterm="DENO_DIR='${DENO_DIR}' '${Deno.execPath()}' run -A '${MAIN}'"\n`,
   );
   // The fragments: allowed markup next to every way of running script.
   await Deno.writeTextFile(
@@ -42,7 +49,7 @@ Deno.test("e2e save as HTML: Ctrl+Shift+S writes a standalone file that looks an
     `\x1bP0;1;0q"1;1;6;12#1;2;100;0;0#1~~~~~~-~~~~~~\x1b\\\n`,
   );
   const t = await startDomterm(["bash"], {
-    env: { HOME: dir, INPUTRC: "/dev/null", LANG: "C.UTF-8" },
+    env: { HOME: dir, DENO_DIR, INPUTRC: "/dev/null", LANG: "C.UTF-8" },
     viewport: { width: 800, height: 480 },
   });
   const page = t.page;
