@@ -14,6 +14,10 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { assert, assertEquals, assertMatch } from "../assert.ts";
 import { startDomterm, waitForRow } from "./domterm.ts";
+import { bundleForBrowser } from "./bundle.ts";
+import { launchChromium } from "./chromium.ts";
+import { XSS_CORPUS } from "./fixtures/xss_corpus.ts";
+import { SAVED_FILE_CSP } from "../../core/serialize/html.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 /** Deno's cache as it is for this test (the session's HOME is another). */
@@ -307,5 +311,106 @@ Deno.test("e2e save as HTML: Ctrl+Shift+S writes a standalone file that looks an
   } finally {
     await t.close();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+});
+
+Deno.test("e2e save as HTML: the XSS corpus printed as OSC 72 runs nothing in the saved file, even without its CSP", async () => {
+  const js = await bundleForBrowser(
+    new URL("./fixtures/save_html/harness.ts", import.meta.url),
+  );
+  const browser = await launchChromium();
+  try {
+    // Write the file as the window does.
+    const writer = await browser.newPage();
+    await writer.setContent("<!DOCTYPE html><title>writer</title>");
+    await writer.addScriptTag({ content: js, type: "module" });
+    await writer.waitForFunction(() => "savedFile" in globalThis);
+    const leak = "http://leak.example/leak";
+    const payloads = XSS_CORPUS.map((p) =>
+      p.html.replaceAll("{LEAK_NOSCHEME}", leak.replace(/^http:/, ""))
+        .replaceAll("{LEAK}", leak).replaceAll("{EXT}", "http://evil.example")
+    );
+    const html: string = await writer.evaluate(
+      (p) => (globalThis as Any).savedFile(p),
+      payloads,
+    );
+    assert(html.includes(SAVED_FILE_CSP));
+    // Without the CSP, the sanitizer alone must hold (and with it, too).
+    for (const csp of [false, true]) {
+      const page = await browser.newPage();
+      const requests: string[] = [];
+      const at = "http://saved.test/session.html";
+      page.on("request", (r) => {
+        if (!r.url().startsWith("data:") && r.url() !== at) {
+          requests.push(r.url());
+        }
+      });
+      await page.addInitScript(() => {
+        const hits: string[] = [];
+        Object.defineProperty(globalThis, "__hits", { value: hits });
+        Object.defineProperty(globalThis, "__xss", {
+          get: () => () => hits.push("__xss()"),
+          set: () => hits.push("__xss ="),
+        });
+        for (const name of ["alert", "confirm", "prompt", "print", "open"]) {
+          (globalThis as Any)[name] = () => hits.push(`${name}()`);
+        }
+      });
+      const doc = csp ? html : html.replace(
+        /<meta http-equiv="Content-Security-Policy"[^>]*>\n/,
+        "",
+      );
+      assertEquals(doc.includes("Content-Security-Policy"), csp);
+      // Served from a page of its own (init scripts run on navigation).
+      await page.route(
+        "**/*",
+        (route) =>
+          route.request().url() === at
+            ? route.fulfill({ contentType: "text/html", body: doc })
+            : route.abort(),
+      );
+      await page.goto(at);
+      // Hover and click every embed, open every <details> of the output.
+      await page.evaluate(() => {
+        for (
+          const el of document.querySelectorAll<HTMLElement>(".dt-embed *")
+        ) {
+          for (const type of ["mouseover", "mouseenter", "focus", "click"]) {
+            el.dispatchEvent(new Event(type, { bubbles: true }));
+          }
+          if (el instanceof HTMLDetailsElement) el.open = true;
+        }
+      });
+      await page.waitForTimeout(300);
+      const r = await page.evaluate(() => {
+        const bad: string[] = [];
+        for (const el of document.querySelectorAll(".dt-embed *")) {
+          const tag = el.localName;
+          if (
+            /^(script|iframe|frame|object|embed|form|meta|link|base|style|foreignobject|animate|set)$/i
+              .test(tag)
+          ) bad.push(`<${tag}>`);
+          for (const a of el.attributes) {
+            if (/^on/i.test(a.name)) bad.push(`${tag} ${a.name}`);
+            if (
+              /href|src|action/i.test(a.name) &&
+              /^\s*(javascript|vbscript|data:text)/i.test(a.value)
+            ) bad.push(`${tag} ${a.name}=${a.value.slice(0, 40)}`);
+          }
+        }
+        return {
+          hits: (globalThis as Any).__hits as string[],
+          bad,
+          embeds: document.querySelectorAll(".dt-embed").length,
+        };
+      });
+      assertEquals(r.hits, [], `script ran (csp: ${csp})`);
+      assertEquals(r.bad, [], `csp: ${csp}`);
+      assertEquals(r.embeds, 2 * payloads.length);
+      assertEquals(requests, [], `requests (csp: ${csp})`);
+      await page.close();
+    }
+  } finally {
+    await browser.close();
   }
 });
