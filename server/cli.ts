@@ -8,6 +8,14 @@ import { type Asset, startServer } from "./http.ts";
 import { VERSION } from "./version.ts";
 import { isCommand, runCommand } from "./commands/mod.ts";
 import { MAX_SCROLLBACK_LINES } from "../core/protocol.ts";
+import {
+  type ControlListener,
+  listenControl,
+  request,
+  runtimeDir,
+  socketPath,
+} from "./control.ts";
+import { sessionControl } from "./session_control.ts";
 
 /** Parsed command line. */
 export interface CliOptions {
@@ -20,8 +28,10 @@ export interface CliOptions {
   fileOpener: string | undefined;
   /** Do not load domterm's shell integration into bash/zsh/fish. */
   noShellIntegration: boolean;
-  /** History lines per window (null: no limit; undefined: the default). */
+  /** History lines per session (null: no limit; undefined: the default). */
   scrollback: number | null | undefined;
+  /** A session without a window ends after this many seconds (undefined: never). */
+  detachedTimeout: number | undefined;
   /** The command to run (empty: the user's shell). */
   command: string[];
 }
@@ -58,14 +68,31 @@ Options:
   --no-shell-integration
                     start bash, zsh or fish without domterm's prompt marks
                     (also: DOMTERM_SHELL_INTEGRATION=0 in the environment)
-  --scrollback N    keep N lines of history per window (default 10000);
+  --scrollback N    keep N lines of history per session (default 10000);
                     'unlimited' keeps everything
+  --detached-timeout S
+                    end a session S seconds after its last window was lost
+                    (default: never; a window closed on purpose ends it)
   -h, --help        show this help and exit
   -V, --version     print the version and exit
 
 The server listens on 127.0.0.1 only. Every window proves it knows a random
-server key that is never put on a command line. The program ends when the
-last session ends: when its command exits or its last window closes.
+server key that is never put on a command line. One server runs per user: a
+later 'domterm' asks the running one for a new session and window (through a
+socket in $XDG_RUNTIME_DIR/domterm). Sessions live in the server: a reload,
+a crash or a lost connection only detaches the window; closing it on purpose
+ends the session. The server exits when its last session ends.
+
+Sessions:
+  list [--json]               the sessions: number, name, pid, size, windows,
+                              state (attached, detached) and command
+  attach N|NAME               open a window on a session
+  new [--name NAME] [-- command...]
+                              a new session (and window) in this directory
+  detach [N|NAME]             detach every window of a session (default: the
+                              one this runs in); Ctrl+Shift+D in the window
+  kill N|NAME                 end a session (its program is hung up)
+  kill-server                 end every session and the server
 
 Commands, for use inside a domterm window (they print escape sequences;
 outside domterm they exit 1 unless given --force):
@@ -100,6 +127,7 @@ export function parseCli(argv: string[]): CliOptions {
     fileOpener: undefined,
     noShellIntegration: false,
     scrollback: undefined,
+    detachedTimeout: undefined,
     command: [],
   };
   for (let i = 0; i < argv.length; i++) {
@@ -175,6 +203,17 @@ export function parseCli(argv: string[]): CliOptions {
         }
         break;
       }
+      case "--detached-timeout": {
+        const v = value();
+        if (v === "never") o.detachedTimeout = undefined;
+        else if (/^\d{1,9}$/.test(v)) o.detachedTimeout = Number(v);
+        else {
+          throw new UsageError(
+            `--detached-timeout: '${v}' is not a number of seconds or 'never'`,
+          );
+        }
+        break;
+      }
       default:
         if (arg.startsWith("-")) {
           throw new UsageError(`unknown option '${name}'`);
@@ -221,6 +260,33 @@ export async function main(
     console.log(`domterm ${VERSION}`);
     return 0;
   }
+  // One server per user: ask the running one, if any, for a new session.
+  let controlPath: string | null = null;
+  try {
+    controlPath = socketPath(runtimeDir());
+  } catch (e) {
+    console.error(
+      `domterm: no private runtime directory (${
+        (e as Error).message
+      }); this server will not be found by later 'domterm' commands`,
+    );
+  }
+  if (controlPath !== null && opts.port === 0) {
+    const res = await request(controlPath, {
+      op: "new",
+      ...(opts.command.length ? { command: opts.command } : {}),
+      cwd: Deno.cwd(),
+    });
+    if (res !== null) {
+      if (!res.ok) {
+        console.error(`domterm: the running server refused: ${res.error}`);
+        return 1;
+      }
+      await openWindow(res.url!, opts);
+      return 0;
+    }
+  }
+
   const [command, ...args] = opts.command.length
     ? opts.command
     : defaultCommand();
@@ -240,6 +306,12 @@ export async function main(
       assets,
       shellIntegration: !opts.noShellIntegration,
       scrollback: opts.scrollback,
+      detachedTimeoutMs: opts.detachedTimeout === undefined
+        ? undefined
+        : opts.detachedTimeout * 1000,
+      env: controlPath === null
+        ? undefined
+        : { ...Deno.env.toObject(), DOMTERM_SOCKET: controlPath },
       onIdle: () => done(),
       onConnect: removeLauncher,
       fileOpener: opts.fileOpener,
@@ -262,22 +334,48 @@ export async function main(
     }
   }
 
-  if (opts.noBrowser) {
-    console.log(server.url);
-  } else {
+  let control: ControlListener | null = null;
+  if (controlPath !== null) {
     try {
-      const choice = chooseBrowser(opts.browser);
-      launcher = await openBrowser(server.url, choice);
+      control = await listenControl(
+        controlPath,
+        sessionControl(server, stop),
+        (m) => console.error(`domterm: ${m}`),
+      );
     } catch (e) {
       console.error(`domterm: ${(e as Error).message}`);
-      console.error(
-        "domterm: open this URL yourself (it contains the server key):",
-      );
-      console.log(server.url);
     }
   }
+
+  launcher = await openWindow(server.url, opts);
   await idle;
+  control?.close();
   removeLauncher();
   await server.shutdown();
   return 0;
+}
+
+/**
+ * Open a window on `url` with the browser the options name, or print the
+ * URL (--no-browser, or when no browser can be started). Returns the
+ * launcher file to remove once the window has connected, if any.
+ */
+async function openWindow(
+  url: string,
+  opts: CliOptions,
+): Promise<string | null> {
+  if (opts.noBrowser) {
+    console.log(url);
+    return null;
+  }
+  try {
+    return await openBrowser(url, chooseBrowser(opts.browser));
+  } catch (e) {
+    console.error(`domterm: ${(e as Error).message}`);
+    console.error(
+      "domterm: open this URL yourself (it contains the server key):",
+    );
+    console.log(url);
+    return null;
+  }
 }

@@ -148,6 +148,7 @@ export interface DomtermServer {
   newSession(
     command?: string[],
     size?: { cols: number; rows: number },
+    extra?: { cwd?: string; name?: string },
   ): Session;
   /** End all sessions and stop listening. */
   shutdown(): Promise<void>;
@@ -194,6 +195,7 @@ export function startServer(options: ServerOptions): DomtermServer {
   function newSession(
     command: string[] = [options.command, ...options.args],
     size = { cols: 80, rows: 24 },
+    extra: { cwd?: string; name?: string } = {},
   ): Session {
     const id = nextSession++;
     const s = Session.start({
@@ -206,7 +208,8 @@ export function startServer(options: ServerOptions): DomtermServer {
         ? DEFAULT_SCROLLBACK_LINES
         : options.scrollback ?? Infinity,
       env: options.env,
-      cwd: options.cwd,
+      cwd: extra.cwd ?? options.cwd,
+      name: extra.name,
       shellIntegration: options.shellIntegration,
       highWater: options.highWater,
       lowWater: options.lowWater,

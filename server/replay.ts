@@ -104,7 +104,10 @@ export class ReplayLog {
       }
     }
     // Grid changes older than the log: the window missed them.
-    if (gridSeq < this.gridSeq && !out.some((e) => "seq" in e && e.seq === gridSeq + 1)) {
+    if (
+      gridSeq < this.gridSeq &&
+      !out.some((e) => "seq" in e && e.seq === gridSeq + 1)
+    ) {
       return null;
     }
     return out;

@@ -60,6 +60,8 @@ export interface SessionOptions {
   scrollback?: number;
   /** Base environment (default: the server's). */
   env?: Record<string, string>;
+  /** A name to attach it by (`domterm new --name`). */
+  name?: string;
   cwd?: string;
   /**
    * Load domterm's shell integration into bash, zsh or fish (default true;
@@ -146,6 +148,8 @@ export class Session {
   readonly pty: Pty;
   /** The command line it runs (for `domterm list`). */
   readonly command: string[];
+  /** The name it can be attached by, if it has one. */
+  readonly name: string | null;
   readonly windows = new Set<Window>();
   /** The emulator that is the truth about the screen. */
   readonly term: Terminal;
@@ -182,6 +186,7 @@ export class Session {
     this.id = options.id;
     this.pty = pty;
     this.command = command;
+    this.name = options.name ?? null;
     this.#high = options.highWater ?? HIGH_WATER;
     this.#low = options.lowWater ?? LOW_WATER;
     this.#settleMs = options.resizeSettleMs ?? RESIZE_SETTLE_MS;

@@ -7,6 +7,7 @@
 import type { Params } from "../parser/handler.ts";
 import type { Line } from "../model/line.ts";
 import { LINE_SINGLE } from "../model/line.ts";
+import { coverCells } from "../model/line_extras.ts";
 import {
   deleteCells,
   eraseCells,
@@ -34,6 +35,7 @@ export function eraseRow(
 ): void {
   if (selective) selectiveEraseCells(line, from, to);
   else eraseCells(line, from, to, s.pen.bg);
+  coverCells(line, from, to, true);
   if (wholeLine && line.size !== LINE_SINGLE && !selective) {
     line.size = LINE_SINGLE;
   }
@@ -121,7 +123,9 @@ export function decsel(t: Emulator, p: Params): void {
 export function ech(t: Emulator, p: Params): void {
   const s = t.s;
   const n = Math.min(count(p, 0), s.cols);
-  eraseCells(cursorLine(s), s.x, s.x + n, s.pen.bg);
+  const line = cursorLine(s);
+  eraseCells(line, s.x, s.x + n, s.pen.bg);
+  coverCells(line, s.x, s.x + n, true);
   s.wrapPending = false;
 }
 
@@ -130,13 +134,9 @@ export function ich(t: Emulator, p: Params): void {
   const s = t.s;
   if (s.x < s.left) return;
   const limit = s.x <= s.right ? s.right + 1 : s.cols;
-  insertCells(
-    cursorLine(s),
-    s.x,
-    Math.min(count(p, 0), s.cols),
-    limit,
-    s.pen.bg,
-  );
+  const line = cursorLine(s);
+  insertCells(line, s.x, Math.min(count(p, 0), s.cols), limit, s.pen.bg);
+  coverCells(line, s.x, limit, false);
   s.wrapPending = false;
 }
 
@@ -145,13 +145,9 @@ export function dch(t: Emulator, p: Params): void {
   const s = t.s;
   if (s.x < s.left) return;
   const limit = s.x <= s.right ? s.right + 1 : s.cols;
-  deleteCells(
-    cursorLine(s),
-    s.x,
-    Math.min(count(p, 0), s.cols),
-    limit,
-    s.pen.bg,
-  );
+  const line = cursorLine(s);
+  deleteCells(line, s.x, Math.min(count(p, 0), s.cols), limit, s.pen.bg);
+  coverCells(line, s.x, limit, false);
   s.wrapPending = false;
 }
 
@@ -162,6 +158,7 @@ export function decaln(t: Emulator): void {
   for (let y = 0; y < s.rows; y++) {
     const line = s.buf.screenLine(y);
     line.fill(0, s.cols, 0x45, 0, 0, 0);
+    coverCells(line, 0, s.cols, false);
     line.wrapped = false;
     line.size = LINE_SINGLE;
   }

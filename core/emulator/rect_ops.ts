@@ -21,6 +21,7 @@ import {
   CELL_STRIDE,
 } from "../model/cell.ts";
 import type { Line } from "../model/line.ts";
+import { coverCells } from "../model/line_extras.ts";
 import {
   eraseCells,
   selectiveEraseCells,
@@ -56,6 +57,7 @@ export function fillRect(
     splitWideAt(line, r.left);
     splitWideAt(line, r.right + 1);
     line.fill(r.left, r.right + 1, code, fg, bg, attr);
+    coverCells(line, r.left, r.right + 1, false);
   }
 }
 
@@ -63,6 +65,7 @@ export function fillRect(
 export function eraseRect(row: RowAccess, r: Rect, bg: number): void {
   for (let y = r.top; y <= r.bottom; y++) {
     eraseCells(row(y), r.left, r.right + 1, bg);
+    coverCells(row(y), r.left, r.right + 1, true);
   }
 }
 
@@ -70,6 +73,7 @@ export function eraseRect(row: RowAccess, r: Rect, bg: number): void {
 export function selectiveEraseRect(row: RowAccess, r: Rect): void {
   for (let y = r.top; y <= r.bottom; y++) {
     selectiveEraseCells(row(y), r.left, r.right + 1);
+    coverCells(row(y), r.left, r.right + 1, true);
   }
 }
 
@@ -128,6 +132,7 @@ export function copyRect(
       line.clusters?.delete(dstLeft + width - 1);
       d[last] &= ~(A_WIDE | (1 << 13));
     }
+    coverCells(line, dstLeft, dstLeft + width, false);
     line.dirty = true;
   }
 }

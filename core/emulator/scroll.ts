@@ -7,6 +7,7 @@
  * @module
  */
 import type { Params } from "../parser/handler.ts";
+import { coverCells } from "../model/line_extras.ts";
 import { deleteCells, insertCells } from "../model/line_ops.ts";
 import type { Emulator } from "./context.ts";
 import { setPosition } from "./cursor.ts";
@@ -20,6 +21,7 @@ export function scrollUp(s: TerminalState, n: number): void {
     s.buf.scrollUp(s.top, s.bottom, n, bg, s.top === 0);
   } else {
     s.buf.scrollRectUp(s.top, s.bottom, s.left, s.right, n, bg);
+    coverRect(s, s.top, s.bottom);
   }
 }
 
@@ -30,6 +32,18 @@ export function scrollDown(s: TerminalState, n: number): void {
     s.buf.scrollDown(s.top, s.bottom, n, bg);
   } else {
     s.buf.scrollRectDown(s.top, s.bottom, s.left, s.right, n, bg);
+    coverRect(s, s.top, s.bottom);
+  }
+}
+
+/**
+ * Rows [top, bottom] had the cells between the margins moved (a rectangle
+ * scrolled): embeds drawn over those cells do not move with them, they go
+ * (whole lines, with their embeds, move only in full-width scrolls).
+ */
+function coverRect(s: TerminalState, top: number, bottom: number): void {
+  for (let y = top; y <= bottom; y++) {
+    coverCells(s.buf.screenLine(y), s.left, s.right + 1, false);
   }
 }
 
@@ -40,6 +54,7 @@ export function shiftColumns(s: TerminalState, x: number, n: number): void {
     const line = s.buf.screenLine(y);
     if (n > 0) insertCells(line, x, n, s.right + 1, bg);
     else deleteCells(line, x, -n, s.right + 1, bg);
+    coverCells(line, x, s.right + 1, false);
   }
 }
 
@@ -90,6 +105,7 @@ export function il(t: Emulator, p: Params): void {
     s.buf.scrollDown(s.y, s.bottom, n, bg);
   } else {
     s.buf.scrollRectDown(s.y, s.bottom, s.left, s.right, n, bg);
+    coverRect(s, s.y, s.bottom);
   }
   s.x = s.left;
   s.wrapPending = false;
@@ -105,6 +121,7 @@ export function dl(t: Emulator, p: Params): void {
     s.buf.scrollUp(s.y, s.bottom, n, bg, false);
   } else {
     s.buf.scrollRectUp(s.y, s.bottom, s.left, s.right, n, bg);
+    coverRect(s, s.y, s.bottom);
   }
   s.x = s.left;
   s.wrapPending = false;

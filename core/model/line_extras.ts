@@ -8,11 +8,16 @@
  * - Reflow (re-wrapping on resize) moves extras with their logical line:
  *   items positioned by a column `x` move to the row and column that now
  *   hold that cell; a `block` line is never joined with other rows.
- * - Erasing a whole line's cells (ED, EL 2, scrolling a blank line in)
- *   does not by itself drop extras; features that need that do it.
+ * - Erasing or overwriting cells drops what is drawn over them, and
+ *   nothing else ({@link coverCells}, called by the emulator wherever cells
+ *   are erased, printed, filled or copied): a block line's `block` (it
+ *   stands for the whole row), and, when erasing, the inline fragments
+ *   anchored inside the erased cells. Marks and pretty-printed blocks stay:
+ *   they describe the line, not content drawn on it.
  *
  * @module
  */
+import type { Line } from "./line.ts";
 
 /** A shell-integration mark at a column (OSC 133/633, DomTerm's CSI u). */
 export interface LineMark {
@@ -119,4 +124,56 @@ export function cloneExtras(e: LineExtras | null): LineExtras | null {
   if (e.inline) c.inline = e.inline.map((i) => ({ ...i }));
   if (e.pretty) c.pretty = e.pretty;
   return c;
+}
+
+/**
+ * True when `e` holds content drawn on the line (a block, inline
+ * fragments): such a line is not empty even without text.
+ */
+export function hasEmbeds(e: LineExtras | null): boolean {
+  return e !== null &&
+    (e.block !== undefined || (e.inline !== undefined && e.inline.length > 0));
+}
+
+/**
+ * Cells [from, to) of `line` were erased (`erased`) or written over
+ * (printing, DECFRA, DECCRA): drop the embeds drawn over them, as xterm's
+ * image pixels go where text or blanks are written.
+ *
+ * - A block (HTML or image line) covers the whole row: any write drops it.
+ * - An inline fragment sits in the gap before cell `x`; an erase drops it
+ *   when the gap is inside the erased cells (`from < x < to`, or at the
+ *   line's start or end edge when the erase reaches it). Printing keeps it:
+ *   the text it was printed before is written after it.
+ *
+ * Extras left empty become null (the line may count as blank again).
+ */
+export function coverCells(
+  line: Line,
+  from: number,
+  to: number,
+  erased: boolean,
+): void {
+  const e = line.extras;
+  if (e === null || from >= to) return;
+  let changed = false;
+  if (e.block !== undefined) {
+    delete e.block;
+    changed = true;
+  }
+  if (erased && e.inline !== undefined) {
+    const end = line.cols;
+    const kept = e.inline.filter((i) =>
+      !((from < i.x && i.x < to) || (i.x === from && from === 0) ||
+        (i.x >= to && to >= end))
+    );
+    if (kept.length !== e.inline.length) {
+      changed = true;
+      if (kept.length > 0) e.inline = kept;
+      else delete e.inline;
+    }
+  }
+  if (!changed) return;
+  line.dirty = true;
+  if (Object.values(e).every((v) => v === undefined)) line.extras = null;
 }

@@ -12,6 +12,14 @@ import { imgcat } from "./imgcat.ts";
 import { isDomterm } from "./is_domterm.ts";
 import { shellIntegration } from "./shell_integration.ts";
 import { viewSaved } from "./view_saved.ts";
+import {
+  attach,
+  detach,
+  kill,
+  killServer,
+  list,
+  newSession,
+} from "./sessions.ts";
 import { CommandError, UsageError } from "./tty.ts";
 
 /** A subcommand: its one-line usage and its body, which resolves with the exit status. */
@@ -29,6 +37,12 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   "fresh-line": freshLine,
   "shell-integration": shellIntegration,
   "view-saved": viewSaved,
+  "list": list,
+  "attach": attach,
+  "new": newSession,
+  "kill": kill,
+  "detach": detach,
+  "kill-server": killServer,
 };
 
 /** True if `name` is a subcommand. */

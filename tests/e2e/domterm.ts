@@ -6,6 +6,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "./chromium.ts";
+import { privateRuntimeEnv } from "../runtime_dir.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
@@ -30,7 +31,7 @@ export async function spawnServer(
 ): Promise<{ child: Deno.ChildProcess; url: string }> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", MAIN, "--no-browser", ...args],
-    env,
+    env: privateRuntimeEnv(env),
     stdin: "null",
     stdout: "piped",
     stderr: "inherit",

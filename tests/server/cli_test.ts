@@ -1,13 +1,14 @@
 /** The `domterm` command line, run as a real process. */
 import { assert, assertEquals, assertMatch } from "../assert.ts";
 import { parseCli, UsageError } from "../../server/cli.ts";
+import { privateRuntimeEnv } from "../runtime_dir.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
 async function run(args: string[], env: Record<string, string> = {}) {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", MAIN, ...args],
-    env,
+    env: privateRuntimeEnv(env),
     stdin: "null",
   }).output();
   const dec = new TextDecoder();
@@ -89,6 +90,7 @@ Deno.test("cli: parseCli takes the command after --", () => {
 Deno.test("cli: --no-browser prints the URL alone on a line and serves it", async () => {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", MAIN, "--no-browser", "--", "/bin/sh", "-c", "exit 0"],
+    env: privateRuntimeEnv(),
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
@@ -119,6 +121,7 @@ Deno.test("cli: a missing browser gives a clear error and still prints the URL",
       "--",
       "/bin/sh",
     ],
+    env: privateRuntimeEnv(),
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

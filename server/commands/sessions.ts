@@ -1,0 +1,206 @@
+/**
+ * The subcommands that manage sessions through the running server's
+ * control socket (server/control.ts): `domterm list`, `attach`, `new`,
+ * `kill`, `detach`, `kill-server`. Inside a session the socket is found
+ * through `DOMTERM_SOCKET`; elsewhere in the user's runtime directory.
+ *
+ * @module
+ */
+import { chooseBrowser, openBrowser } from "../browser.ts";
+import {
+  type ControlRequest,
+  type ControlResponse,
+  request,
+  type SessionInfo,
+  socketPath,
+} from "../control.ts";
+import type { Command } from "./mod.ts";
+import { CommandError, parseArgs, UsageError } from "./tty.ts";
+
+/** The control socket to ask: the session's own server first. */
+export function controlSocket(): string {
+  return Deno.env.get("DOMTERM_SOCKET") || socketPath();
+}
+
+async function ask(req: ControlRequest): Promise<ControlResponse> {
+  const path = controlSocket();
+  const res = await request(path, req);
+  if (res === null) {
+    throw new CommandError(
+      `no domterm server is running (nothing answers at ${path}); start one with 'domterm'`,
+    );
+  }
+  if (!res.ok) throw new CommandError(res.error ?? "the server refused");
+  return res;
+}
+
+/** The session this process runs in (from DOMTERM), or null. */
+export function ownSession(): number | null {
+  const m = /(?:^|;)session#=(\d+)(?:;|$)/.exec(Deno.env.get("DOMTERM") ?? "");
+  return m ? Number(m[1]) : null;
+}
+
+function ref(v: string | undefined, what: string): number | string {
+  if (v === undefined) throw new UsageError(`which session? (${what})`);
+  return /^\d+$/.test(v) ? Number(v) : v;
+}
+
+/** Open `url` in a window (or print it with --no-browser). */
+async function openWindow(
+  url: string,
+  noBrowser: boolean,
+  browser: string | undefined,
+): Promise<void> {
+  if (noBrowser) {
+    console.log(url);
+    return;
+  }
+  try {
+    await openBrowser(url, chooseBrowser(browser));
+  } catch (e) {
+    console.error(`domterm: ${(e as Error).message}`);
+    console.error(
+      "domterm: open this URL yourself (it contains the server key):",
+    );
+    console.log(url);
+  }
+}
+
+function ago(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86400)}d`;
+}
+
+/** The table `domterm list` prints. */
+export function formatList(sessions: SessionInfo[], now = Date.now()): string {
+  if (sessions.length === 0) return "no sessions";
+  const rows = [["#", "NAME", "PID", "SIZE", "WINDOWS", "STATE", "COMMAND"]];
+  for (const s of sessions) {
+    rows.push([
+      String(s.id),
+      s.name ?? "-",
+      String(s.pid),
+      `${s.cols}x${s.rows}`,
+      String(s.windows),
+      s.state === "attached"
+        ? "attached"
+        : `detached ${ago(now - (s.detachedSince ?? now))}`,
+      s.command.join(" "),
+    ]);
+  }
+  const widths = rows[0].map((_, i) =>
+    Math.max(...rows.map((r) => r[i].length))
+  );
+  return rows.map((r) =>
+    r.map((c, i) => i === r.length - 1 ? c : c.padEnd(widths[i])).join("  ")
+  ).join("\n");
+}
+
+/** `domterm list`. */
+export const list: Command = {
+  usage: "domterm list [--json]",
+  async run(argv) {
+    const a = parseArgs(argv, ["--json"], []);
+    if (a.operands.length) throw new UsageError("list takes no arguments");
+    const res = await ask({ op: "list" });
+    const sessions = res.sessions ?? [];
+    console.log(
+      a.flags.has("--json")
+        ? JSON.stringify(sessions, null, 2)
+        : formatList(sessions),
+    );
+    return 0;
+  },
+};
+
+/** `domterm attach N|name`. */
+export const attach: Command = {
+  usage: "domterm attach N|NAME [--no-browser] [--browser B]",
+  async run(argv) {
+    const a = parseArgs(argv, ["--no-browser"], ["--browser"]);
+    if (a.operands.length !== 1) throw new UsageError("attach one session");
+    const res = await ask({
+      op: "attach",
+      session: ref(a.operands[0], "a number or a name"),
+    });
+    await openWindow(
+      res.url!,
+      a.flags.has("--no-browser"),
+      a.values.get("--browser"),
+    );
+    return 0;
+  },
+};
+
+/** `domterm new [--name NAME] [-- command...]`. */
+export const newSession: Command = {
+  usage:
+    "domterm new [--name NAME] [--no-browser] [--browser B] [-- command...]",
+  async run(argv) {
+    const a = parseArgs(argv, ["--no-browser"], ["--browser", "--name"]);
+    const dash = argv.indexOf("--");
+    if (a.operands.length > 0 && dash < 0) {
+      throw new UsageError("put the command after '--'");
+    }
+    const command = dash >= 0 ? argv.slice(dash + 1) : [];
+    const res = await ask({
+      op: "new",
+      ...(command.length ? { command } : {}),
+      cwd: Deno.cwd(),
+      ...(a.values.has("--name") ? { name: a.values.get("--name") } : {}),
+    });
+    await openWindow(
+      res.url!,
+      a.flags.has("--no-browser"),
+      a.values.get("--browser"),
+    );
+    return 0;
+  },
+};
+
+/** `domterm kill N|name`. */
+export const kill: Command = {
+  usage: "domterm kill N|NAME",
+  async run(argv) {
+    const a = parseArgs(argv, [], []);
+    if (a.operands.length !== 1) throw new UsageError("kill one session");
+    await ask({
+      op: "kill",
+      session: ref(a.operands[0], "a number or a name"),
+    });
+    return 0;
+  },
+};
+
+/** `domterm detach [N|name]`: default, the session it runs in. */
+export const detach: Command = {
+  usage: "domterm detach [N|NAME]",
+  async run(argv) {
+    const a = parseArgs(argv, [], []);
+    if (a.operands.length > 1) throw new UsageError("detach one session");
+    const session = a.operands.length
+      ? ref(a.operands[0], "a number or a name")
+      : ownSession();
+    if (session === null) {
+      throw new UsageError("not inside a domterm session: name one");
+    }
+    await ask({ op: "detach", session });
+    return 0;
+  },
+};
+
+/** `domterm kill-server`: end every session and the server. */
+export const killServer: Command = {
+  usage: "domterm kill-server",
+  async run(argv) {
+    const a = parseArgs(argv, [], []);
+    if (a.operands.length) {
+      throw new UsageError("kill-server takes no arguments");
+    }
+    await ask({ op: "kill-server" });
+    return 0;
+  },
+};

@@ -1,0 +1,293 @@
+/**
+ * One server per user: the first `domterm` listens on a UNIX socket in a
+ * private directory, and later ones (`domterm`, `domterm list`, `attach`,
+ * `new`, `kill`, `kill-server`, `detach`) ask it over that socket instead
+ * of starting a second server.
+ *
+ * The directory is `$DOMTERM_RUNTIME_DIR` if set, else
+ * `$XDG_RUNTIME_DIR/domterm`, else `domterm-UID` in the temp directory;
+ * it is created with mode 0700 and refused when another user owns it or
+ * others may enter it, so two users never see each other's server. A
+ * socket file left by a server that died is detected (nothing answers)
+ * and replaced.
+ *
+ * The protocol: one JSON request per connection, one line, answered by one
+ * JSON line. Requests: `{op: "list"}`, `{op: "new", command?, cwd?,
+ * name?}`, `{op: "attach", session}`, `{op: "kill", session}`, `{op:
+ * "detach", session}`, `{op: "kill-server"}`, `{op: "info"}`. Every answer
+ * has `ok`; a failed one has `error`.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+
+/** What the server tells `domterm list` about a session. */
+export interface SessionInfo {
+  id: number;
+  name: string | null;
+  command: string[];
+  pid: number;
+  windows: number;
+  cols: number;
+  rows: number;
+  /** "attached" with windows, else "detached". */
+  state: "attached" | "detached";
+  /** When it lost its last window (ms since the epoch), or null. */
+  detachedSince: number | null;
+}
+
+/** A request to the server. */
+export type ControlRequest =
+  | { op: "info" }
+  | { op: "list" }
+  | { op: "new"; command?: string[]; cwd?: string; name?: string }
+  | { op: "attach"; session: number | string }
+  | { op: "kill"; session: number | string }
+  | { op: "detach"; session: number | string }
+  | { op: "kill-server" };
+
+/** An answer. */
+export interface ControlResponse {
+  ok: boolean;
+  error?: string;
+  /** list */
+  sessions?: SessionInfo[];
+  /** new, attach: the page to open (the key in the fragment). */
+  url?: string;
+  session?: number;
+  /** info */
+  version?: string;
+  pid?: number;
+}
+
+/** Longest request accepted, in bytes. */
+export const MAX_CONTROL_REQUEST = 64 * 1024;
+
+/** The directory of the control socket (created 0700; throws when it is not private). */
+export function runtimeDir(
+  env: (k: string) => string | undefined = (k) => Deno.env.get(k),
+): string {
+  const explicit = env("DOMTERM_RUNTIME_DIR");
+  const xdg = env("XDG_RUNTIME_DIR");
+  const uid = Deno.uid() ?? 0;
+  const dir = explicit
+    ? explicit
+    : xdg
+    ? join(xdg, "domterm")
+    : join(tmpdir(), `domterm-${uid}`);
+  try {
+    Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (e) {
+    if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
+  }
+  const st = Deno.lstatSync(dir);
+  if (!st.isDirectory) throw new Error(`${dir} is not a directory`);
+  if (st.uid !== null && st.uid !== uid) {
+    throw new Error(`${dir} belongs to another user (uid ${st.uid})`);
+  }
+  if (st.mode !== null && (st.mode & 0o077) !== 0) {
+    // Ours, but open to others: close it (we made it, or an old version did).
+    Deno.chmodSync(dir, 0o700);
+  }
+  return dir;
+}
+
+/** The control socket's path. */
+export function socketPath(dir = runtimeDir()): string {
+  return join(dir, "server.sock");
+}
+
+/**
+ * Send one request to the server at `path`. Resolves with its answer, or
+ * null when no server answers there (no socket, or a stale one).
+ */
+export async function request(
+  path: string,
+  req: ControlRequest,
+  timeoutMs = 5000,
+): Promise<ControlResponse | null> {
+  let conn: Deno.UnixConn;
+  try {
+    conn = await Deno.connect({ transport: "unix", path });
+  } catch {
+    return null;
+  }
+  const timer = setTimeout(() => {
+    try {
+      conn.close();
+    } catch { /* closed */ }
+  }, timeoutMs);
+  try {
+    await writeAll(conn, new TextEncoder().encode(JSON.stringify(req) + "\n"));
+    const line = await readLine(conn);
+    if (line === null) return null;
+    return JSON.parse(line) as ControlResponse;
+  } catch {
+    return null;
+  } finally {
+    clearTimeout(timer);
+    try {
+      conn.close();
+    } catch { /* closed */ }
+  }
+}
+
+async function writeAll(conn: Deno.Conn, data: Uint8Array): Promise<void> {
+  let off = 0;
+  while (off < data.length) off += await conn.write(data.subarray(off));
+}
+
+async function readLine(conn: Deno.Conn): Promise<string | null> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const buf = new Uint8Array(4096);
+  for (;;) {
+    const n = await conn.read(buf);
+    if (n === null) break;
+    const piece = buf.slice(0, n);
+    const nl = piece.indexOf(10);
+    chunks.push(nl >= 0 ? piece.subarray(0, nl) : piece);
+    total += n;
+    if (nl >= 0) break;
+    if (total > MAX_CONTROL_REQUEST) throw new Error("request too long");
+  }
+  if (total === 0) return null;
+  const all = new Uint8Array(chunks.reduce((k, c) => k + c.length, 0));
+  let o = 0;
+  for (const c of chunks) {
+    all.set(c, o);
+    o += c.length;
+  }
+  return new TextDecoder().decode(all);
+}
+
+/** Checks a request from the socket; a string says what is wrong. */
+export function parseRequest(text: string): ControlRequest | string {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return "request is not JSON";
+  }
+  if (typeof v !== "object" || v === null) return "request is not an object";
+  const o = v as Record<string, unknown>;
+  const ref = (x: unknown) =>
+    (typeof x === "number" && Number.isInteger(x) && x > 0) ||
+    (typeof x === "string" && x.length > 0 && x.length <= 256);
+  switch (o.op) {
+    case "info":
+    case "list":
+    case "kill-server":
+      return { op: o.op };
+    case "new": {
+      const r: ControlRequest = { op: "new" };
+      if (o.command !== undefined) {
+        if (
+          !Array.isArray(o.command) || o.command.length === 0 ||
+          o.command.length > 1024 ||
+          !o.command.every((a) => typeof a === "string" && a.length < 65536)
+        ) return "new: command must be a non-empty list of strings";
+        r.command = o.command as string[];
+      }
+      if (o.cwd !== undefined) {
+        if (typeof o.cwd !== "string" || o.cwd.length > 4096) {
+          return "new: bad cwd";
+        }
+        r.cwd = o.cwd;
+      }
+      if (o.name !== undefined) {
+        if (typeof o.name !== "string" || !/^[\w.-]{1,64}$/.test(o.name)) {
+          return "new: a name is 1-64 letters, digits, '_', '.' or '-'";
+        }
+        r.name = o.name;
+      }
+      return r;
+    }
+    case "attach":
+    case "kill":
+    case "detach":
+      if (!ref(o.session)) return `${o.op}: needs a session number or name`;
+      return { op: o.op, session: o.session as number | string };
+    default:
+      return `unknown op ${JSON.stringify(o.op)}`.slice(0, 100);
+  }
+}
+
+/** What the control socket acts on (the server). */
+export interface ControlHandler {
+  handle(req: ControlRequest): Promise<ControlResponse> | ControlResponse;
+}
+
+/** A listening control socket. */
+export interface ControlListener {
+  readonly path: string;
+  close(): void;
+}
+
+/**
+ * Listen on `path`, replacing a stale socket file. Throws when another
+ * server answers there (the caller should have asked it instead).
+ */
+export async function listenControl(
+  path: string,
+  handler: ControlHandler,
+  log: (m: string) => void = () => {},
+): Promise<ControlListener> {
+  let listener: Deno.UnixListener;
+  try {
+    listener = Deno.listen({ transport: "unix", path });
+  } catch (e) {
+    if (!(e instanceof Deno.errors.AddrInUse)) throw e;
+    if (await request(path, { op: "info" }, 1000) !== null) {
+      throw new Error(`a domterm server already answers at ${path}`);
+    }
+    // Left by a server that died: nothing answers. Take its place.
+    Deno.removeSync(path);
+    listener = Deno.listen({ transport: "unix", path });
+  }
+  try {
+    Deno.chmodSync(path, 0o600);
+  } catch { /* the directory is private anyway */ }
+  (async () => {
+    for await (const conn of listener) {
+      void serveOne(conn, handler, log);
+    }
+  })().catch(() => {});
+  return {
+    path,
+    close() {
+      try {
+        listener.close();
+      } catch { /* closed */ }
+      try {
+        // Only our own socket: a newer server may have replaced it.
+        Deno.removeSync(path);
+      } catch { /* gone */ }
+    },
+  };
+}
+
+async function serveOne(
+  conn: Deno.Conn,
+  handler: ControlHandler,
+  log: (m: string) => void,
+): Promise<void> {
+  let res: ControlResponse;
+  try {
+    const line = await readLine(conn);
+    const req = line === null ? "empty request" : parseRequest(line);
+    res = typeof req === "string"
+      ? { ok: false, error: req }
+      : await handler.handle(req);
+  } catch (e) {
+    log(`control request failed: ${(e as Error).message}`);
+    res = { ok: false, error: (e as Error).message };
+  }
+  try {
+    await writeAll(conn, new TextEncoder().encode(JSON.stringify(res) + "\n"));
+  } catch { /* the asker left */ }
+  try {
+    conn.close();
+  } catch { /* closed */ }
+}

@@ -1,0 +1,101 @@
+/**
+ * What the control socket (`control.ts`) does with a running server:
+ * `domterm list`, `new`, `attach`, `kill`, `detach`, `kill-server`.
+ *
+ * @module
+ */
+import type {
+  ControlHandler,
+  ControlRequest,
+  ControlResponse,
+  SessionInfo,
+} from "./control.ts";
+import type { DomtermServer } from "./http.ts";
+import type { Session } from "./session.ts";
+import { VERSION } from "./version.ts";
+
+/** The page URL that attaches to `session`. */
+export function attachUrl(server: DomtermServer, session: number): string {
+  return `${server.url}&session=${session}`;
+}
+
+/** `domterm list`'s view of a session. */
+export function sessionInfo(s: Session): SessionInfo {
+  return {
+    id: s.id,
+    name: s.name,
+    command: s.command,
+    pid: s.pty.pid,
+    windows: s.windows.size,
+    cols: s.cols,
+    rows: s.rows,
+    state: s.windows.size > 0 ? "attached" : "detached",
+    detachedSince: s.windows.size > 0 ? null : s.detachedSince,
+  };
+}
+
+function find(server: DomtermServer, ref: number | string): Session | null {
+  if (typeof ref === "number" || /^\d+$/.test(ref)) {
+    return server.sessions.get(Number(ref)) ?? null;
+  }
+  for (const s of server.sessions.values()) if (s.name === ref) return s;
+  return null;
+}
+
+/** The control handler of `server`; `stop` ends the server (kill-server). */
+export function sessionControl(
+  server: DomtermServer,
+  stop: () => void,
+): ControlHandler {
+  return {
+    handle(req: ControlRequest): ControlResponse {
+      switch (req.op) {
+        case "info":
+          return { ok: true, version: VERSION, pid: Deno.pid };
+        case "list":
+          return {
+            ok: true,
+            sessions: [...server.sessions.values()]
+              .filter((s) => !s.exitStatus)
+              .map(sessionInfo),
+          };
+        case "new": {
+          if (req.name !== undefined && find(server, req.name)) {
+            return { ok: false, error: `a session is named ${req.name}` };
+          }
+          const s = server.newSession(req.command, undefined, {
+            cwd: req.cwd,
+            name: req.name,
+          });
+          return { ok: true, session: s.id, url: attachUrl(server, s.id) };
+        }
+        case "attach": {
+          const s = find(server, req.session);
+          if (!s || s.exitStatus) {
+            return { ok: false, error: `there is no session ${req.session}` };
+          }
+          return { ok: true, session: s.id, url: attachUrl(server, s.id) };
+        }
+        case "kill": {
+          const s = find(server, req.session);
+          if (!s) {
+            return { ok: false, error: `there is no session ${req.session}` };
+          }
+          void s.close();
+          return { ok: true, session: s.id };
+        }
+        case "detach": {
+          const s = find(server, req.session);
+          if (!s) {
+            return { ok: false, error: `there is no session ${req.session}` };
+          }
+          s.detachAll();
+          return { ok: true, session: s.id };
+        }
+        case "kill-server":
+          setTimeout(stop, 0);
+          return { ok: true };
+      }
+    },
+  };
+}

@@ -1,0 +1,227 @@
+/**
+ * One server per user, as real processes: the first `domterm` serves, later
+ * ones ask it (a new session, list, attach, kill, kill-server), a stale
+ * socket is replaced, and a directory that is not private is refused.
+ */
+import { assert, assertEquals, assertMatch } from "../assert.ts";
+import { runtimeDir, socketPath } from "../../server/control.ts";
+import { formatList } from "../../server/commands/sessions.ts";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+
+function env(dir: string): Record<string, string> {
+  return { DOMTERM_RUNTIME_DIR: dir, DOMTERM_SOCKET: "" };
+}
+
+async function run(dir: string, args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, ...args],
+    env: env(dir),
+    stdin: "null",
+  }).output();
+  const dec = new TextDecoder();
+  return {
+    code: out.code,
+    stdout: dec.decode(out.stdout),
+    stderr: dec.decode(out.stderr),
+  };
+}
+
+/** Start a server; resolves with its process and the URL it printed. */
+async function startServerProcess(dir: string, command: string[]) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "--no-browser", "--", ...command],
+    env: env(dir),
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`server exited: ${text}`);
+    text += value;
+  }
+  reader.releaseLock();
+  // Wait for the control socket.
+  for (let i = 0; i < 100; i++) {
+    try {
+      Deno.statSync(socketPath(dir));
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return { child, url: text.split("\n")[0] };
+}
+
+async function stop(child: Deno.ChildProcess) {
+  try {
+    child.kill("SIGTERM");
+  } catch { /* gone */ }
+  await child.status;
+  await child.stdout.cancel().catch(() => {});
+  await child.stderr.cancel().catch(() => {});
+}
+
+Deno.test("one server per user: a second domterm asks the first; list, attach, kill and kill-server talk to it", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "domterm-reuse-" });
+  const first = await startServerProcess(dir, ["/bin/sh"]);
+  try {
+    const port = new URL(first.url).port;
+    // A second domterm starts no server: it gets a session of the first.
+    const second = await run(dir, [
+      "--no-browser",
+      "--",
+      "/bin/sh",
+      "-c",
+      "sleep 60",
+    ]);
+    assertEquals(second.code, 0, second.stderr);
+    const url = new URL(second.stdout.trim());
+    assertEquals(url.port, port, "the same server");
+    assertMatch(url.hash, /^#key=[\w-]+&session=(\d+)$/);
+    const id = Number(/session=(\d+)/.exec(url.hash)![1]);
+
+    const list = await run(dir, ["list", "--json"]);
+    assertEquals(list.code, 0, list.stderr);
+    const sessions = JSON.parse(list.stdout);
+    assertEquals(sessions.length, 1);
+    assertEquals(sessions[0].id, id);
+    assertEquals(sessions[0].state, "detached");
+    assertEquals(sessions[0].command, ["/bin/sh", "-c", "sleep 60"]);
+    const table = await run(dir, ["list"]);
+    assertMatch(table.stdout, /^#\s+NAME\s+PID\s+SIZE\s+WINDOWS\s+STATE/);
+    assertMatch(table.stdout, /detached \d+s\s+\/bin\/sh -c sleep 60/);
+
+    const attach = await run(dir, ["attach", String(id), "--no-browser"]);
+    assertEquals(attach.code, 0, attach.stderr);
+    assertEquals(attach.stdout.trim(), second.stdout.trim());
+    const missing = await run(dir, ["attach", "99", "--no-browser"]);
+    assertEquals(missing.code, 1);
+    assertMatch(missing.stderr, /no session 99/);
+
+    // Named sessions.
+    const named = await run(dir, [
+      "new",
+      "--name",
+      "work",
+      "--no-browser",
+      "--",
+      "/bin/sh",
+      "-c",
+      "sleep 60",
+    ]);
+    assertEquals(named.code, 0, named.stderr);
+    const byName = await run(dir, ["attach", "work", "--no-browser"]);
+    assertEquals(byName.stdout.trim(), named.stdout.trim());
+
+    const kill = await run(dir, ["kill", String(id)]);
+    assertEquals(kill.code, 0, kill.stderr);
+    for (let i = 0; i < 50; i++) {
+      const l = JSON.parse((await run(dir, ["list", "--json"])).stdout);
+      if (l.length === 1) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assertEquals(
+      JSON.parse((await run(dir, ["list", "--json"])).stdout).map((
+        s: { name: string },
+      ) => s.name),
+      ["work"],
+    );
+
+    const ks = await run(dir, ["kill-server"]);
+    assertEquals(ks.code, 0, ks.stderr);
+    const status = await first.child.status;
+    assertEquals(status.code, 0);
+    const after = await run(dir, ["list"]);
+    assertEquals(after.code, 1);
+    assertMatch(after.stderr, /no domterm server is running/);
+  } finally {
+    await stop(first.child);
+  }
+});
+
+Deno.test("one server per user: a socket left by a dead server is replaced", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "domterm-stale-" });
+  const first = await startServerProcess(dir, ["/bin/sh"]);
+  first.child.kill("SIGKILL");
+  await first.child.status;
+  await first.child.stdout.cancel().catch(() => {});
+  await first.child.stderr.cancel().catch(() => {});
+  Deno.statSync(socketPath(dir)); // still there
+  const second = await startServerProcess(dir, ["/bin/sh"]);
+  try {
+    assert(second.url !== first.url, "a new server, not the dead one");
+    const list = await run(dir, ["list", "--json"]);
+    assertEquals(list.code, 0, list.stderr);
+  } finally {
+    await stop(second.child);
+  }
+});
+
+Deno.test("one server per user: a runtime directory of another user is refused, one open to others is closed", () => {
+  const base = Deno.makeTempDirSync({ prefix: "domterm-perm-" });
+  const open = `${base}/open`;
+  Deno.mkdirSync(open, { mode: 0o777 });
+  Deno.chmodSync(open, 0o777);
+  runtimeDir((k) => k === "DOMTERM_RUNTIME_DIR" ? open : undefined);
+  assertEquals(Deno.statSync(open).mode! & 0o777, 0o700);
+  if (Deno.uid() === 0) {
+    const other = `${base}/other`;
+    Deno.mkdirSync(other, { mode: 0o700 });
+    Deno.chownSync(other, 12345, 12345);
+    let err = "";
+    try {
+      runtimeDir((k) => k === "DOMTERM_RUNTIME_DIR" ? other : undefined);
+    } catch (e) {
+      err = (e as Error).message;
+    }
+    assertMatch(err, /belongs to another user/);
+  }
+  // The default: $XDG_RUNTIME_DIR/domterm.
+  const xdg = `${base}/xdg`;
+  Deno.mkdirSync(xdg);
+  assertEquals(
+    runtimeDir((k) => k === "XDG_RUNTIME_DIR" ? xdg : undefined),
+    `${xdg}/domterm`,
+  );
+});
+
+Deno.test("domterm list: the table", () => {
+  const now = 1_000_000;
+  assertEquals(formatList([], now), "no sessions");
+  const t = formatList([
+    {
+      id: 1,
+      name: null,
+      command: ["bash"],
+      pid: 42,
+      windows: 2,
+      cols: 80,
+      rows: 24,
+      state: "attached",
+      detachedSince: null,
+    },
+    {
+      id: 12,
+      name: "work",
+      command: ["vim", "x"],
+      pid: 4242,
+      windows: 0,
+      cols: 100,
+      rows: 30,
+      state: "detached",
+      detachedSince: now - 125_000,
+    },
+  ], now);
+  assertEquals(
+    t,
+    [
+      "#   NAME  PID   SIZE    WINDOWS  STATE        COMMAND",
+      "1   -     42    80x24   2        attached     bash",
+      "12  work  4242  100x30  0        detached 2m  vim x",
+    ].join("\n"),
+  );
+});
