@@ -17,7 +17,13 @@
 import type { Emulator } from "./context.ts";
 import type { EmbedState, KeyPlace } from "./state.ts";
 import type { Line } from "../model/line.ts";
-import type { BlockEmbed, ImageEmbed } from "../model/line_extras.ts";
+import {
+  type BlockEmbed,
+  coverCells,
+  hasEmbeds,
+  type ImageEmbed,
+} from "../model/line_extras.ts";
+import { eraseCells } from "../model/line_ops.ts";
 import { BLOCK_TAGS } from "./html_tags.ts";
 
 /** Longest fragment accepted (UTF-16 code units); longer ones are dropped. */
@@ -288,19 +294,26 @@ export class HtmlEmbeds {
 
   /**
    * Put `block` on a line of its own at the cursor: a fresh line first if
-   * the cursor's line has text or the cursor is not in column 0, then the
-   * cursor moves to the line after the block.
+   * the cursor is not in column 0 or its line holds anything (text, inline
+   * fragments, another block), so nothing printed before goes; then the
+   * cursor moves to the line after the block. When the cursor had been
+   * moved up onto output, that fresh line may hold some too: the block is
+   * written over it, as text printed there would be.
    */
   insertBlock(block: BlockEmbed): void {
     const host = this.#host;
+    const holds = (l: Line) => l.toString(true) !== "" || hasEmbeds(l.extras);
     let line = host.cursorLine();
-    if (host.cursorX() !== 0 || line.toString(true) !== "") {
+    if (host.cursorX() !== 0 || holds(line)) {
       host.newline();
       line = host.cursorLine();
     }
+    if (holds(line)) {
+      eraseCells(line, 0, line.cols, 0);
+      coverCells(line, 0, line.cols, true);
+    }
     const extras = line.extras ??= {};
     extras.block = block;
-    extras.inline = undefined;
     line.wrapped = false;
     line.dirty = true;
     host.newline();

@@ -187,6 +187,54 @@ runCases("embed on screen", [
   },
 ]);
 
+runCases("embed after an inline fragment", [
+  {
+    name: "a block after an inline fragment alone at column 0 goes on the " +
+      "next line; the fragment stays",
+    input: `${OSC}72;<b>i</b>\x07${block("<div>d</div>")}`,
+    cursor: [0, 2],
+    check: (t) =>
+      expectEqual(embeds(t.term), [
+        "0 inline@0 <b>i</b>",
+        "1 block <div>d</div>",
+      ], "embeds"),
+  },
+  {
+    name: "an image (sixel, File=) after an inline fragment keeps it too",
+    input: `${OSC}72;<b>i</b>\x07${SIXEL}${OSC}72;<b>j</b>\x07` +
+      `${OSC}1337;File=inline=1:${btoa("\x89PNG\r\n\x1a\n\0\0\0\r")}\x07`,
+    cursor: [0, 4],
+    check: (t) =>
+      expectEqual(embeds(t.term), [
+        "0 inline@0 <b>i</b>",
+        "1 image",
+        "2 inline@0 <b>j</b>",
+        "3 image",
+      ], "embeds"),
+  },
+  {
+    name: "a block on a block line (the cursor moved up onto it) goes below it",
+    rows: 6,
+    input: `${block("<div>A</div>")}${CSI}1;1H${block("<div>B</div>")}`,
+    cursor: [0, 2],
+    check: (t) =>
+      expectEqual(embeds(t.term), [
+        "0 block <div>A</div>",
+        "1 block <div>B</div>",
+      ], "embeds"),
+  },
+  {
+    name: "a block written where the cursor was moved up over text replaces " +
+      "that row (the model keeps no text hidden under a block)",
+    rows: 6,
+    input: `a\r\nb\r\nc${CSI}1;1H${block("<div>B</div>")}`,
+    screen: "a\n\nc",
+    cursor: [0, 2],
+    check: (t) =>
+      expectEqual(embeds(t.term), ["1 block <div>B</div>"], "embeds"),
+  },
+]);
+
 Deno.test("embed on screen: resize keeps a block a line of its own; ED 2 after it drops it", () => {
   const t = makeTerminal(20, 6);
   t.term.write(`abc\r\n${block("<div>A</div>")}def`);
