@@ -119,6 +119,10 @@ export const OSC = "\x1b]";
 export const DCS = "\x1bP";
 export const ST = "\x1b\\";
 
+/** A 1x1 PNG, base64 (for OSC 1337 File= images). */
+export const TINY_PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
 /** One table-driven case: input -> expected screen, cursor, replies. */
 export interface Case {
   name: string;

@@ -5,13 +5,18 @@
  */
 import { Terminal } from "../../core/emulator/terminal.ts";
 import { modelDiff, modelHash } from "../../core/serialize/model_hash.ts";
-import { assert, assertEquals, CSI, DCS, ESC, OSC, ST } from "./helpers.ts";
+import {
+  assert,
+  assertEquals,
+  CSI,
+  DCS,
+  ESC,
+  OSC,
+  ST,
+  TINY_PNG,
+} from "./helpers.ts";
 
 const enc = new TextEncoder();
-
-/** A 1x1 PNG. */
-export const TINY_PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
 function term(cols = 40, rows = 10, scrollback = 100): Terminal {
   return new Terminal({ cols, rows, scrollback });
