@@ -210,6 +210,14 @@ export class Connection {
     }, ms);
   }
 
+  /**
+   * Test hook: close the socket as a lost connection would; the page
+   * reconnects by itself.
+   */
+  drop(): void {
+    this.#ws?.close();
+  }
+
   /** Send input for the program (a string of characters, UTF-8 encoded here). */
   sendInput(data: string | Uint8Array<ArrayBuffer>): void {
     if (!this.connected) return;

@@ -45,6 +45,7 @@ export type ControlRequest =
   | { op: "attach"; session: number | string }
   | { op: "kill"; session: number | string }
   | { op: "detach"; session: number | string }
+  | { op: "snapshot"; session: number | string }
   | { op: "kill-server" };
 
 /** An answer. */
@@ -59,6 +60,9 @@ export interface ControlResponse {
   /** info */
   version?: string;
   pid?: number;
+  /** snapshot: the session's terminal (`Terminal.snapshot()`) at stream offset `offset`. */
+  snapshot?: unknown;
+  offset?: number;
 }
 
 /** Longest request accepted, in bytes. */
@@ -120,7 +124,7 @@ export async function request(
   }, timeoutMs);
   try {
     await writeAll(conn, new TextEncoder().encode(JSON.stringify(req) + "\n"));
-    const line = await readLine(conn);
+    const line = await readLine(conn, MAX_CONTROL_RESPONSE);
     if (line === null) return null;
     return JSON.parse(line) as ControlResponse;
   } catch {
@@ -138,10 +142,16 @@ async function writeAll(conn: Deno.Conn, data: Uint8Array): Promise<void> {
   while (off < data.length) off += await conn.write(data.subarray(off));
 }
 
-async function readLine(conn: Deno.Conn): Promise<string | null> {
+/** Longest answer read, in bytes (a snapshot of a long history is large). */
+export const MAX_CONTROL_RESPONSE = 1 << 30;
+
+async function readLine(
+  conn: Deno.Conn,
+  max = MAX_CONTROL_REQUEST,
+): Promise<string | null> {
   const chunks: Uint8Array[] = [];
   let total = 0;
-  const buf = new Uint8Array(4096);
+  const buf = new Uint8Array(65536);
   for (;;) {
     const n = await conn.read(buf);
     if (n === null) break;
@@ -150,7 +160,7 @@ async function readLine(conn: Deno.Conn): Promise<string | null> {
     chunks.push(nl >= 0 ? piece.subarray(0, nl) : piece);
     total += n;
     if (nl >= 0) break;
-    if (total > MAX_CONTROL_REQUEST) throw new Error("request too long");
+    if (total > max) throw new Error(`more than ${max} bytes`);
   }
   if (total === 0) return null;
   const all = new Uint8Array(chunks.reduce((k, c) => k + c.length, 0));
@@ -207,6 +217,7 @@ export function parseRequest(text: string): ControlRequest | string {
     case "attach":
     case "kill":
     case "detach":
+    case "snapshot":
       if (!ref(o.session)) return `${o.op}: needs a session number or name`;
       return { op: o.op, session: o.session as number | string };
     default:

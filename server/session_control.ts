@@ -92,6 +92,13 @@ export function sessionControl(
           s.detachAll();
           return { ok: true, session: s.id };
         }
+        case "snapshot": {
+          const s = find(server, req.session);
+          if (!s) {
+            return { ok: false, error: `there is no session ${req.session}` };
+          }
+          return { ok: true, snapshot: s.term.snapshot(), offset: s.bytesRead };
+        }
         case "kill-server":
           setTimeout(stop, 0);
           return { ok: true };

@@ -19,6 +19,8 @@
 import {
   A_CLUSTER,
   A_EXT_SHIFT,
+  A_GLYPH_MASK,
+  A_WIDE,
   A_WIDE_TAIL,
   ATTR,
   BG,
@@ -664,8 +666,28 @@ function readLine(
     }
     if (m.size > 0) line.clusters = m;
   }
-  // What the emulator relies on: cluster text exactly where the flag says,
-  // and extended-style ids that exist.
+  // What the emulator relies on: a wide character's head and tail side by
+  // side (a lone half is repaired into a narrow cell or a blank), cluster
+  // text exactly where the flag says, extended-style ids that exist.
+  for (let x = 0; x < cols; x++) {
+    const i = x * CELL_STRIDE;
+    const a = d[i + ATTR];
+    if ((a & A_WIDE) !== 0 && (a & A_WIDE_TAIL) !== 0) {
+      fail(`${what}: cell ${x} is both a wide head and a tail`);
+    }
+    if (
+      (a & A_WIDE) !== 0 &&
+      (x + 1 >= cols || (d[i + CELL_STRIDE + ATTR] & A_WIDE_TAIL) === 0)
+    ) {
+      d[i + ATTR] &= ~A_WIDE;
+    } else if (
+      (a & A_WIDE_TAIL) !== 0 &&
+      (x === 0 || (d[i - CELL_STRIDE + ATTR] & A_WIDE) === 0)
+    ) {
+      d[i + ATTR] &= ~A_WIDE_TAIL;
+      d[i + CODE] = 0;
+    }
+  }
   for (let x = 0; x < cols; x++) {
     const a = d[x * CELL_STRIDE + ATTR];
     if (((a & A_CLUSTER) !== 0) !== (line.clusters?.has(x) ?? false)) {
@@ -936,5 +958,10 @@ export function readSnapshot(snapshot: unknown): ReadSnapshot {
       ),
     },
   };
+  // The ATTR word follows from the pen; a snapshot that disagrees is damaged.
+  const id = ext.intern(state.pen.underlineColor, state.link, state.linkId);
+  const derived = ((state.pen.flags & 0xffff & ~A_GLYPH_MASK) |
+    state.errorOutput | (id << A_EXT_SHIFT)) >>> 0;
+  if (derived !== state.attr >>> 0) fail("attr does not match the pen");
   return { state, parser: o.parser as ParserState };
 }

@@ -61,11 +61,13 @@ export const CHROMIUM_ARGS = [
   "--disable-dev-shm-usage",
 ];
 
-/** Launch a headless Chromium through playwright-core. */
-export async function launchChromium(): Promise<Browser> {
+/** Launch a headless Chromium through playwright-core (`extraArgs` after ours). */
+export async function launchChromium(
+  extraArgs: string[] = [],
+): Promise<Browser> {
   return await chromium.launch({
     executablePath: await findChromium(),
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
   });
 }
