@@ -1,11 +1,18 @@
 /**
- * Font zoom: Ctrl+= (or Ctrl++) makes the text bigger, Ctrl+- smaller,
- * Ctrl+0 restores the stylesheet's size. The size goes into the custom
- * property `--dt-font-size` on the terminal element; the caller re-measures
- * the cell, refits the grid and tells the server the new size.
+ * Font zoom: Ctrl+Shift+= (Ctrl++) makes the text bigger, Ctrl+Shift+-
+ * smaller, Ctrl+Shift+0 restores the stylesheet's size; Cmd+= / Cmd+- /
+ * Cmd+0 on macOS (Cmd or Super, without Ctrl, with or without Shift). The
+ * keys are the physical =, - and 0 keys (and the keypad's +, - and 0), or
+ * keys that type those characters. The size goes into the custom property
+ * `--dt-font-size` on the terminal element; the caller re-measures the
+ * cell, refits the grid and tells the server the new size.
  *
- * Ctrl+Shift+- (Ctrl+_, the undo key of emacs and readline) is not taken:
- * it still reaches the program.
+ * Plain Ctrl+=, Ctrl+- and Ctrl+0 are the program's (emacs binds them):
+ * they are encoded as any key (`core/keys.ts`: with modifyOtherKeys or the
+ * kitty protocol a program can tell them apart; the legacy encoding has
+ * no bytes for them), and the browser's own page zoom on them is
+ * prevented. Ctrl+Shift+- is also Ctrl+_ on US layouts: zoom takes it; the
+ * same byte (0x1f, the undo of emacs and readline) is Ctrl+/ or Ctrl+7.
  *
  * @module
  */
@@ -19,22 +26,51 @@ const STEP = 1.1;
 /** What a zoom key does. */
 export type ZoomAction = "in" | "out" | "reset";
 
-/** The zoom action of a key event, or null. */
-export function zoomActionOf(e: KeyboardEvent): ZoomAction | null {
-  if (!(e.ctrlKey || e.metaKey) || e.altKey || (e.ctrlKey && e.metaKey)) {
-    return null;
+/** What the =, - or 0 key of `e` would do as a zoom key, ignoring modifiers. */
+function zoomKey(e: KeyboardEvent): ZoomAction | null {
+  switch (e.code) {
+    case "Equal":
+    case "NumpadAdd":
+      return "in";
+    case "Minus":
+    case "NumpadSubtract":
+      return "out";
+    case "Digit0":
+    case "Numpad0":
+      return "reset";
   }
   switch (e.key) {
     case "=":
     case "+":
       return "in";
     case "-":
-      return e.shiftKey ? null : "out";
+    case "_":
+      return "out";
     case "0":
-      return e.shiftKey ? null : "reset";
+    case ")":
+      return "reset";
     default:
       return null;
   }
+}
+
+/**
+ * The zoom action of a key event, or null: Ctrl+Shift with the =, - or 0
+ * key, or Cmd/Super (without Ctrl) with one of them.
+ */
+export function zoomActionOf(e: KeyboardEvent): ZoomAction | null {
+  if (e.altKey || (e.ctrlKey && e.metaKey)) return null;
+  if (!(e.metaKey || (e.ctrlKey && e.shiftKey))) return null;
+  return zoomKey(e);
+}
+
+/**
+ * True for a key the browser would take as its own page zoom but that is
+ * the program's here: plain Ctrl with the =, -, + or 0 key.
+ */
+export function isProgramZoomKey(e: KeyboardEvent): boolean {
+  return e.ctrlKey && !e.shiftKey && !e.altKey && !e.metaKey &&
+    zoomKey(e) !== null;
 }
 
 /** Keeps the zoom level of one terminal element. */
@@ -54,6 +90,13 @@ export class Zoom {
     this.#root = root;
     this.#changed = changed;
     root.addEventListener("keydown", this.#onKeyDown, { capture: true });
+    // After the terminal's own key handling (the event bubbles up to the
+    // window): Ctrl+= and the like went to the program, or have no bytes;
+    // either way the browser must not zoom the page on them.
+    root.ownerDocument.defaultView?.addEventListener(
+      "keydown",
+      this.#onProgramKey,
+    );
   }
 
   /** The current font size in CSS pixels. */
@@ -89,6 +132,13 @@ export class Zoom {
     this.#changed();
     return next;
   }
+
+  #onProgramKey = (e: KeyboardEvent) => {
+    if (
+      !e.defaultPrevented && e.target instanceof Node &&
+      this.#root.contains(e.target) && isProgramZoomKey(e)
+    ) e.preventDefault();
+  };
 
   #onKeyDown = (e: KeyboardEvent) => {
     if (e.isComposing) return;

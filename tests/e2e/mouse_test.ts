@@ -215,6 +215,75 @@ test("modifyOtherKeys 2: Ctrl+Shift+letter and friends as xterm sends them", asy
   }
 });
 
+/** The terminal's font size in CSS pixels. */
+function fontSize(page: Page): Promise<number> {
+  return page.evaluate(() =>
+    parseFloat(getComputedStyle(document.getElementById("terminal")!).fontSize)
+  );
+}
+
+test("Ctrl+= / Ctrl+- / Ctrl+0 are the program's keys (emacs' C-= C-- C-0), not zoom", async () => {
+  // modifyOtherKeys 1, as emacs sets it: xterm's CSI 27 ; 5 ; code ~.
+  let { t, file } = await startRecorder("mok-1");
+  try {
+    const font = await fontSize(t.page);
+    await t.page.keyboard.press("Control+Equal");
+    await t.page.keyboard.press("Control+Minus");
+    await t.page.keyboard.press("Control+0");
+    await received(file, "\x1b[27;5;61~\x1b[27;5;45~\x1b[27;5;48~");
+    assertEquals(await fontSize(t.page), font, "no zoom");
+    // Zoom is on Ctrl+Shift (and sends nothing).
+    await t.page.keyboard.press("Control+Shift+Equal");
+    await t.page.waitForFunction(
+      (f) =>
+        parseFloat(
+          getComputedStyle(document.getElementById("terminal")!).fontSize,
+        ) > f,
+      font,
+    );
+    await t.page.keyboard.press("Control+Shift+0");
+    await t.page.waitForFunction(
+      (f) =>
+        parseFloat(
+          getComputedStyle(document.getElementById("terminal")!).fontSize,
+        ) === f,
+      font,
+    );
+    await t.page.keyboard.type("x");
+    await received(file, "\x1b[27;5;61~\x1b[27;5;45~\x1b[27;5;48~x");
+  } finally {
+    await t.close();
+  }
+  // The kitty protocol: CSI code ; 5 u.
+  ({ t, file } = await startRecorder("kitty-1"));
+  try {
+    await t.page.keyboard.press("Control+Equal");
+    await received(file, "\x1b[61;5u");
+  } finally {
+    await t.close();
+  }
+  // The legacy encoding has no bytes for Ctrl+= (as xterm's keyboard maps
+  // it there is no control character): nothing arrives, the page does not
+  // zoom either; Ctrl+/ still sends 0x1f (Ctrl+_, which zoom out takes).
+  ({ t, file } = await startRecorder("plain"));
+  try {
+    const font = await fontSize(t.page);
+    const zoom = await t.page.evaluate(() => globalThis.devicePixelRatio);
+    await t.page.keyboard.press("Control+Equal");
+    await t.page.keyboard.press("Control+Slash");
+    await t.page.keyboard.type("y");
+    await received(file, "\x1fy");
+    assertEquals(await fontSize(t.page), font, "no zoom");
+    assertEquals(
+      await t.page.evaluate(() => globalThis.devicePixelRatio),
+      zoom,
+      "no page zoom",
+    );
+  } finally {
+    await t.close();
+  }
+});
+
 test("tracking off: the wheel scrolls the history and a drag selects", async () => {
   const { t, file } = await startRecorder("history");
   try {

@@ -297,29 +297,36 @@ async function settledZoomState(page: Page) {
   return await zoomState(page);
 }
 
-Deno.test("e2e ui: Ctrl+= / Ctrl+- / Ctrl+0 zoom the font, refit the grid, resize the PTY", async () => {
+Deno.test("e2e ui: Ctrl+Shift+= / Ctrl+Shift+- / Ctrl+Shift+0 zoom the font, refit the grid, resize the PTY", async () => {
   await withDomterm(async ({ page }) => {
     const start = await zoomState(page);
-    await page.keyboard.press("Control+Equal");
-    await page.keyboard.press("Control+Equal");
+    await page.keyboard.press("Control+Shift+Equal");
+    await page.keyboard.press("Control+Shift+Equal");
     const big = await settledZoomState(page);
     assert(big.font > start.font, `bigger font: ${big.font}`);
     assert(big.cols < start.cols && big.rows < start.rows, "fewer cells");
     await sttySize(page, big);
 
-    await page.keyboard.press("Control+0");
+    await page.keyboard.press("Control+Shift+Digit0");
     const reset = await settledZoomState(page);
     assertEquals(reset, start);
-    await page.keyboard.press("Control+Minus");
+    await page.keyboard.press("Control+Shift+Minus");
     const small = await settledZoomState(page);
     assert(small.font < start.font && small.cols > start.cols, "smaller");
     await sttySize(page, small);
+    await page.keyboard.press("Control+Shift+Digit0");
+    assertEquals(await settledZoomState(page), start);
+
+    // Plain Ctrl+= / Ctrl+- / Ctrl+0 are the program's: no zoom.
+    await page.keyboard.press("Control+Equal");
+    await page.keyboard.press("Control+Minus");
     await page.keyboard.press("Control+0");
     assertEquals(await settledZoomState(page), start);
 
-    // Ctrl+_ (Ctrl+Shift+-) still reaches the program: 0x1f.
+    // Ctrl+/ sends 0x1f (Ctrl+_, the undo of emacs and readline, which
+    // zoom out takes on US layouts).
     await run(page, "read -rsn1 k; printf '%d\\n' \"'$k\"");
-    await page.keyboard.press("Control+Shift+Minus");
+    await page.keyboard.press("Control+Slash");
     await waitForRow(page, "31", 30_000);
   });
 });
