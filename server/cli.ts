@@ -92,6 +92,9 @@ Sessions:
   detach [N|NAME]             detach every window of a session (default: the
                               one this runs in); Ctrl+Shift+D in the window
   kill N|NAME                 end a session (its program is hung up)
+  save [N|NAME] FILE          the session, scrollback included, as a
+                              standalone HTML file (Ctrl+Shift+S in a window)
+  view-saved FILE             open such a file in an app window
   kill-server                 end every session and the server
 
 Commands, for use inside a domterm window (they print escape sequences;

@@ -19,6 +19,7 @@ import {
   killServer,
   list,
   newSession,
+  save,
 } from "./sessions.ts";
 import { CommandError, UsageError } from "./tty.ts";
 
@@ -43,6 +44,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   "kill": kill,
   "detach": detach,
   "kill-server": killServer,
+  "save": save,
 };
 
 /** True if `name` is a subcommand. */

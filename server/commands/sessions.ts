@@ -15,6 +15,11 @@ import {
   socketPath,
 } from "../control.ts";
 import type { Command } from "./mod.ts";
+import {
+  Terminal,
+  type TerminalSnapshot,
+} from "../../core/emulator/terminal.ts";
+import { sessionHtml, sourceSanitizer } from "../../core/serialize/html.ts";
 import { CommandError, parseArgs, UsageError } from "./tty.ts";
 
 /** The control socket to ask: the session's own server first. */
@@ -201,6 +206,42 @@ export const killServer: Command = {
       throw new UsageError("kill-server takes no arguments");
     }
     await ask({ op: "kill-server" });
+    return 0;
+  },
+};
+
+/**
+ * `domterm save [N|NAME] FILE`: the whole session, scrollback included, as
+ * a standalone HTML file (as Ctrl+Shift+S in a window saves it). Made from
+ * the server's model, where no browser sanitizer runs: embedded HTML is
+ * kept as its escaped source, which is always safe.
+ */
+export const save: Command = {
+  usage: "domterm save [N|NAME] FILE",
+  async run(argv) {
+    const a = parseArgs(argv, [], []);
+    if (a.operands.length < 1 || a.operands.length > 2) {
+      throw new UsageError("save needs a file (and optionally a session)");
+    }
+    const file = a.operands[a.operands.length - 1];
+    const session = a.operands.length === 2
+      ? ref(a.operands[0], "a number or a name")
+      : ownSession();
+    if (session === null) {
+      throw new UsageError("not inside a domterm session: name one");
+    }
+    const res = await ask({ op: "snapshot", session });
+    const term = Terminal.restore(res.snapshot as TerminalSnapshot);
+    const html = sessionHtml(term, { sanitize: sourceSanitizer });
+    try {
+      await Deno.writeTextFile(file, html);
+    } catch (e) {
+      throw new CommandError(`cannot write ${file}: ${(e as Error).message}`);
+    }
+    const lines = term.normalBuffer.length;
+    console.error(
+      `domterm: saved session ${session} (${lines} lines) to ${file}`,
+    );
     return 0;
   },
 };

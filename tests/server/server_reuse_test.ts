@@ -225,3 +225,37 @@ Deno.test("domterm list: the table", () => {
     ].join("\n"),
   );
 });
+
+Deno.test("domterm save N FILE writes the session as standalone HTML from the server's model", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "domterm-save-" });
+  const first = await startServerProcess(dir, ["/bin/sh"]);
+  try {
+    const made = await run(dir, [
+      "new",
+      "--no-browser",
+      "--",
+      "/bin/sh",
+      "-c",
+      "printf 'plain \\033[31mRED\\033[0m\\n'; printf '\\033]72;<b>bold</b><script>x()</script>\\a\\n'; sleep 60",
+    ]);
+    assertEquals(made.code, 0, made.stderr);
+    const id = /session=(\d+)/.exec(made.stdout)![1];
+    await new Promise((r) => setTimeout(r, 500));
+    const file = `${dir}/saved.html`;
+    const saved = await run(dir, ["save", id, file]);
+    assertEquals(saved.code, 0, saved.stderr);
+    assertMatch(saved.stderr, /saved session \d+/);
+    const html = Deno.readTextFileSync(file);
+    assertMatch(html, /^<!DOCTYPE html>/i);
+    assertMatch(html, /plain/);
+    assertMatch(html, /RED/);
+    // Program HTML is kept as escaped source: no live script element.
+    assert(!/<script>x\(\)/.test(html), "no live script from the output");
+    assertMatch(html, /&lt;script&gt;/);
+    const bad = await run(dir, ["save", "99", file]);
+    assertEquals(bad.code, 1);
+    assertMatch(bad.stderr, /no session 99/);
+  } finally {
+    await stop(first.child);
+  }
+});
