@@ -7,7 +7,10 @@
  *   `div.dt-embed.dt-embed-block` with the sanitized fragment (or an image,
  *   see images.ts); its height is the content's natural height;
  * - each inline fragment becomes a `span.dt-embed.dt-embed-inline` inserted
- *   before the cell it is anchored at.
+ *   before the cell it is anchored at;
+ * - each piece of an image over the row's cells (`extras.images`, the
+ *   alternate screen) becomes a `div.dt-image-piece` over those cells that
+ *   shows its part of the image (as a background, sized in cells).
  *
  * Every fragment goes through `sanitizeHtml` (client/sanitize.ts); a
  * rejected one shows the visible `rejectedNotice`, never nothing.
@@ -15,13 +18,13 @@
  * @module
  */
 import type { Line } from "../core/model/line.ts";
-import type { ImageEmbed } from "../core/model/line_extras.ts";
+import type { ImageEmbed, ImagePiece } from "../core/model/line_extras.ts";
 import {
   rejectedNotice,
   sanitizeHtml,
   type SanitizeResult,
 } from "./sanitize.ts";
-import { renderImage } from "./images.ts";
+import { imageUrl, renderImage } from "./images.ts";
 
 /** Sanitized fragments kept for redraws (by HTML text). */
 const CACHE_SIZE = 256;
@@ -30,7 +33,32 @@ const CACHE_SIZE = 256;
 export function hasEmbeds(line: Line): boolean {
   const e = line.extras;
   return e !== null &&
-    (e.block !== undefined || (e.inline !== undefined && e.inline.length > 0));
+    (e.block !== undefined || (e.inline !== undefined && e.inline.length > 0) ||
+      (e.images !== undefined && e.images.length > 0));
+}
+
+/** `n` cells of the current size along `axis`, as CSS. */
+const cells = (n: number, axis: "w" | "h") =>
+  `calc(var(--dt-cell-${axis}, 1em) * ${+n.toFixed(4)})`;
+
+/** The element of one image piece over the cells of a row of `cols` cells, or null when it is off the row. */
+function pieceElement(
+  doc: Document,
+  p: ImagePiece,
+  cols: number,
+): HTMLElement | null {
+  const n = Math.min(p.cols, cols - p.x);
+  if (n <= 0) return null;
+  const el = doc.createElement("div");
+  el.className = "dt-image-piece";
+  el.style.left = cells(p.x, "w");
+  el.style.width = cells(n, "w");
+  el.style.backgroundSize = `${cells(p.width, "w")} ${cells(p.height, "h")}`;
+  el.style.backgroundPosition = `${cells(-p.col, "w")} ${cells(-p.row, "h")}`;
+  void imageUrl(p.image).then((url) => {
+    if (url !== null) el.style.backgroundImage = `url("${url}")`;
+  });
+  return el;
 }
 
 const segmenter = typeof Intl !== "undefined" && "Segmenter" in Intl
@@ -175,7 +203,11 @@ export class EmbedPainter {
     if (e === null) return;
     this.#drawn.add(line);
     const doc = row.ownerDocument;
-    for (const old of row.querySelectorAll(".dt-embed-inline")) old.remove();
+    for (
+      const old of row.querySelectorAll(".dt-embed-inline, .dt-image-piece")
+    ) {
+      old.remove();
+    }
     if (e.block !== undefined) {
       row.classList.add("dt-embed-row");
       const box = doc.createElement("div");
@@ -188,15 +220,18 @@ export class EmbedPainter {
       row.replaceChildren(box);
       return;
     }
-    if (e.inline === undefined) return;
     // Right to left, so an insertion does not move the columns still to do.
-    const items = e.inline.map((item, i) => ({ item, i }))
+    const items = (e.inline ?? []).map((item, i) => ({ item, i }))
       .sort((a, b) => b.item.x - a.item.x || b.i - a.i);
     for (const { item } of items) {
       const span = doc.createElement("span");
       span.className = "dt-embed dt-embed-inline";
       span.append(this.#content(doc, item.html));
       insertAtColumn(row, item.x, span);
+    }
+    for (const p of e.images ?? []) {
+      const el = pieceElement(doc, p, line.cols);
+      if (el !== null) row.append(el);
     }
   }
 }

@@ -82,6 +82,56 @@ export async function sixelDataUrl(image: ImageEmbed): Promise<string | null> {
   }
 }
 
+/** Image URLs made by {@link imageUrl}, newest last. */
+const urls = new Map<ImageEmbed, Promise<string | null>>();
+/** {@link imageUrl} keeps the URLs of this many images. */
+const MAX_URLS = 64;
+
+/** The bytes of base64 `b64`. */
+function bytesOf(b64: string): Uint8Array {
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+async function makeUrl(image: ImageEmbed): Promise<string | null> {
+  if (image.evicted || !image.inline) return null;
+  let blob: Blob | null;
+  if (image.mime === "image/x-sixel") {
+    const canvas = document.createElement("canvas");
+    if (await drawSixel(image, canvas) !== null) return null;
+    blob = await new Promise<Blob | null>((r) => canvas.toBlob(r));
+  } else if (SHOWN_IMAGE_TYPES.has(image.mime)) {
+    blob = new Blob([bytesOf(image.data) as BlobPart], { type: image.mime });
+  } else return null;
+  return blob === null ? null : URL.createObjectURL(blob);
+}
+
+/**
+ * A `blob:` URL that shows `image` (sixel decoded to a PNG), or null when
+ * it cannot be shown: for the pieces of an image drawn over the cells of
+ * the alternate screen (client/embeds.ts). The URLs of the last
+ * {@link MAX_URLS} images are kept (one decode per image); older ones are
+ * revoked.
+ */
+export function imageUrl(image: ImageEmbed): Promise<string | null> {
+  let p = urls.get(image);
+  if (p !== undefined) {
+    urls.delete(image);
+    urls.set(image, p);
+    return p;
+  }
+  p = makeUrl(image).catch(() => null);
+  urls.set(image, p);
+  if (urls.size > MAX_URLS) {
+    const [old, url] = urls.entries().next().value!;
+    urls.delete(old);
+    void url.then((u) => u && URL.revokeObjectURL(u));
+  }
+  return p;
+}
+
 /**
  * The element that shows `image`. `onSize` is called when its size becomes
  * known (the image loaded), so the view can keep following the output.

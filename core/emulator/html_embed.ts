@@ -321,6 +321,15 @@ export class HtmlEmbeds {
 
   /** Insert an image as a block line (dropping the oldest images' data past the memory cap). */
   insertImage(image: ImageEmbed): void {
+    this.keepImage(image);
+    this.insertBlock({ html: "", key: null, image });
+  }
+
+  /**
+   * Count `image` in the image memory (before it goes on a line): past
+   * the cap the oldest images lose their data.
+   */
+  keepImage(image: ImageEmbed): void {
     const max = this.#host.maxImageMemory ?? MAX_IMAGE_MEMORY;
     const st = this.#state();
     st.images.push(image);
@@ -332,7 +341,6 @@ export class HtmlEmbeds {
       old.data = "";
       old.evicted = true;
     }
-    this.insertBlock({ html: "", key: null, image });
   }
 
   /**

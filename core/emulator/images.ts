@@ -1,14 +1,33 @@
 /**
  * Images in the model: iTerm2's `OSC 1337 ; File=[args] : base64` and sixel
- * (`DCS P1;P2;P3 q data ST`). Both become an {@link ImageEmbed} on a block
- * line (see `html_embed.ts`); the client draws them (sixel is decoded
- * there). The MIME type comes from the content, never from the name.
+ * (`DCS P1;P2;P3 q data ST`). Both become an {@link ImageEmbed}; the client
+ * draws them (sixel is decoded there). The MIME type comes from the
+ * content, never from the name.
+ *
+ * On the normal screen an image is a block line of its own (see
+ * `html_embed.ts`), kept in the scrollback. On the alternate screen, a
+ * fixed grid, it covers the cells under it as in xterm: one
+ * {@link ImagePiece} per row it covers, from the cursor (its top-left
+ * corner) on, so that it scrolls, is erased and is overwritten with the
+ * text of those cells, and goes with the alternate screen. Its size in
+ * cells comes from its size in pixels and the cell size the window
+ * reported (`CSI 16 t`). After a sixel image the cursor is on the image's
+ * last row, in its first column (xterm and the VT340: a program prints a
+ * newline to go below it); with sixel scrolling off (DECSDM, `?80` set) the
+ * image goes at the top-left of the screen, is cut at its bottom, and the
+ * cursor does not move. After an iTerm2 image the cursor is right of its
+ * last row, as iTerm2 leaves it.
  *
  * @module
  */
 import type { Params } from "../parser/handler.ts";
-import type { ImageEmbed } from "../model/line_extras.ts";
+import {
+  coverCells,
+  type ImageEmbed,
+  type ImagePiece,
+} from "../model/line_extras.ts";
 import type { Emulator } from "./context.ts";
+import { cursorLine, index } from "./cursor.ts";
 import { osc1337 as itermShellMark } from "./shell_marks.ts";
 
 /** Largest decoded image accepted (bytes). */
@@ -259,14 +278,197 @@ export function sixelImage(params: string, payload: Uint8Array): ImageEmbed {
   };
 }
 
-/** `DCS P1 ; P2 ; P3 q ... ST`: a sixel image, a block line of its own (dropped on the alternate screen). */
-export function sixel(t: Emulator, p: Params, payload: Uint8Array): void {
-  if (!t.s.buf.isAlt) t.embeds.insertImage(sixelImage(p.toString(), payload));
+/**
+ * The size in pixels of a sixel image (`data` as {@link sixelImage} keeps
+ * it, "P1;P2;P3q..."): its raster attributes (`"Pan;Pad;Ph;Pv`) when they
+ * come first and give a size, as the client's decoder then cuts the image
+ * to them; else what its data draws (the widest band, 6 pixels per band up
+ * to the last band with sixels in it).
+ */
+export function sixelSize(data: string): { width: number; height: number } {
+  let i = data.indexOf("q") + 1;
+  const n = data.length;
+  const number = () => {
+    let v = 0;
+    while (i < n && data.charCodeAt(i) >= 0x30 && data.charCodeAt(i) <= 0x39) {
+      v = Math.min(v * 10 + data.charCodeAt(i++) - 0x30, 1e6);
+    }
+    return v;
+  };
+  if (data[i] === '"') {
+    i++;
+    const v: number[] = [];
+    for (let k = 0; k < 4; k++) {
+      v.push(number());
+      if (data[i] !== ";") break;
+      i++;
+    }
+    if (v[2] > 0 && v[3] > 0) return { width: v[2], height: v[3] };
+  }
+  let x = 0, width = 0, band = 0, last = -1;
+  while (i < n) {
+    const c = data.charCodeAt(i);
+    if (c >= 0x3f && c <= 0x7e) {
+      x++;
+      last = band;
+      i++;
+    } else if (c === 0x21) { // ! repeat
+      i++;
+      const r = number();
+      if (i < n && data.charCodeAt(i) >= 0x3f && data.charCodeAt(i) <= 0x7e) {
+        x += Math.max(1, r);
+        last = band;
+        i++;
+      }
+    } else if (c === 0x24) { // $ graphics carriage return
+      x = 0;
+      i++;
+    } else if (c === 0x2d) { // - graphics new line
+      x = 0;
+      band++;
+      i++;
+    } else { // # colour, " raster attributes (later on), anything else
+      i++;
+      while (i < n && /[0-9;]/.test(data[i])) i++;
+    }
+    if (x > width) width = x;
+  }
+  return { width, height: (last + 1) * 6 };
 }
 
-/** `OSC 1337 ; ...`: iTerm2's shell marks (SetMark, CurrentDir=), else `File=` (an image or a download link). */
+/** Rows an image may take on the grid at most (a guard for the loop). */
+const MAX_PIECE_ROWS = 1000;
+
+/**
+ * Put `image` on the alternate screen over `boxCols` x `boxRows` cells
+ * from the cursor (see the module comment); the image itself is `width` x
+ * `height` cells. `scrolling` false: at the top-left, cut at the bottom,
+ * the cursor stays. `after`: where the cursor goes, in the first column of
+ * the last row ("left") or right of it ("right").
+ */
+function placeOnGrid(
+  t: Emulator,
+  image: ImageEmbed,
+  width: number,
+  height: number,
+  boxCols: number,
+  boxRows: number,
+  scrolling: boolean,
+  after: "left" | "right",
+): void {
+  const s = t.s;
+  if (!(boxCols >= 1 && boxRows >= 1)) return;
+  t.embeds.keepImage(image);
+  const x0 = scrolling ? s.x : 0;
+  const cols = Math.min(boxCols, s.cols - x0);
+  const rows = Math.min(boxRows, scrolling ? MAX_PIECE_ROWS : s.rows);
+  const put = (y: number, row: number) => {
+    const line = s.buf.screenLine(y);
+    coverCells(line, x0, x0 + cols, false); // a new image over an old one
+    const piece: ImagePiece = {
+      image,
+      x: x0,
+      cols,
+      col: 0,
+      row,
+      width,
+      height,
+    };
+    ((line.extras ??= {}).images ??= []).push(piece);
+    line.dirty = true;
+  };
+  if (!scrolling) {
+    for (let r = 0; r < rows; r++) put(r, r);
+    return;
+  }
+  s.wrapPending = false;
+  for (let r = 0; r < rows; r++) {
+    if (r > 0) index(s);
+    put(s.y, r);
+  }
+  cursorLine(s).dirty = true;
+  if (after === "left") {
+    s.x = x0;
+  } else if (x0 + cols >= s.cols) {
+    s.x = s.cols - 1;
+    s.wrapPending = s.modes.autowrap;
+  } else {
+    s.x = x0 + cols;
+  }
+}
+
+/** A sixel image on the alternate screen (see the module comment). */
+function sixelOnGrid(t: Emulator, image: ImageEmbed): void {
+  const s = t.s;
+  const px = sixelSize(image.data);
+  if (px.width === 0 || px.height === 0) return;
+  const width = px.width / s.cellWidth, height = px.height / s.cellHeight;
+  placeOnGrid(
+    t,
+    image,
+    width,
+    height,
+    Math.ceil(width - 1e-9),
+    Math.ceil(height - 1e-9),
+    !s.modes.sixelDisplay,
+    "left",
+  );
+}
+
+/** Cells of an iTerm2 size spec ("auto": null), of `total` cells for "N%". */
+function specCells(spec: string, cell: number, total: number): number | null {
+  if (spec === "auto" || spec === "") return null;
+  if (spec.endsWith("px")) return parseInt(spec) / cell;
+  if (spec.endsWith("%")) return (parseInt(spec) / 100) * total;
+  return Number(spec);
+}
+
+/**
+ * An iTerm2 image on the alternate screen: the cells its width and height
+ * give (auto: its pixel size; with preserveAspectRatio it fits inside them
+ * keeping its shape). Without a known pixel size an auto side takes the
+ * rest of the row, or half the screen's height. Download links (inline=0)
+ * and types the client cannot show have no place on the grid: dropped.
+ */
+function itermOnGrid(t: Emulator, image: ImageEmbed): void {
+  const s = t.s;
+  if (!image.inline || image.mime === "application/octet-stream") return;
+  const cw = s.cellWidth, ch = s.cellHeight;
+  const pw = image.pixelWidth ?? 0, ph = image.pixelHeight ?? 0;
+  const known = pw > 0 && ph > 0;
+  let w = specCells(image.width, cw, s.cols);
+  let h = specCells(image.height, ch, s.rows);
+  if (w === null && h === null) {
+    w = known ? pw / cw : s.cols - s.x;
+    h = known ? ph / ch : Math.max(1, s.rows >> 1);
+  } else if (w === null) {
+    w = known ? h! * (pw / ph) * (ch / cw) : s.cols - s.x;
+  } else if (h === null) {
+    h = known ? w * (ph / pw) * (cw / ch) : Math.max(1, s.rows >> 1);
+  }
+  const boxCols = Math.ceil(w - 1e-9), boxRows = Math.ceil(h! - 1e-9);
+  let width = w, height = h!;
+  if (known && image.preserveAspectRatio) {
+    // Fit inside the box, keeping the image's shape.
+    const scale = Math.min((w * cw) / pw, (h! * ch) / ph);
+    width = (pw * scale) / cw;
+    height = (ph * scale) / ch;
+  }
+  placeOnGrid(t, image, width, height, boxCols, boxRows, true, "right");
+}
+
+/** `DCS P1 ; P2 ; P3 q ... ST`: a sixel image, a block line of its own (on the alternate screen over the cells at the cursor). */
+export function sixel(t: Emulator, p: Params, payload: Uint8Array): void {
+  const image = sixelImage(p.toString(), payload);
+  if (t.s.buf.isAlt) sixelOnGrid(t, image);
+  else t.embeds.insertImage(image);
+}
+
+/** `OSC 1337 ; ...`: iTerm2's shell marks (SetMark, CurrentDir=), else `File=` (an image or a download link; on the alternate screen over the cells at the cursor). */
 export function osc1337(t: Emulator, args: string): void {
   if (itermShellMark(t.marks, args)) return;
   const f = parseITermFile(args);
-  if ("image" in f) t.embeds.insertImage(f.image);
+  if (!("image" in f)) return;
+  if (t.s.buf.isAlt) itermOnGrid(t, f.image);
+  else t.embeds.insertImage(f.image);
 }

@@ -171,6 +171,7 @@ export const MODES: readonly ModeEntry[] = [
   flag(66,   "DECNKM",   "applicationKeypad",           "Application keypad"),
   dec(67,    "DECBKM",   "Backspace sends BS (never: it sends DEL)", permanentlyReset),
   dec(69,    "DECLRMM",  "Left and right margins (DECSLRM) enabled; reset drops them", (t) => b(t.s.modes.leftRightMargins), declrmm),
+  flag(80,   "DECSDM",   "sixelDisplay",                "Sixel scrolling off: an alternate-screen sixel goes at the top-left, the cursor stays", true),
   mouseTracking(1000,    "VT200_MOUSE", "Mouse: report presses and releases"),
   mouseTracking(1002,    "BTN_EVENT_MOUSE", "Mouse: also report motion with a button down"),
   mouseTracking(1003,    "ANY_EVENT_MOUSE", "Mouse: report all motion"),

@@ -59,6 +59,11 @@ export class Modes implements InputModes {
   synchronizedOutput = false;
   /** ?40: DECCOLM (?3) is honoured (xterm's "allow 80/132 columns"; off by default). */
   allow132 = false;
+  /**
+   * DECSDM (?80) set: sixel scrolling off, a sixel image on the alternate
+   * screen goes at the top-left and the cursor stays (xterm's sense).
+   */
+  sixelDisplay = false;
   /** DECNRCM (?42): national replacement character sets may be designated. */
   nationalCharsets = false;
   /** Kitty keyboard flags of the active screen (kept by `kitty_keyboard.ts`). */

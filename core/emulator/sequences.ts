@@ -223,6 +223,6 @@ export const OSC_COMMANDS: readonly Registration<number, OscHandler>[] = [
 
 /** DCS strings. */
 export const DCS_SEQUENCES: readonly Registration<string, DcsHandler>[] = [
-  dcs("q",   "SIXEL",    sixel,              "Sixel image (dropped on the alternate screen)"),
+  dcs("q",   "SIXEL",    sixel,              "Sixel image (a block line; on the alternate screen over the cells at the cursor)"),
   dcs("$q",  "DECRQSS",  reports.decrqss,    "Request a setting (m, r, s, SP q, \"q, \"p, t, $|, *|)"),
 ];

@@ -11,9 +11,10 @@
  * - Erasing or overwriting cells drops what is drawn over them, and
  *   nothing else ({@link coverCells}, called by the emulator wherever cells
  *   are erased, printed, filled or copied): a block line's `block` (it
- *   stands for the whole row), and, when erasing, the inline fragments
- *   anchored inside the erased cells. Marks and pretty-printed blocks stay:
- *   they describe the line, not content drawn on it.
+ *   stands for the whole row), the parts of image pieces over those cells,
+ *   and, when erasing, the inline fragments anchored inside the erased
+ *   cells. Marks and pretty-printed blocks stay: they describe the line,
+ *   not content drawn on it.
  *
  * @module
  */
@@ -67,6 +68,29 @@ export interface BlockEmbed {
   image?: ImageEmbed;
 }
 
+/**
+ * The part of an image that covers cells [x, x + cols) of this row: an
+ * image placed on the alternate screen's fixed grid (sixel, iTerm2 File=)
+ * covers the cells under it, one piece per row, as xterm draws it. The
+ * piece's first cell shows the image's cell (`col`, `row`), counted from
+ * the image's top-left; the whole image is `width` x `height` cells
+ * (fractions allowed), so it scales with the cell size. Copies of a line
+ * share the image.
+ */
+export interface ImagePiece {
+  image: ImageEmbed;
+  /** First column covered. */
+  x: number;
+  /** Columns covered (at least 1). */
+  cols: number;
+  /** Image cell shown at column `x`: column and row within the image. */
+  col: number;
+  row: number;
+  /** Size of the whole image in cells. */
+  width: number;
+  height: number;
+}
+
 /** An inline HTML fragment anchored before cell `x`. */
 export interface InlineEmbed {
   x: number;
@@ -106,6 +130,8 @@ export interface LineExtras {
   marks?: LineMark[];
   block?: BlockEmbed;
   inline?: InlineEmbed[];
+  /** Pieces of images drawn over this row's cells (alternate screen). */
+  images?: ImagePiece[];
   /** A pretty-printed block that starts on this row. */
   pretty?: PrettyBlock;
 }
@@ -122,17 +148,43 @@ export function cloneExtras(e: LineExtras | null): LineExtras | null {
   }
   if (e.block) c.block = { ...e.block };
   if (e.inline) c.inline = e.inline.map((i) => ({ ...i }));
+  if (e.images) c.images = e.images.map((p) => ({ ...p }));
   if (e.pretty) c.pretty = e.pretty;
   return c;
 }
 
 /**
  * True when `e` holds content drawn on the line (a block, inline
- * fragments): such a line is not empty even without text.
+ * fragments, image pieces): such a line is not empty even without text.
  */
 export function hasEmbeds(e: LineExtras | null): boolean {
   return e !== null &&
-    (e.block !== undefined || (e.inline !== undefined && e.inline.length > 0));
+    (e.block !== undefined || (e.inline !== undefined && e.inline.length > 0) ||
+      (e.images !== undefined && e.images.length > 0));
+}
+
+/**
+ * `pieces` without what covers cells [from, to): a piece across the range
+ * keeps its parts left and right of it.
+ */
+function cutPieces(
+  pieces: ImagePiece[],
+  from: number,
+  to: number,
+): ImagePiece[] {
+  const out: ImagePiece[] = [];
+  for (const p of pieces) {
+    const end = p.x + p.cols;
+    if (end <= from || p.x >= to) {
+      out.push(p);
+      continue;
+    }
+    if (p.x < from) out.push({ ...p, cols: from - p.x });
+    if (end > to) {
+      out.push({ ...p, x: to, cols: end - to, col: p.col + (to - p.x) });
+    }
+  }
+  return out;
 }
 
 /**
@@ -141,6 +193,8 @@ export function hasEmbeds(e: LineExtras | null): boolean {
  * image pixels go where text or blanks are written.
  *
  * - A block (HTML or image line) covers the whole row: any write drops it.
+ * - Image pieces lose the cells in the range (a piece across it is cut in
+ *   two).
  * - An inline fragment sits in the gap before cell `x`; an erase drops it
  *   when the gap is inside the erased cells (`from < x < to`, or at the
  *   line's start or end edge when the erase reaches it). Printing keeps it:
@@ -171,6 +225,17 @@ export function coverCells(
       changed = true;
       if (kept.length > 0) e.inline = kept;
       else delete e.inline;
+    }
+  }
+  if (e.images !== undefined) {
+    const kept = cutPieces(e.images, from, to);
+    if (
+      kept.length !== e.images.length ||
+      kept.some((p, i) => p !== e.images![i])
+    ) {
+      changed = true;
+      if (kept.length > 0) e.images = kept;
+      else delete e.images;
     }
   }
   if (!changed) return;
