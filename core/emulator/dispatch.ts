@@ -33,11 +33,43 @@ function byKey<K, H>(list: readonly { key: K; handler: H }[]): Map<K, H> {
 const controls: (ControlHandler | undefined)[] = new Array(0xa0);
 for (const [code, h] of byKey(CONTROLS)) controls[code] = h;
 
-const esc = byKey(ESC_SEQUENCES);
-const csi = byKey(CSI_SEQUENCES);
+/**
+ * A sequence's numeric key: private prefix, one intermediate and the final
+ * byte in one number (0 for none). Sequences with more intermediates than
+ * one go through the string map. Numbers, not strings, so that looking a
+ * sequence up allocates nothing.
+ */
+function numericKey(prefix: number, inter: number, final: number): number {
+  return (prefix << 16) | (inter << 8) | final;
+}
+
+const escPlain: (EscHandler | undefined)[] = new Array(0x80);
+const escNumeric = new Map<number, EscHandler>();
+const escAny: (EscHandler | undefined)[] = new Array(0x80);
+const escLong = new Map<string, EscHandler>();
+for (const [key, h] of byKey(ESC_SEQUENCES)) {
+  if (key.length === 1) escPlain[key.charCodeAt(0)] = h;
+  else if (key.length === 2 && key[1] === "*") escAny[key.charCodeAt(0)] = h;
+  else if (key.length === 2) {
+    escNumeric.set(numericKey(0, key.charCodeAt(0), key.charCodeAt(1)), h);
+  } else escLong.set(key, h);
+}
+
 const csiPlain: (CsiHandler | undefined)[] = new Array(0x80);
-for (const [key, h] of csi) {
-  if (key.length === 1) csiPlain[key.charCodeAt(0)] = h;
+const csiNumeric = new Map<number, CsiHandler>();
+const csiLong = new Map<string, CsiHandler>();
+for (const [key, h] of byKey(CSI_SEQUENCES)) {
+  let k = key;
+  let prefix = 0;
+  if (k.length > 1 && "<=>?".includes(k[0])) {
+    prefix = k.charCodeAt(0);
+    k = k.slice(1);
+  }
+  if (prefix === 0 && k.length === 1) csiPlain[k.charCodeAt(0)] = h;
+  else if (k.length <= 2) {
+    const inter = k.length === 2 ? k.charCodeAt(0) : 0;
+    csiNumeric.set(numericKey(prefix, inter, k.charCodeAt(k.length - 1)), h);
+  } else csiLong.set(key, h);
 }
 const osc = byKey(OSC_COMMANDS);
 const dcs = byKey(DCS_SEQUENCES);
@@ -52,8 +84,13 @@ export function escHandler(
   intermediates: string,
   final: number,
 ): EscHandler | undefined {
-  return esc.get(intermediates + String.fromCharCode(final)) ??
-    (intermediates === "" ? undefined : esc.get(intermediates[0] + "*"));
+  const n = intermediates.length;
+  if (n === 0) return escPlain[final];
+  const first = intermediates.charCodeAt(0);
+  const exact = n === 1
+    ? escNumeric.get(numericKey(0, first, final))
+    : escLong.get(intermediates + String.fromCharCode(final));
+  return exact ?? escAny[first];
 }
 
 /** The handler of `CSI prefix ... intermediates final`, if any. */
@@ -62,8 +99,18 @@ export function csiHandler(
   intermediates: string,
   final: number,
 ): CsiHandler | undefined {
-  if (prefix === "" && intermediates === "") return csiPlain[final];
-  return csi.get(prefix + intermediates + String.fromCharCode(final));
+  const n = intermediates.length;
+  if (n === 0 && prefix === "") return csiPlain[final];
+  if (n > 1) {
+    return csiLong.get(prefix + intermediates + String.fromCharCode(final));
+  }
+  return csiNumeric.get(
+    numericKey(
+      prefix === "" ? 0 : prefix.charCodeAt(0),
+      n === 0 ? 0 : intermediates.charCodeAt(0),
+      final,
+    ),
+  );
 }
 
 /** The handler of `OSC code ; ...`, if any. */

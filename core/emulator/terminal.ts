@@ -56,9 +56,11 @@ import {
 } from "../unicode/width.ts";
 import type { Emulator } from "./context.ts";
 import {
+  carriageReturn,
   cursorLine,
   index,
   inHorizontalMargins,
+  lineFeed,
   lineStart,
   newline,
 } from "./cursor.ts";
@@ -1141,6 +1143,10 @@ export class Terminal implements TerminalView {
       if (code === 0x0a) prettyOsc(this.#t.pretty, 118, "");
       return;
     }
+    // LF and CR end every line of text: called directly, as part of the
+    // print path (through the table the call could not be inlined).
+    if (code === 0x0a) return lineFeed(s);
+    if (code === 0x0d) return carriageReturn(s);
     controlHandler(code)?.(this.#t);
   }
 

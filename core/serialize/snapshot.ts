@@ -33,6 +33,7 @@ import { Line, type LineSize } from "../model/line.ts";
 import type {
   BlockEmbed,
   ImageEmbed,
+  ImagePiece,
   InlineEmbed,
   LineExtras,
   LineMark,
@@ -93,6 +94,8 @@ export interface ExtrasSnapshot {
   marks?: LineMark[];
   block?: { html: string; key: string | null; image?: number };
   inline?: InlineEmbed[];
+  /** Image pieces on the alternate screen, `image` an index into {@link TerminalSnapshot.images}. */
+  images?: (Omit<ImagePiece, "image"> & { image: number })[];
   pretty?: { source: Block; startCol: number; cols: number };
 }
 
@@ -240,6 +243,12 @@ function writeLine(line: Line, images: Map<ImageEmbed, number>): LineSnapshot {
       if (e.block.image) x.block.image = imageIndex(images, e.block.image);
     }
     if (e.inline && e.inline.length > 0) x.inline = e.inline;
+    if (e.images !== undefined) {
+      x.images = e.images.map((p) => ({
+        ...p,
+        image: imageIndex(images, p.image),
+      }));
+    }
     if (e.pretty) {
       x.pretty = {
         source: e.pretty.source as Block,
@@ -591,6 +600,24 @@ function readExtras(
         x: int(x.x, `${what}.inline[${i}].x`, 0, MAX_COLS),
         html: str(x.html, `${what}.inline[${i}].html`),
         key: strOrNull(x.key, `${what}.inline[${i}].key`, 1 << 16),
+      };
+    });
+  }
+  if (o.images !== undefined) {
+    e.images = arr(o.images, `${what}.images`, MAX_COLS).map((it, i) => {
+      const p = obj(it, `${what}.images[${i}]`);
+      const n = (k: string, min: number, max: number) =>
+        int(p[k], `${what}.images[${i}].${k}`, min, max);
+      const f = (k: string) =>
+        num(p[k], `${what}.images[${i}].${k}`, 0, 1 << 20);
+      return {
+        image: images[n("image", 0, images.length - 1)],
+        x: n("x", 0, MAX_COLS),
+        cols: n("cols", 1, MAX_COLS),
+        col: f("col"),
+        row: f("row"),
+        width: f("width"),
+        height: f("height"),
       };
     });
   }
