@@ -31,8 +31,6 @@ export const CLOSE_SESSION_ENDED = 4003;
 export const CLOSE_DETACHED = 4004;
 /** The hello named a session that does not exist (or has ended). */
 export const CLOSE_NO_SESSION = 4005;
-/** The window stayed too far behind; it may attach again. */
-export const CLOSE_TOO_SLOW = 4006;
 
 /** Bytes a window may be behind before the session stops reading the PTY. */
 export const HIGH_WATER = 1 << 18;

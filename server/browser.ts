@@ -172,6 +172,30 @@ export async function writeLauncher(
 }
 
 /**
+ * Remove launcher files older than `maxAgeMs`: a window opened by a later
+ * `domterm` (attach, new) reads its launcher at once, but that command has
+ * exited by then, so the server sweeps them (they hold the key).
+ */
+export async function sweepLaunchers(
+  maxAgeMs: number,
+  dir = configDir(),
+): Promise<void> {
+  const launchDir = join(dir, "launch");
+  try {
+    for await (const e of Deno.readDir(launchDir)) {
+      if (!e.isFile || !/^open-[\w-]+\.html$/.test(e.name)) continue;
+      const path = join(launchDir, e.name);
+      try {
+        const st = await Deno.stat(path);
+        if (Date.now() - (st.mtime?.getTime() ?? 0) > maxAgeMs) {
+          await Deno.remove(path);
+        }
+      } catch { /* gone meanwhile */ }
+    }
+  } catch { /* no launch directory */ }
+}
+
+/**
  * Chromium switches for domterm's own app window (its own profile, so its
  * own browser process: they always apply).
  *

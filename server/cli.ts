@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { chooseBrowser, openBrowser } from "./browser.ts";
-import { type Asset, startServer } from "./http.ts";
+import { chooseBrowser, openBrowser, sweepLaunchers } from "./browser.ts";
+import { type Asset, type DomtermServer, startServer } from "./http.ts";
 import { VERSION } from "./version.ts";
 import { isCommand, runCommand } from "./commands/mod.ts";
 import { MAX_SCROLLBACK_LINES } from "../core/protocol.ts";
@@ -300,7 +300,36 @@ export async function main(
     if (launcher) Deno.remove(launcher).catch(() => {});
     launcher = null;
   };
-  let server;
+  // The control socket first: only a server that owns it tells its
+  // sessions where it is (DOMTERM_SOCKET). Requests wait for the server.
+  const { promise: started, resolve: serverStarted } = Promise
+    .withResolvers<DomtermServer>();
+  const stop = () => done();
+  let control: ControlListener | null = null;
+  if (controlPath !== null) {
+    try {
+      control = await listenControl(
+        controlPath,
+        {
+          handle: async (req) => {
+            const res = await sessionControl(await started, stop).handle(req);
+            if (req.op === "new" || req.op === "attach") {
+              // The window it opens reads its launcher within seconds.
+              Deno.unrefTimer(
+                setTimeout(() => void sweepLaunchers(10_000), 15_000),
+              );
+            }
+            return res;
+          },
+        },
+        (m) => console.error(`domterm: ${m}`),
+      );
+    } catch (e) {
+      console.error(`domterm: ${(e as Error).message}`);
+    }
+  }
+
+  let server: DomtermServer;
   try {
     server = startServer({
       port: opts.port,
@@ -312,11 +341,14 @@ export async function main(
       detachedTimeoutMs: opts.detachedTimeout === undefined
         ? undefined
         : opts.detachedTimeout * 1000,
-      env: controlPath === null
+      env: control === null
         ? undefined
-        : { ...Deno.env.toObject(), DOMTERM_SOCKET: controlPath },
+        : { ...Deno.env.toObject(), DOMTERM_SOCKET: control.path },
       onIdle: () => done(),
-      onConnect: removeLauncher,
+      onConnect: () => {
+        removeLauncher();
+        void sweepLaunchers(10_000);
+      },
       fileOpener: opts.fileOpener,
     });
   } catch (e) {
@@ -326,27 +358,15 @@ export async function main(
     } else {
       console.error(`domterm: cannot start the server: ${err.message}`);
     }
+    control?.close();
     return 1;
   }
-  const stop = () => done();
+  serverStarted(server);
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     try {
       Deno.addSignalListener(sig, stop);
     } catch {
       // not available on this platform
-    }
-  }
-
-  let control: ControlListener | null = null;
-  if (controlPath !== null) {
-    try {
-      control = await listenControl(
-        controlPath,
-        sessionControl(server, stop),
-        (m) => console.error(`domterm: ${m}`),
-      );
-    } catch (e) {
-      console.error(`domterm: ${(e as Error).message}`);
     }
   }
 
