@@ -57,12 +57,14 @@ import {
 import type { Emulator } from "./context.ts";
 import {
   carriageReturn,
+  cup,
   cursorLine,
   index,
   inHorizontalMargins,
   lineFeed,
   lineStart,
   newline,
+  reverseIndex,
 } from "./cursor.ts";
 import {
   controlHandler,
@@ -74,7 +76,8 @@ import {
 import { HtmlEmbeds } from "./html_embed.ts";
 import type { Modes } from "./modes.ts";
 import { type OscHandler, splitOsc } from "./osc.ts";
-import { setLink, updateAttr } from "./pen.ts";
+import { setLink, sgr, updateAttr } from "./pen.ts";
+import { el } from "./erase.ts";
 import {
   flush as flushPretty,
   isPrettyPrintOsc,
@@ -85,7 +88,7 @@ import {
 } from "./pretty_print.ts";
 import { oscReply } from "./replies.ts";
 import { fullReset } from "./resets.ts";
-import { resetMargins } from "./scroll.ts";
+import { dl, il, resetMargins } from "./scroll.ts";
 import type { ShellMarksHost } from "./shell_marks.ts";
 import { initialState, type TerminalState } from "./state.ts";
 import { MAX_COLS, MAX_ROWS, setTitles } from "./window_ops.ts";
@@ -95,7 +98,7 @@ import {
   writeSnapshot,
 } from "../serialize/snapshot.ts";
 
-export { MAX_COLS, MAX_ROWS, TITLE_STACK_DEPTH } from "./window_ops.ts";
+export { MAX_COLS, MAX_ROWS } from "./window_ops.ts";
 export type { TerminalSnapshot } from "../serialize/snapshot.ts";
 
 /** Options of a {@link Terminal}. */
@@ -121,7 +124,10 @@ export interface TerminalOptions {
   maxHtmlMemory?: number;
 }
 
-/** Grapheme clusters stop growing at this many UTF-16 code units. */
+/**
+ * Grapheme clusters stop growing at this many UTF-16 code units. Test hook:
+ * exported for the fuzz test's memory bounds.
+ */
 export const MAX_CLUSTER_LENGTH = 32;
 
 const encoder = new TextEncoder();
@@ -334,10 +340,6 @@ export class Terminal implements TerminalView {
   get synchronizedOutput(): boolean {
     return this.#s.modes.synchronizedOutput;
   }
-  /** xterm modifyOtherKeys level (`CSI > 4 ; Pv m`): 0, 1 or 2. */
-  get modifyOtherKeys(): number {
-    return this.#s.modes.modifyOtherKeys;
-  }
   /** Scroll region (DECSTBM), 0-based inclusive rows. */
   get scrollRegion(): { top: number; bottom: number } {
     return { top: this.#s.top, bottom: this.#s.bottom };
@@ -348,8 +350,8 @@ export class Terminal implements TerminalView {
   }
 
   /**
-   * Sizes of the emulator's internal tables, so tests can check they stay
-   * bounded: title stack entries, extended-style entries, XTSAVE entries,
+   * Test hook: sizes of the emulator's internal tables, so tests can check
+   * they stay bounded: title stack entries, extended-style entries, XTSAVE entries,
    * writes queued from callbacks, bytes the parser holds.
    */
   get stats(): {
@@ -450,12 +452,6 @@ export class Terminal implements TerminalView {
     this.#emit({ type: "resize", cols, rows });
   }
 
-  /** RIS: full reset (history is kept; the screen is cleared). */
-  reset(): void {
-    this.#parser.reset();
-    fullReset(this.#t);
-  }
-
   /** Cell size in pixels, for the `CSI 14 t` / `CSI 16 t` reports (default 8x16). */
   setCellSize(width: number, height: number): void {
     if (Number.isFinite(width) && width > 0) {
@@ -467,9 +463,10 @@ export class Terminal implements TerminalView {
   }
 
   /**
-   * Register (or with null remove) the handler of `OSC code ; args`. The
-   * handler receives the text after "code;". It takes the place of the
-   * built-in one, if any (see `sequences.ts`).
+   * Test hook: register (or with null remove) the handler of `OSC code ;
+   * args`, in place of the built-in one (see `sequences.ts`), e.g. one that
+   * throws, to check that a failing handler breaks nothing. The handler
+   * receives the text after "code;".
    */
   setOscHandler(code: number, handler: ((args: string) => void) | null): void {
     this.#oscOverrides.set(code, handler);
@@ -1151,7 +1148,11 @@ export class Terminal implements TerminalView {
   }
 
   #esc(intermediates: string, final: number): void {
-    this.#s.joinNext = false;
+    const s = this.#s;
+    s.joinNext = false;
+    // Reverse index scrolls regions in full-screen programs: called
+    // directly, as LF is (see #csi).
+    if (final === 0x4d && intermediates === "") return reverseIndex(s);
     escHandler(intermediates, final)?.(this.#t, final, intermediates);
   }
 
@@ -1161,8 +1162,28 @@ export class Terminal implements TerminalView {
     intermediates: string,
     final: number,
   ): void {
-    this.#s.joinNext = false;
-    csiHandler(prefix, intermediates, final)?.(this.#t, params);
+    const t = this.#t;
+    t.s.joinNext = false;
+    if (prefix === "" && intermediates === "") {
+      // The commonest sequences of full-screen programs are called
+      // directly: through the table the call site sees every handler and
+      // V8 cannot inline it (measured with bench/core_ab.ts: `cursor` and
+      // `region` were 5-9% slower than the switch this table replaced).
+      // They are registered in sequences.ts like every other.
+      switch (final) {
+        case 0x6d: // m
+          return sgr(t, params);
+        case 0x48: // H
+          return cup(t, params);
+        case 0x4b: // K
+          return el(t, params);
+        case 0x4c: // L
+          return il(t, params);
+        case 0x4d: // M
+          return dl(t, params);
+      }
+    }
+    csiHandler(prefix, intermediates, final)?.(t, params);
   }
 
   #oscDispatch(data: string, bel: boolean): void {

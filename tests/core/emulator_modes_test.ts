@@ -177,12 +177,12 @@ runCases("modes", [
   {
     name: "XTMODKEYS modifyOtherKeys",
     input: `${CSI}>4;2m`,
-    check: (t) => assertEquals(t.term.modifyOtherKeys, 2),
+    check: (t) => assertEquals(t.term.modes.modifyOtherKeys, 2),
   },
   {
     name: "XTMODKEYS reset",
     input: `${CSI}>4;2m${CSI}>4m`,
-    check: (t) => assertEquals(t.term.modifyOtherKeys, 0),
+    check: (t) => assertEquals(t.term.modes.modifyOtherKeys, 0),
   },
   {
     name: "unknown modes are ignored",
