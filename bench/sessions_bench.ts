@@ -27,7 +27,9 @@ const { values } = parseArgs({
 });
 const MAIN = values.main ?? new URL("../main.ts", import.meta.url).pathname;
 const floodMb = Number(values.mb);
-const sessionCounts = values.sessions!.split(",").map(Number);
+const sessionCounts = values.sessions === "none"
+  ? []
+  : values.sessions!.split(",").map(Number);
 const historyLines = Number(values["history-lines"]);
 
 /** User + system CPU of a process, in ms. */

@@ -94,6 +94,9 @@ export interface SessionOptions {
  */
 export const RESIZE_SETTLE_MS = 120;
 
+/** Output left unparsed at most (bytes): past it the read loop parses at once. */
+export const PARSE_BACKLOG = 1 << 20;
+
 /** A window that holds reading back this long while another keeps up is left out of flow control. */
 export const STALE_MS = 1500;
 
@@ -151,8 +154,11 @@ export class Session {
   /** The name it can be attached by, if it has one. */
   readonly name: string | null;
   readonly windows = new Set<Window>();
-  /** The emulator that is the truth about the screen. */
-  readonly term: Terminal;
+  #term: Terminal;
+  /** Output read but not yet parsed (see {@link Session.term}). */
+  #unparsed: Uint8Array[] = [];
+  #unparsedBytes = 0;
+  #parseScheduled = false;
   /** Resolves when the child has exited and all its output was delivered. */
   readonly finished: Promise<ExitStatus>;
   /** Set once the child has exited. */
@@ -193,7 +199,7 @@ export class Session {
     this.#replay = new ReplayLog(options.replayBytes ?? REPLAY_BYTES);
     this.#detachedTimeoutMs = options.detachedTimeoutMs;
     this.#closeGraceMs = options.closeGraceMs ?? CLOSE_GRACE_MS;
-    this.term = new Terminal({
+    this.#term = new Terminal({
       cols: options.cols,
       rows: options.rows,
       scrollback: options.scrollback,
@@ -233,12 +239,44 @@ export class Session {
     return session;
   }
 
+  /**
+   * The emulator that is the truth about the screen, up to date with every
+   * byte read. The read loop hands the windows their bytes first and parses
+   * them here when it next waits (or past {@link PARSE_BACKLOG}), so that
+   * parsing is not on the path from the PTY to the windows; everything that
+   * looks at the model (a snapshot, a resize, `domterm save`) comes through
+   * here and parses what is pending first.
+   */
+  get term(): Terminal {
+    this.#parseNow();
+    return this.#term;
+  }
+
+  #parseLater(chunk: Uint8Array): void {
+    this.#unparsed.push(chunk);
+    this.#unparsedBytes += chunk.length;
+    if (this.#unparsedBytes > PARSE_BACKLOG) this.#parseNow();
+    else if (!this.#parseScheduled) {
+      this.#parseScheduled = true;
+      setTimeout(() => this.#parseNow(), 0);
+    }
+  }
+
+  #parseNow(): void {
+    this.#parseScheduled = false;
+    if (this.#unparsed.length === 0) return;
+    const list = this.#unparsed;
+    this.#unparsed = [];
+    this.#unparsedBytes = 0;
+    for (const c of list) this.#term.write(c);
+  }
+
   /** The session's grid. */
   get cols(): number {
-    return this.term.cols;
+    return this.#term.cols;
   }
   get rows(): number {
-    return this.term.rows;
+    return this.#term.rows;
   }
 
   /**
@@ -427,7 +465,7 @@ export class Session {
     w.rows = rows;
     if (this.#active !== w) return;
     if (width !== undefined && height !== undefined) {
-      this.term.setCellSize(width / cols, height / rows);
+      this.#term.setCellSize(width / cols, height / rows);
     }
     this.#setGrid(cols, rows, width, height);
   }
@@ -446,7 +484,9 @@ export class Session {
   ): void {
     if (this.exitStatus || this.#closing) return;
     if (cols !== this.cols || rows !== this.rows) {
-      this.term.resize(cols, rows);
+      // At this point of the stream: everything before it parsed first.
+      this.#parseNow();
+      this.#term.resize(cols, rows);
       const seq = this.#replay.pushGrid(this.cols, this.rows);
       this.#broadcast({
         type: "grid",
@@ -564,13 +604,15 @@ export class Session {
       const chunk = await this.pty.read();
       if (chunk === null) break;
       this.bytesRead += chunk.length;
-      // The emulator first: a window attaching now gets a snapshot that
-      // includes this chunk, and the bytes after it.
-      this.term.write(chunk);
-      this.#replay.pushBytes(chunk);
+      // To the windows first, so that they work on it while the emulator
+      // here does; no window can attach in between (this is synchronous),
+      // so a snapshot always holds exactly the bytes before its offset.
       this.#broadcast(chunk);
+      this.#replay.pushBytes(chunk);
+      this.#parseLater(chunk);
     }
     const status = await this.pty.exited;
+    this.#parseNow();
     this.exitStatus = status;
     clearTimeout(this.#resizeTimer);
     clearTimeout(this.#staleTimer);
