@@ -20,6 +20,10 @@ const result = await new Deno.Command(Deno.execPath(), {
     "compile",
     "--allow-all",
     "--no-check",
+    // The sessions' emulator thread is started with new Worker(URL), which
+    // deno compile does not follow by itself.
+    "--include",
+    join(root, "server", "emulator_worker.ts"),
     "--output",
     output,
     ...Deno.args,

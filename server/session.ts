@@ -39,7 +39,8 @@ import {
   LOW_WATER,
   type ServerMessage,
 } from "../core/protocol.ts";
-import { Terminal } from "../core/emulator/terminal.ts";
+import { RemoteTerminal, type SnapshotText } from "./emulator_host.ts";
+import { DEFAULT_SCROLLBACK } from "../core/model/buffer.ts";
 import { VERSION } from "./version.ts";
 import {
   detectShell,
@@ -47,7 +48,6 @@ import {
   planShellLaunchSync,
 } from "./shell/integration.ts";
 import { REPLAY_BYTES, ReplayLog } from "./replay.ts";
-import { capSnapshot } from "./snapshot_cap.ts";
 
 /** What starts a session. */
 export interface SessionOptions {
@@ -94,9 +94,6 @@ export interface SessionOptions {
  */
 export const RESIZE_SETTLE_MS = 120;
 
-/** Output left unparsed at most (bytes): past it the read loop parses at once. */
-export const PARSE_BACKLOG = 1 << 20;
-
 /** A window that holds reading back this long while another keeps up is left out of flow control. */
 export const STALE_MS = 1500;
 
@@ -114,6 +111,11 @@ export interface Window {
   stale: boolean;
   /** The window said it is going away on purpose. */
   closing: boolean;
+  /**
+   * Waiting for its snapshot: what the stream brings meanwhile waits here
+   * (in order) and follows the snapshot.
+   */
+  pending: (Uint8Array | string)[] | null;
 }
 
 /** The child's environment: the user's, plus what tells programs where they run. */
@@ -154,11 +156,10 @@ export class Session {
   /** The name it can be attached by, if it has one. */
   readonly name: string | null;
   readonly windows = new Set<Window>();
-  #term: Terminal;
-  /** Output read but not yet parsed (see {@link Session.term}). */
-  #unparsed: Uint8Array[] = [];
-  #unparsedBytes = 0;
-  #parseScheduled = false;
+  /** The emulator that is the truth about the screen (on the emulator thread). */
+  #term: RemoteTerminal;
+  #cols: number;
+  #rows: number;
   /** Resolves when the child has exited and all its output was delivered. */
   readonly finished: Promise<ExitStatus>;
   /** Set once the child has exited. */
@@ -199,13 +200,16 @@ export class Session {
     this.#replay = new ReplayLog(options.replayBytes ?? REPLAY_BYTES);
     this.#detachedTimeoutMs = options.detachedTimeoutMs;
     this.#closeGraceMs = options.closeGraceMs ?? CLOSE_GRACE_MS;
-    this.#term = new Terminal({
-      cols: options.cols,
-      rows: options.rows,
-      scrollback: options.scrollback,
-      // The program's queries are answered here, once, for every window.
-      reply: (data) => void this.#write(encoder.encode(data)),
-    });
+    this.#cols = options.cols;
+    this.#rows = options.rows;
+    // The program's queries are answered there, once, for every window.
+    this.#term = new RemoteTerminal(
+      options.id,
+      options.cols,
+      options.rows,
+      options.scrollback ?? DEFAULT_SCROLLBACK,
+      (data) => void this.#write(encoder.encode(data)),
+    );
     this.finished = this.#run();
     this.#armDetachTimer();
   }
@@ -240,43 +244,24 @@ export class Session {
   }
 
   /**
-   * The emulator that is the truth about the screen, up to date with every
-   * byte read. The read loop hands the windows their bytes first and parses
-   * them here when it next waits (or past {@link PARSE_BACKLOG}), so that
-   * parsing is not on the path from the PTY to the windows; everything that
-   * looks at the model (a snapshot, a resize, `domterm save`) comes through
-   * here and parses what is pending first.
+   * The emulator's snapshot at the current stream offset, as JSON text,
+   * with that offset and the last grid change in it (null once the
+   * session is over).
    */
-  get term(): Terminal {
-    this.#parseNow();
-    return this.#term;
-  }
-
-  #parseLater(chunk: Uint8Array): void {
-    this.#unparsed.push(chunk);
-    this.#unparsedBytes += chunk.length;
-    if (this.#unparsedBytes > PARSE_BACKLOG) this.#parseNow();
-    else if (!this.#parseScheduled) {
-      this.#parseScheduled = true;
-      setTimeout(() => this.#parseNow(), 0);
-    }
-  }
-
-  #parseNow(): void {
-    this.#parseScheduled = false;
-    if (this.#unparsed.length === 0) return;
-    const list = this.#unparsed;
-    this.#unparsed = [];
-    this.#unparsedBytes = 0;
-    for (const c of list) this.#term.write(c);
+  async snapshot(): Promise<
+    (SnapshotText & { offset: number; gridSeq: number }) | null
+  > {
+    const offset = this.bytesRead, gridSeq = this.#replay.gridSeq;
+    const snap = await this.#term.snapshot();
+    return snap && { ...snap, offset, gridSeq };
   }
 
   /** The session's grid. */
   get cols(): number {
-    return this.#term.cols;
+    return this.#cols;
   }
   get rows(): number {
-    return this.#term.rows;
+    return this.#rows;
   }
 
   /**
@@ -300,6 +285,7 @@ export class Session {
       rows,
       stale: false,
       closing: false,
+      pending: null,
     };
     clearTimeout(this.#graceTimer);
     clearTimeout(this.#detachTimer);
@@ -345,18 +331,36 @@ export class Session {
     return w;
   }
 
+  /**
+   * Send `w` a snapshot at the current offset; what comes meanwhile waits
+   * in `w.pending` and follows it.
+   */
   #sendSnapshot(w: Window): void {
-    const { json, droppedLines } = capSnapshot(this.term);
-    // The snapshot is already JSON: put the message around it.
-    const head = JSON.stringify({
-      type: "snapshot",
-      offset: this.bytesRead,
-      gridSeq: this.#replay.gridSeq,
-      ...(droppedLines > 0 ? { droppedLines } : {}),
-    });
-    sendText(w.socket, `${head.slice(0, -1)},"snapshot":${json}}`);
+    w.pending = [];
     w.sent = w.acked = this.bytesRead;
+    const sent = this.snapshot().then((snap) => {
+      const pending = w.pending ?? [];
+      w.pending = null;
+      if (snap === null) return;
+      // The snapshot is already JSON: put the message around it.
+      const head = JSON.stringify({
+        type: "snapshot",
+        offset: snap.offset,
+        gridSeq: snap.gridSeq,
+        ...(snap.droppedLines > 0 ? { droppedLines: snap.droppedLines } : {}),
+      });
+      sendText(w.socket, `${head.slice(0, -1)},"snapshot":${snap.json}}`);
+      for (const f of pending) {
+        if (typeof f === "string") sendText(w.socket, f);
+        else sendBytes(w.socket, f);
+      }
+    });
+    this.#inflight.add(sent);
+    sent.finally(() => this.#inflight.delete(sent));
   }
+
+  /** Snapshots on their way to windows (the exit waits for them). */
+  #inflight = new Set<Promise<void>>();
 
   /**
    * A window's socket closed. A window that said it was closing, as the
@@ -484,9 +488,10 @@ export class Session {
   ): void {
     if (this.exitStatus || this.#closing) return;
     if (cols !== this.cols || rows !== this.rows) {
-      // At this point of the stream: everything before it parsed first.
-      this.#parseNow();
+      // At this point of the stream (the emulator gets it in order).
       this.#term.resize(cols, rows);
+      this.#cols = cols;
+      this.#rows = rows;
       const seq = this.#replay.pushGrid(this.cols, this.rows);
       this.#broadcast({
         type: "grid",
@@ -566,14 +571,13 @@ export class Session {
 
   #broadcast(msg: ServerMessage | Uint8Array<ArrayBuffer>): void {
     const bytes = msg instanceof Uint8Array;
+    const text = bytes ? "" : JSON.stringify(msg);
     for (const w of this.windows) {
       if (w.stale) continue;
-      if (bytes) {
-        sendBytes(w.socket, msg);
-        w.sent += msg.length;
-      } else {
-        send(w.socket, msg);
-      }
+      if (bytes) w.sent += msg.length;
+      if (w.pending !== null) w.pending.push(bytes ? msg : text);
+      else if (bytes) sendBytes(w.socket, msg);
+      else sendText(w.socket, text);
     }
   }
 
@@ -609,10 +613,9 @@ export class Session {
       // so a snapshot always holds exactly the bytes before its offset.
       this.#broadcast(chunk);
       this.#replay.pushBytes(chunk);
-      this.#parseLater(chunk);
+      this.#term.write(chunk);
     }
     const status = await this.pty.exited;
-    this.#parseNow();
     this.exitStatus = status;
     clearTimeout(this.#resizeTimer);
     clearTimeout(this.#staleTimer);
@@ -621,6 +624,9 @@ export class Session {
     for (const w of this.windows) w.stale = false;
     this.#broadcast({ type: "exit", code: status.code, signal: status.signal });
     await this.pty.close();
+    // Windows waiting for a snapshot get it, and the exit after it.
+    await Promise.all(this.#inflight);
+    this.#term.close();
     for (const w of this.windows) {
       try {
         w.socket.close(CLOSE_SESSION_ENDED, "session ended");

@@ -48,7 +48,7 @@ export function sessionControl(
   stop: () => void,
 ): ControlHandler {
   return {
-    handle(req: ControlRequest): ControlResponse {
+    async handle(req: ControlRequest): Promise<ControlResponse> {
       switch (req.op) {
         case "info":
           return { ok: true, version: VERSION, pid: Deno.pid };
@@ -97,7 +97,13 @@ export function sessionControl(
           if (!s) {
             return { ok: false, error: `there is no session ${req.session}` };
           }
-          return { ok: true, snapshot: s.term.snapshot(), offset: s.bytesRead };
+          const snap = await s.snapshot();
+          if (snap === null) return { ok: false, error: "the session ended" };
+          return {
+            ok: true,
+            snapshot: JSON.parse(snap.json),
+            offset: snap.offset,
+          };
         }
         case "kill-server":
           setTimeout(stop, 0);

@@ -1,0 +1,130 @@
+/**
+ * The server side of `emulator_worker.ts`: one worker thread for all the
+ * sessions' emulators, started with the first session and ended with the
+ * last. A {@link RemoteTerminal} is one session's emulator there.
+ *
+ * @module
+ */
+import { MAX_SNAPSHOT_CHARS } from "./snapshot_cap.ts";
+
+/** Main thread -> worker. */
+export type ToEmulator =
+  | { t: "new"; id: number; cols: number; rows: number; scrollback: number }
+  | { t: "write"; id: number; data: Uint8Array }
+  | { t: "resize"; id: number; cols: number; rows: number }
+  | { t: "cell"; id: number; width: number; height: number }
+  | { t: "snapshot"; id: number; req: number; maxChars: number }
+  | { t: "close"; id: number };
+
+/** Worker -> main thread. */
+export type FromEmulator =
+  | { t: "reply"; id: number; data: string }
+  | {
+    t: "snapshot";
+    req: number;
+    json: string | null;
+    droppedLines: number;
+  };
+
+/** A snapshot as the worker wrote it: JSON text, capped. */
+export interface SnapshotText {
+  json: string;
+  droppedLines: number;
+}
+
+let worker: Worker | null = null;
+let users = 0;
+let nextReq = 1;
+const replies = new Map<number, (data: string) => void>();
+const waiting = new Map<number, (s: SnapshotText | null) => void>();
+
+function start(): Worker {
+  if (worker) return worker;
+  const w = new Worker(new URL("./emulator_worker.ts", import.meta.url).href, {
+    type: "module",
+  });
+  w.onmessage = (ev: MessageEvent<FromEmulator>) => {
+    const m = ev.data;
+    if (m.t === "reply") replies.get(m.id)?.(m.data);
+    else {
+      const done = waiting.get(m.req);
+      waiting.delete(m.req);
+      done?.(
+        m.json === null ? null : { json: m.json, droppedLines: m.droppedLines },
+      );
+    }
+  };
+  w.onerror = (e) => {
+    // A bug in the emulator: say so; the sessions go on without snapshots.
+    console.error(`domterm: the emulator thread failed: ${e.message}`);
+    e.preventDefault();
+  };
+  worker = w;
+  return w;
+}
+
+/** One session's emulator, on the emulator thread. */
+export class RemoteTerminal {
+  #id: number;
+  #w: Worker;
+  #closed = false;
+
+  /** `reply` receives the emulator's answers to the program's queries. */
+  constructor(
+    id: number,
+    cols: number,
+    rows: number,
+    scrollback: number,
+    reply: (data: string) => void,
+  ) {
+    this.#id = id;
+    this.#w = start();
+    users++;
+    replies.set(id, reply);
+    this.#post({ t: "new", id, cols, rows, scrollback });
+  }
+
+  #post(m: ToEmulator): void {
+    if (!this.#closed) this.#w.postMessage(m);
+  }
+
+  /** Feed output (copied: the caller may keep using `data`). */
+  write(data: Uint8Array): void {
+    this.#post({ t: "write", id: this.#id, data });
+  }
+
+  resize(cols: number, rows: number): void {
+    this.#post({ t: "resize", id: this.#id, cols, rows });
+  }
+
+  setCellSize(width: number, height: number): void {
+    this.#post({ t: "cell", id: this.#id, width, height });
+  }
+
+  /** The emulator's snapshot after everything posted so far, as JSON text (null once closed). */
+  snapshot(maxChars = MAX_SNAPSHOT_CHARS): Promise<SnapshotText | null> {
+    if (this.#closed) return Promise.resolve(null);
+    const req = nextReq++;
+    const { promise, resolve } = Promise.withResolvers<SnapshotText | null>();
+    waiting.set(req, resolve);
+    this.#post({ t: "snapshot", id: this.#id, req, maxChars });
+    return promise;
+  }
+
+  /** Forget this emulator; the thread ends with the last one. */
+  close(): void {
+    if (this.#closed) return;
+    this.#post({ t: "close", id: this.#id });
+    this.#closed = true;
+    replies.delete(this.#id);
+    if (--users === 0 && worker) {
+      // Let queued snapshot requests finish first.
+      const w = worker;
+      worker = null;
+      const left = [...waiting.values()];
+      waiting.clear();
+      for (const r of left) r(null);
+      w.terminate();
+    }
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The sessions' emulators, on a thread of their own: the read loop hands
+ * every chunk of PTY output to the windows and posts it here, so parsing it
+ * never holds up the output, the input or the acknowledgements on the
+ * server's main thread. Messages are handled in order, so a snapshot
+ * holds exactly what was posted before it was asked for. See
+ * `emulator_host.ts` for the other side.
+ *
+ * @module
+ */
+/// <reference lib="deno.worker" />
+import { Terminal } from "../core/emulator/terminal.ts";
+import { capSnapshot } from "./snapshot_cap.ts";
+import type { FromEmulator, ToEmulator } from "./emulator_host.ts";
+
+const terms = new Map<number, Terminal>();
+
+function post(m: FromEmulator): void {
+  self.postMessage(m);
+}
+
+self.onmessage = (ev: MessageEvent<ToEmulator>) => {
+  const m = ev.data;
+  switch (m.t) {
+    case "new":
+      terms.set(
+        m.id,
+        new Terminal({
+          cols: m.cols,
+          rows: m.rows,
+          scrollback: m.scrollback,
+          reply: (data) => post({ t: "reply", id: m.id, data }),
+        }),
+      );
+      break;
+    case "write":
+      terms.get(m.id)?.write(m.data);
+      break;
+    case "resize":
+      terms.get(m.id)?.resize(m.cols, m.rows);
+      break;
+    case "cell":
+      terms.get(m.id)?.setCellSize(m.width, m.height);
+      break;
+    case "snapshot": {
+      const term = terms.get(m.id);
+      if (!term) {
+        post({ t: "snapshot", req: m.req, json: null, droppedLines: 0 });
+        break;
+      }
+      const { json, droppedLines } = capSnapshot(term, m.maxChars);
+      post({ t: "snapshot", req: m.req, json, droppedLines });
+      break;
+    }
+    case "close":
+      terms.delete(m.id);
+      break;
+  }
+};
