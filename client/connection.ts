@@ -140,6 +140,7 @@ export class Connection {
         }
       }
       ws.send(JSON.stringify(hello));
+      performance.mark("domterm:hello"); // bench/attach_bench.ts
     };
     ws.onmessage = (ev) => {
       if (ws !== this.#ws) return;
