@@ -16,6 +16,8 @@ import {
   socketPath,
 } from "./control.ts";
 import { sessionControl } from "./session_control.ts";
+import { writeSelfLauncher } from "./self_launcher.ts";
+import { dirname } from "node:path";
 
 /** Parsed command line. */
 export interface CliOptions {
@@ -341,9 +343,7 @@ export async function main(
       detachedTimeoutMs: opts.detachedTimeout === undefined
         ? undefined
         : opts.detachedTimeout * 1000,
-      env: control === null
-        ? undefined
-        : { ...Deno.env.toObject(), DOMTERM_SOCKET: control.path },
+      env: sessionEnv(control?.path ?? null),
       onIdle: () => done(),
       onConnect: () => {
         removeLauncher();
@@ -376,6 +376,30 @@ export async function main(
   removeLauncher();
   await server.shutdown();
   return 0;
+}
+
+/**
+ * The sessions' base environment: ours, with this server's control socket
+ * (when it owns one) and a `domterm` that is this same program first on
+ * PATH (server/self_launcher.ts).
+ */
+function sessionEnv(socket: string | null): Record<string, string> {
+  const env = Deno.env.toObject();
+  if (socket !== null) env.DOMTERM_SOCKET = socket;
+  try {
+    const dir = socket !== null
+      ? dirname(socket)
+      : Deno.makeTempDirSync({ prefix: "domterm-bin-" });
+    const bin = writeSelfLauncher(dir);
+    env.PATH = env.PATH ? `${bin}:${env.PATH}` : bin;
+  } catch (e) {
+    console.error(
+      `domterm: 'domterm' will not be on the sessions' PATH: ${
+        (e as Error).message
+      }`,
+    );
+  }
+  return env;
 }
 
 /**

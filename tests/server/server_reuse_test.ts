@@ -259,3 +259,50 @@ Deno.test("domterm save N FILE writes the session as standalone HTML from the se
     await stop(first.child);
   }
 });
+
+Deno.test("inside a session, 'domterm' on PATH is this same program", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "domterm-path-" });
+  const first = await startServerProcess(dir, ["/bin/sh"]);
+  try {
+    const out = `${dir}/version.txt`;
+    const made = await run(dir, [
+      "new",
+      "--no-browser",
+      "--",
+      "/bin/sh",
+      "-c",
+      `command -v domterm > ${out}; domterm --version >> ${out} 2>&1; sleep 30`,
+    ]);
+    assertEquals(made.code, 0, made.stderr);
+    let text = "";
+    for (let i = 0; i < 200 && !/domterm \d/.test(text); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      try {
+        text = Deno.readTextFileSync(out);
+      } catch { /* not yet */ }
+    }
+    const [path, version] = text.trim().split("\n");
+    assertEquals(path, `${dir}/bin/domterm`);
+    const mine = await run(dir, ["--version"]);
+    assertEquals(version, mine.stdout.trim());
+  } finally {
+    await stop(first.child);
+  }
+});
+
+Deno.test("the launcher runs the compiled executable itself, else deno run of the main module", async () => {
+  const { selfCommand } = await import("../../server/self_launcher.ts");
+  assertEquals(selfCommand("/usr/local/bin/domterm", "file:///x/main.ts"), [
+    "/usr/local/bin/domterm",
+  ]);
+  assertEquals(selfCommand("/usr/bin/deno", "file:///src/dt/main.ts"), [
+    "/usr/bin/deno",
+    "run",
+    "-A",
+    "/src/dt/main.ts",
+  ]);
+  assertEquals(
+    selfCommand("/usr/bin/deno", "https://jsr.io/@x/domterm/0.1.0/main.ts"),
+    ["/usr/bin/deno", "run", "-A", "https://jsr.io/@x/domterm/0.1.0/main.ts"],
+  );
+});
