@@ -172,6 +172,10 @@ export class Connection {
           this.#hasStream = true;
         }
         this.#synced = true;
+        if (this.#pendingResize) {
+          this.#send(this.#pendingResize);
+          this.#pendingResize = null;
+        }
         if (this.#attempt > 0) this.#handlers.reconnecting?.(null, 0);
         this.#attempt = 0;
         break;
@@ -234,8 +238,14 @@ export class Connection {
     width?: number,
     height?: number,
   ): void {
-    this.#send({ type: "resize", cols, rows, width, height });
+    const msg: ClientMessage = { type: "resize", cols, rows, width, height };
+    // Not attached yet (or reconnecting): sent once the server is ready.
+    if (this.connected) this.#send(msg);
+    else this.#pendingResize = msg;
   }
+
+  /** A size change made while no socket was attached. */
+  #pendingResize: ClientMessage | null = null;
 
   /** Ask the server to open a link the user clicked (see client/links.ts). */
   sendOpen(msg: OpenMessage): void {

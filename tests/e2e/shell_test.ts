@@ -374,6 +374,14 @@ Deno.test("e2e shell: a long command's decoration sits after its text, or shows 
   const page = t.page;
   try {
     await waitForRow(page, "$");
+    // The grid is the session's: wait until it is what fits the window
+    // (a refit after the fonts load comes back from the server).
+    await page.waitForFunction(() => {
+      // deno-lint-ignore no-explicit-any
+      const d = (globalThis as any).domterm;
+      const fit = d.renderer.fit();
+      return fit.cols === d.term.cols && fit.rows === d.term.rows;
+    });
     const cols = await page.evaluate(() =>
       // deno-lint-ignore no-explicit-any
       (globalThis as any).domterm.term.cols as number

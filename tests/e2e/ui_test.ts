@@ -364,6 +364,14 @@ Deno.test("e2e ui: ~/.config/domterm/style.css restyles the terminal; none is no
       );
       await run(page, "printf '\\e[31mred\\e[0m\\n'");
       await waitForRow(page, "red");
+      // The grid is the session's: it follows the refit once the server's
+      // grid message comes back.
+      await page.waitForFunction(() => {
+        const root = document.getElementById("terminal")!;
+        const d = (globalThis as unknown as Dt).domterm;
+        return d.term.rows * d.renderer.measureCell().height <=
+          root.clientHeight;
+      });
       const r = await page.evaluate(() => {
         const root = document.getElementById("terminal")!;
         const span = Array.from(root.querySelectorAll(".dt-row span")).find(
