@@ -14,6 +14,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import { spawnServer } from "../tests/e2e/domterm.ts";
 
 const MB = 1000 * 1000;
 
@@ -50,22 +51,12 @@ async function startServer(
   command: string[],
 ): Promise<{ child: Deno.ChildProcess; url: string; dir: string }> {
   const dir = Deno.makeTempDirSync({ prefix: "domterm-bench-" });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "--no-browser", "--", ...command],
-    env: { DOMTERM_RUNTIME_DIR: dir, DOMTERM_SOCKET: "" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited: ${text}`);
-    text += value;
-  }
-  reader.releaseLock();
-  return { child, url: text.split("\n")[0], dir };
+  const { child, url } = await spawnServer(
+    ["--", ...command],
+    { DOMTERM_RUNTIME_DIR: dir, DOMTERM_SOCKET: "" },
+    MAIN,
+  );
+  return { child, url, dir };
 }
 
 /** A window: hello, then acknowledge everything; resolves when `marker` arrived. */

@@ -307,6 +307,7 @@ export async function main(
   const { promise: started, resolve: serverStarted } = Promise
     .withResolvers<DomtermServer>();
   const stop = () => done();
+  const handler = started.then((server) => sessionControl(server, stop));
   let control: ControlListener | null = null;
   if (controlPath !== null) {
     try {
@@ -314,7 +315,7 @@ export async function main(
         controlPath,
         {
           handle: async (req) => {
-            const res = await sessionControl(await started, stop).handle(req);
+            const res = await (await handler).handle(req);
             if (req.op === "new" || req.op === "attach") {
               // The window it opens reads its launcher within seconds.
               Deno.unrefTimer(

@@ -12,13 +12,13 @@ import {
   DEFAULT_SCROLLBACK_LINES,
   type HelloMessage,
   parseClientMessage,
-  type ServerMessage,
   USER_CSS_KEY_HEADER,
   USER_CSS_PATH,
   WS_PATH,
 } from "../core/protocol.ts";
 import { keysEqual, newServerKey } from "./key.ts";
 import { Session, type Window } from "./session.ts";
+import { send } from "./socket_send.ts";
 
 /** A static file the server hands out. */
 export interface Asset {
@@ -155,10 +155,6 @@ export interface DomtermServer {
 }
 
 const HELLO_TIMEOUT_MS = 10_000;
-
-function send(socket: WebSocket, msg: ServerMessage): void {
-  if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(msg));
-}
 
 /**
  * Response headers. 'wasm-unsafe-eval' lets the client compile the sixel

@@ -48,6 +48,7 @@ import {
   planShellLaunchSync,
 } from "./shell/integration.ts";
 import { REPLAY_BYTES, ReplayLog } from "./replay.ts";
+import { send, sendBytes, sendText } from "./socket_send.ts";
 
 /** What starts a session. */
 export interface SessionOptions {
@@ -182,7 +183,6 @@ export class Session {
   #replay: ReplayLog;
   /** The window whose size the PTY follows. */
   #active: Window | null = null;
-  #pausedSince = 0;
   #staleTimer: ReturnType<typeof setTimeout> | undefined;
   #graceTimer: ReturnType<typeof setTimeout> | undefined;
   #detachTimer: ReturnType<typeof setTimeout> | undefined;
@@ -600,7 +600,6 @@ export class Session {
     for (;;) {
       if (this.#lag() > this.#high && !this.#closing) {
         this.paused = true;
-        this.#pausedSince = Date.now();
         clearTimeout(this.#staleTimer);
         this.#staleTimer = setTimeout(() => this.#checkStale(), STALE_MS);
         await new Promise<void>((r) => this.#resume = r);
@@ -635,38 +634,6 @@ export class Session {
       }
     }
     return status;
-  }
-
-  /** How long reading has been paused (ms), 0 when it is not. */
-  get pausedFor(): number {
-    return this.paused ? Date.now() - this.#pausedSince : 0;
-  }
-}
-
-function send(socket: WebSocket, msg: ServerMessage): void {
-  if (socket.readyState !== WebSocket.OPEN) return;
-  try {
-    socket.send(JSON.stringify(msg));
-  } catch {
-    // A failing socket is dropped by its close handler.
-  }
-}
-
-function sendText(socket: WebSocket, text: string): void {
-  if (socket.readyState !== WebSocket.OPEN) return;
-  try {
-    socket.send(text);
-  } catch {
-    // as above
-  }
-}
-
-function sendBytes(socket: WebSocket, data: Uint8Array): void {
-  if (socket.readyState !== WebSocket.OPEN) return;
-  try {
-    socket.send(data as Uint8Array<ArrayBuffer>);
-  } catch {
-    // as above
   }
 }
 

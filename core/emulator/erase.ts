@@ -129,26 +129,29 @@ export function ech(t: Emulator, p: Params): void {
   s.wrapPending = false;
 }
 
-/** `CSI Ps @` ICH: insert Ps blank characters at the cursor (up to the right margin). */
-export function ich(t: Emulator, p: Params): void {
+/** Insert or delete Ps cells at the cursor, up to the right margin (or the edge when right of it). */
+function editCells(
+  t: Emulator,
+  p: Params,
+  op: typeof insertCells | typeof deleteCells,
+): void {
   const s = t.s;
   if (s.x < s.left) return;
   const limit = s.x <= s.right ? s.right + 1 : s.cols;
   const line = cursorLine(s);
-  insertCells(line, s.x, Math.min(count(p, 0), s.cols), limit, s.pen.bg);
+  op(line, s.x, Math.min(count(p, 0), s.cols), limit, s.pen.bg);
   coverCells(line, s.x, limit, false);
   s.wrapPending = false;
 }
 
+/** `CSI Ps @` ICH: insert Ps blank characters at the cursor (up to the right margin). */
+export function ich(t: Emulator, p: Params): void {
+  editCells(t, p, insertCells);
+}
+
 /** `CSI Ps P` DCH: delete Ps characters at the cursor (up to the right margin). */
 export function dch(t: Emulator, p: Params): void {
-  const s = t.s;
-  if (s.x < s.left) return;
-  const limit = s.x <= s.right ? s.right + 1 : s.cols;
-  const line = cursorLine(s);
-  deleteCells(line, s.x, Math.min(count(p, 0), s.cols), limit, s.pen.bg);
-  coverCells(line, s.x, limit, false);
-  s.wrapPending = false;
+  editCells(t, p, deleteCells);
 }
 
 /** `ESC # 8` DECALN: fill the screen with E, reset the margins, home. */

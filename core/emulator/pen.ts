@@ -7,16 +7,21 @@
  * @module
  */
 import type { Params } from "../parser/handler.ts";
-import { A_GLYPH_MASK, A_PROTECTED } from "../model/cell.ts";
+import { A_EXT_SHIFT, A_GLYPH_MASK, A_PROTECTED } from "../model/cell.ts";
 import type { Emulator } from "./context.ts";
 import { applySgr } from "./sgr.ts";
 import type { TerminalState } from "./state.ts";
 
+/** The ATTR word the pen, link and error flag give (interning the extended style). */
+export function penAttr(s: TerminalState): number {
+  const id = s.ext.intern(s.pen.underlineColor, s.link, s.linkId);
+  return (s.pen.flags & 0xffff & ~A_GLYPH_MASK) | s.errorOutput |
+    (id << A_EXT_SHIFT);
+}
+
 /** Recompute the ATTR word after the pen, link or error flag changed. */
 export function updateAttr(s: TerminalState): void {
-  const id = s.ext.intern(s.pen.underlineColor, s.link, s.linkId);
-  s.attr = (s.pen.flags & 0xffff & ~A_GLYPH_MASK) | s.errorOutput |
-    (id << 16);
+  s.attr = penAttr(s);
 }
 
 /** Start an OSC 8 hyperlink, or end it with `uri` null. */

@@ -95,36 +95,32 @@ export function sr(t: Emulator, p: Params): void {
   shiftColumns(s, s.left, Math.min(count(p, 0), s.cols));
 }
 
-/** `CSI Ps L` IL: insert Ps lines at the cursor row, inside the region. */
-export function il(t: Emulator, p: Params): void {
+/** IL (`down`) or DL: scroll the region from the cursor row down or up Ps lines; the cursor goes to the left margin. */
+function shiftLines(t: Emulator, p: Params, down: boolean): void {
   const s = t.s;
   if (!inRegion(s)) return;
   const n = Math.min(count(p, 0), s.rows);
   const bg = s.pen.bg;
   if (s.left === 0 && s.right === s.cols - 1) {
-    s.buf.scrollDown(s.y, s.bottom, n, bg);
+    if (down) s.buf.scrollDown(s.y, s.bottom, n, bg);
+    else s.buf.scrollUp(s.y, s.bottom, n, bg, false);
   } else {
-    s.buf.scrollRectDown(s.y, s.bottom, s.left, s.right, n, bg);
+    if (down) s.buf.scrollRectDown(s.y, s.bottom, s.left, s.right, n, bg);
+    else s.buf.scrollRectUp(s.y, s.bottom, s.left, s.right, n, bg);
     coverRect(s, s.y, s.bottom);
   }
   s.x = s.left;
   s.wrapPending = false;
 }
 
+/** `CSI Ps L` IL: insert Ps lines at the cursor row, inside the region. */
+export function il(t: Emulator, p: Params): void {
+  shiftLines(t, p, true);
+}
+
 /** `CSI Ps M` DL: delete Ps lines at the cursor row, inside the region. */
 export function dl(t: Emulator, p: Params): void {
-  const s = t.s;
-  if (!inRegion(s)) return;
-  const n = Math.min(count(p, 0), s.rows);
-  const bg = s.pen.bg;
-  if (s.left === 0 && s.right === s.cols - 1) {
-    s.buf.scrollUp(s.y, s.bottom, n, bg, false);
-  } else {
-    s.buf.scrollRectUp(s.y, s.bottom, s.left, s.right, n, bg);
-    coverRect(s, s.y, s.bottom);
-  }
-  s.x = s.left;
-  s.wrapPending = false;
+  shiftLines(t, p, false);
 }
 
 /** `CSI Ps ' }` DECIC: insert Ps columns at the cursor, inside the region. */

@@ -19,7 +19,6 @@
 import {
   A_CLUSTER,
   A_EXT_SHIFT,
-  A_GLYPH_MASK,
   A_WIDE,
   A_WIDE_TAIL,
   ATTR,
@@ -57,6 +56,7 @@ import {
   prettyRecord,
 } from "../emulator/pretty_print.ts";
 import type { Pen } from "../emulator/sgr.ts";
+import { penAttr } from "../emulator/pen.ts";
 import type {
   SavedCursor,
   ScreenState,
@@ -986,9 +986,7 @@ export function readSnapshot(snapshot: unknown): ReadSnapshot {
     },
   };
   // The ATTR word follows from the pen; a snapshot that disagrees is damaged.
-  const id = ext.intern(state.pen.underlineColor, state.link, state.linkId);
-  const derived = ((state.pen.flags & 0xffff & ~A_GLYPH_MASK) |
-    state.errorOutput | (id << A_EXT_SHIFT)) >>> 0;
+  const derived = penAttr(state) >>> 0;
   if (derived !== state.attr >>> 0) fail("attr does not match the pen");
   return { state, parser: o.parser as ParserState };
 }

@@ -28,9 +28,10 @@ export interface Running {
 export async function spawnServer(
   args: string[],
   env?: Record<string, string>,
+  main = MAIN,
 ): Promise<{ child: Deno.ChildProcess; url: string }> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "--no-browser", ...args],
+    args: ["run", "-A", main, "--no-browser", ...args],
     env: privateRuntimeEnv(env),
     stdin: "null",
     stdout: "piped",
