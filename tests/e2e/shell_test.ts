@@ -374,14 +374,19 @@ Deno.test("e2e shell: a long command's decoration sits after its text, or shows 
   const page = t.page;
   try {
     await waitForRow(page, "$");
-    // The grid is the session's: wait until it is what fits the window
-    // (a refit after the fonts load comes back from the server).
-    await page.waitForFunction(() => {
-      // deno-lint-ignore no-explicit-any
-      const d = (globalThis as any).domterm;
-      const fit = d.renderer.fit();
-      return fit.cols === d.term.cols && fit.rows === d.term.rows;
-    });
+    // The grid is the session's: wait until the fonts are in and the grid
+    // is what fits the window (a refit comes back from the server).
+    await page.evaluate(() => document.fonts.ready.then(() => {}));
+    const settled = () =>
+      page.waitForFunction(() => {
+        // deno-lint-ignore no-explicit-any
+        const d = (globalThis as any).domterm;
+        const fit = d.renderer.fit();
+        return fit.cols === d.term.cols && fit.rows === d.term.rows;
+      });
+    await settled();
+    await new Promise((r) => setTimeout(r, 300));
+    await settled();
     const cols = await page.evaluate(() =>
       // deno-lint-ignore no-explicit-any
       (globalThis as any).domterm.term.cols as number
