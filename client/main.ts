@@ -18,6 +18,7 @@ import { Zoom } from "./zoom.ts";
 import { LinkHandler } from "./links.ts";
 import { ShellUi } from "./shell_ui.ts";
 import { installSaveHtml } from "./save_html.ts";
+import { Actions } from "./actions.ts";
 
 /** How long the "process exited" notice stays before the window closes. */
 const CLOSE_DELAY_MS = 1500;
@@ -208,6 +209,14 @@ function start(): void {
     renderer.setFocused(focused);
     if (focused) conn?.sendFocus();
   };
+  const actions = new Actions();
+  actions.register({
+    name: "detach",
+    label: "Detach",
+    key: "Ctrl+Shift+D",
+    group: "session",
+    run: () => conn?.sendDetach(),
+  });
   // Ctrl+Shift+D detaches: the session goes on without a window.
   root.addEventListener("keydown", (e) => {
     if (
@@ -215,7 +224,7 @@ function start(): void {
     ) {
       e.preventDefault();
       e.stopPropagation();
-      conn?.sendDetach();
+      actions.run("detach");
     }
   }, { capture: true });
   new LinkHandler(root, {
@@ -286,6 +295,7 @@ function start(): void {
       scroll,
       zoom,
       shellUi,
+      actions,
     },
   });
 }
