@@ -397,6 +397,11 @@ Deno.test("e2e shell: a long command's decoration sits after its text, or shows 
     // Wraps so that its last row is full up to the right edge.
     const full = `echo ${"y".repeat(2 * cols - 14)}; true`;
     await run(page, full, 3);
+    // The shell UI reads the model; the rows are drawn on the next frame.
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll<HTMLElement>(".dt-cmd-deco"))
+        .some((d) => d.parentElement?.textContent?.includes("; true"))
+    ).catch(() => {});
     const decos = await page.evaluate(() =>
       Array.from(document.querySelectorAll<HTMLElement>(".dt-cmd-deco")).map(
         (d) => {
