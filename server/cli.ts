@@ -17,6 +17,7 @@ import {
 } from "./control.ts";
 import { sessionControl } from "./session_control.ts";
 import { writeSelfLauncher } from "./self_launcher.ts";
+import { writeShellScripts } from "./shell/integration.ts";
 import { dirname } from "node:path";
 
 /** Parsed command line. */
@@ -344,7 +345,7 @@ export async function main(
       detachedTimeoutMs: opts.detachedTimeout === undefined
         ? undefined
         : opts.detachedTimeout * 1000,
-      env: sessionEnv(control?.path ?? null),
+      env: sessionEnv(control?.path ?? null, !opts.noShellIntegration),
       onIdle: () => done(),
       onConnect: () => {
         removeLauncher();
@@ -381,21 +382,46 @@ export async function main(
 
 /**
  * The sessions' base environment: ours, with this server's control socket
- * (when it owns one) and a `domterm` that is this same program first on
- * PATH (server/self_launcher.ts).
+ * (when it owns one), a `domterm` that is this same program first on
+ * PATH (server/self_launcher.ts) and, with shell integration on, the
+ * directory of the integration scripts for nested shells.
  */
-function sessionEnv(socket: string | null): Record<string, string> {
+function sessionEnv(
+  socket: string | null,
+  shellIntegration: boolean,
+): Record<string, string> {
   const env = Deno.env.toObject();
   if (socket !== null) env.DOMTERM_SOCKET = socket;
+  let dir: string;
   try {
-    const dir = socket !== null
+    dir = socket !== null
       ? dirname(socket)
       : Deno.makeTempDirSync({ prefix: "domterm-bin-" });
+  } catch (e) {
+    console.error(
+      `domterm: no directory for the sessions' helpers: ${
+        (e as Error).message
+      }`,
+    );
+    return env;
+  }
+  try {
     const bin = writeSelfLauncher(dir);
     env.PATH = env.PATH ? `${bin}:${env.PATH}` : bin;
   } catch (e) {
     console.error(
       `domterm: 'domterm' will not be on the sessions' PATH: ${
+        (e as Error).message
+      }`,
+    );
+  }
+  if (!shellIntegration) return env;
+  try {
+    // For shells started inside a session (docs/shell-integration.md).
+    env.DOMTERM_SHELL_SCRIPTS = writeShellScripts(dir);
+  } catch (e) {
+    console.error(
+      `domterm: nested shells will find no integration scripts: ${
         (e as Error).message
       }`,
     );

@@ -13,8 +13,15 @@
  * - fish: `--init-command 'source <tmp>/domterm.fish'`, which fish runs
  *   after config.fish.
  *
- * Everything here is pure except that {@linkcode planShellLaunchSync} writes
- * the files into a private temp directory.
+ * Shells started later inside a session (typing `bash`, `sudo -s`, ssh)
+ * load the same scripts from their own rc files: {@linkcode writeShellScripts}
+ * puts them in the server's runtime directory, named by the sessions'
+ * `DOMTERM_SHELL_SCRIPTS` variable (the one-liners are in
+ * docs/shell-integration.md). Their prompts carry `aid=` (the shell's pid),
+ * so their command groups nest inside the outer shell's command.
+ *
+ * Everything here is pure except that {@linkcode planShellLaunchSync} and
+ * {@linkcode writeShellScripts} write files into private directories.
  *
  * @module
  */
@@ -468,4 +475,28 @@ function fishArgsAllowInjection(args: string[]): boolean {
     return false; // a script file
   }
   return true;
+}
+
+/** File names of the scripts in {@linkcode writeShellScripts}'s directory. */
+export const SCRIPT_FILES: Record<ShellKind, string> = {
+  bash: "bash.sh",
+  zsh: "zsh.zsh",
+  fish: "fish.fish",
+};
+
+/**
+ * Write the three integration scripts into `dir/shell` (created 0700) and
+ * return that directory, for the sessions' `DOMTERM_SHELL_SCRIPTS`. Each file
+ * is replaced by a rename, so a shell sourcing the old one reads it whole.
+ */
+export function writeShellScripts(dir: string): string {
+  const out = join(dir, "shell");
+  Deno.mkdirSync(out, { recursive: true, mode: 0o700 });
+  for (const kind of ["bash", "zsh", "fish"] as const) {
+    const path = join(out, SCRIPT_FILES[kind]);
+    const tmp = `${path}.${Deno.pid}.tmp`;
+    Deno.writeTextFileSync(tmp, integrationScript(kind), { mode: 0o600 });
+    Deno.renameSync(tmp, path);
+  }
+  return out;
 }

@@ -21,8 +21,15 @@ import {
   integrationScript,
   type LaunchPlan,
   planShellLaunchSync,
+  SCRIPT_FILES,
   type ShellKind,
+  writeShellScripts,
 } from "../../server/shell/integration.ts";
+import { makeTerminal as makeCoreTerminal } from "../core/helpers.ts";
+import {
+  type CommandGroup,
+  deriveCommandGroups,
+} from "../../core/model/command_groups.ts";
 
 // Open libc before any test runs: the library handle is a process-lifetime
 // resource, and the resource sanitizer would blame whichever test opened it.
@@ -854,6 +861,107 @@ Deno.test("session: zsh and fish sessions get integration too", async () => {
     } finally {
       await t.dispose();
     }
+  }
+});
+
+Deno.test("writeShellScripts: the three scripts, private, rewritten in place", async () => {
+  const t = await tempRoot();
+  try {
+    const dir = writeShellScripts(t.root);
+    assertEquals(dir, join(t.root, "shell"));
+    assertEquals(Deno.statSync(dir).mode! & 0o777, 0o700);
+    for (const kind of ["bash", "zsh", "fish"] as const) {
+      const path = join(dir, SCRIPT_FILES[kind]);
+      assertEquals(Deno.readTextFileSync(path), integrationScript(kind));
+      assertEquals(Deno.statSync(path).mode! & 0o777, 0o600, path);
+    }
+    // A second server start finds the files there and replaces them.
+    Deno.writeTextFileSync(join(dir, SCRIPT_FILES.bash), "stale");
+    writeShellScripts(t.root);
+    assertEquals(
+      Deno.readTextFileSync(join(dir, SCRIPT_FILES.bash)),
+      integrationScript("bash"),
+    );
+    assertEquals(
+      [...Deno.readDirSync(dir)].map((e) => e.name).sort(),
+      ["bash.sh", "fish.fish", "zsh.zsh"],
+    );
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("session: a bash started inside the session loads the scripts from its .bashrc; its commands nest in the outer command", async () => {
+  const t = await tempRoot();
+  try {
+    const scripts = writeShellScripts(t.root);
+    await Deno.writeTextFile(
+      join(t.home, ".bashrc"),
+      [
+        "PS1='custom> '",
+        "set -u",
+        // The one-liner of docs/shell-integration.md.
+        `[ -r "\${DOMTERM_SHELL_SCRIPTS-}/bash.sh" ] && . "$DOMTERM_SHELL_SCRIPTS/bash.sh"`,
+        "",
+      ].join("\n"),
+    );
+    const server = serveShell("bash", {
+      ...baseEnv(t.home),
+      DOMTERM_SHELL_SCRIPTS: scripts,
+    });
+    const c = new TestClient(`ws://127.0.0.1:${server.port}/ws`);
+    await c.opened;
+    c.send({ type: "hello", key: server.key, cols: 100, rows: 30 });
+    const prompts = () => count(c.text, MARK_B);
+    try {
+      await c.until(() => prompts() === 1, "the outer prompt", TIMEOUT_MS);
+      c.input("bash\r");
+      await c.until(() => prompts() === 2, "the inner prompt", TIMEOUT_MS);
+      c.input("echo in''ner\r");
+      await c.until(
+        () => prompts() === 3,
+        "the inner prompt again",
+        TIMEOUT_MS,
+      );
+      c.input("exit\r");
+      await c.until(
+        () => prompts() === 4,
+        "the outer prompt again",
+        TIMEOUT_MS,
+      );
+    } finally {
+      await c.close();
+      await server.shutdown();
+    }
+    const out = c.text;
+    // Each prompt is marked once: the outer shell's .bashrc line and
+    // domterm's own copy do not both load the script.
+    const aids = marks(out).filter((m) => m.body.startsWith("133;A"))
+      .map((m) => /aid=(\d+)/.exec(m.body)?.[1]);
+    assertEquals(aids.length, 4, show(out));
+    assertEquals(aids[0], aids[3], "the outer shell's prompts");
+    assertEquals(aids[1], aids[2], "the inner shell's prompts");
+    assert(aids[0] !== aids[1], `two shells: ${aids}`);
+
+    const { term } = makeCoreTerminal(100, 30, 1000);
+    term.write(out);
+    const groups = deriveCommandGroups(term.normalBuffer);
+    const text = (g: CommandGroup) =>
+      g.input === null
+        ? ""
+        : term.normalBuffer.getLine(g.input.line).toString(true, g.input.x);
+
+    const top = groups.filter((g) => g.parent === null);
+    assertEquals(top.map(text), ["bash", ""], "the outer shell's commands");
+    assertEquals(
+      top[0].children.map(text),
+      ["echo in''ner", "exit"],
+      "the inner shell's commands are inside `bash`",
+    );
+    assertEquals(top[0].exitCode, 0);
+    assertEquals(top[0].children[0].exitCode, 0);
+  } finally {
+    await t.dispose();
   }
 });
 
