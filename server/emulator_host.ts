@@ -19,6 +19,7 @@ export type ToEmulator =
 /** Worker -> main thread. */
 export type FromEmulator =
   | { t: "reply"; id: number; data: string }
+  | { t: "parsed"; id: number; bytes: number }
   | {
     t: "snapshot";
     req: number;
@@ -36,6 +37,21 @@ let worker: Worker | null = null;
 let users = 0;
 let nextReq = 1;
 const replies = new Map<number, (data: string) => void>();
+const parsed = new Map<number, (bytes: number) => void>();
+/** The emulator thread failed: nothing waits for it any more. */
+let failed = false;
+const failures = new Set<() => void>();
+
+/**
+ * Output posted to a session's emulator and not yet parsed, at most this
+ * many bytes: past it the session stops reading the PTY until the emulator
+ * is down to {@link EMULATOR_LOW}. Without it a session no window holds
+ * back (a detached one, say) would queue a flood here faster than the
+ * emulator parses it.
+ */
+export const EMULATOR_HIGH = 4 << 20;
+/** See {@link EMULATOR_HIGH}. */
+export const EMULATOR_LOW = 1 << 20;
 const waiting = new Map<number, (s: SnapshotText | null) => void>();
 
 function start(): Worker {
@@ -46,6 +62,7 @@ function start(): Worker {
   w.onmessage = (ev: MessageEvent<FromEmulator>) => {
     const m = ev.data;
     if (m.t === "reply") replies.get(m.id)?.(m.data);
+    else if (m.t === "parsed") parsed.get(m.id)?.(m.bytes);
     else {
       const done = waiting.get(m.req);
       waiting.delete(m.req);
@@ -58,6 +75,8 @@ function start(): Worker {
     // A bug in the emulator: say so; the sessions go on without snapshots.
     console.error(`domterm: the emulator thread failed: ${e.message}`);
     e.preventDefault();
+    failed = true;
+    for (const f of failures) f();
   };
   worker = w;
   return w;
@@ -68,6 +87,13 @@ export class RemoteTerminal {
   #id: number;
   #w: Worker;
   #closed = false;
+  /** Bytes posted and not yet parsed. */
+  #backlog = 0;
+  #drained: (() => void) | null = null;
+  #onFail = () => {
+    this.#backlog = 0;
+    this.#wake();
+  };
 
   /** `reply` receives the emulator's answers to the program's queries. */
   constructor(
@@ -81,6 +107,11 @@ export class RemoteTerminal {
     this.#w = start();
     users++;
     replies.set(id, reply);
+    parsed.set(id, (bytes) => {
+      this.#backlog = Math.max(0, this.#backlog - bytes);
+      if (this.#backlog <= EMULATOR_LOW) this.#wake();
+    });
+    failures.add(this.#onFail);
     this.#post({ t: "new", id, cols, rows, scrollback });
   }
 
@@ -90,7 +121,37 @@ export class RemoteTerminal {
 
   /** Feed output (copied: the caller may keep using `data`). */
   write(data: Uint8Array): void {
+    if (this.#closed || failed) return;
+    this.#backlog += data.length;
     this.#post({ t: "write", id: this.#id, data });
+  }
+
+  /** Bytes written and not parsed yet. */
+  get backlog(): number {
+    return this.#backlog;
+  }
+
+  /**
+   * Resolves once the backlog is down to {@link EMULATOR_LOW} (at once when
+   * it is, when closed, or when the emulator thread failed).
+   */
+  drained(): Promise<void> {
+    if (this.#backlog <= EMULATOR_LOW || this.#closed || failed) {
+      return Promise.resolve();
+    }
+    return new Promise((r) => {
+      const before = this.#drained;
+      this.#drained = () => {
+        before?.();
+        r();
+      };
+    });
+  }
+
+  #wake(): void {
+    const d = this.#drained;
+    this.#drained = null;
+    d?.();
   }
 
   resize(cols: number, rows: number): void {
@@ -117,6 +178,9 @@ export class RemoteTerminal {
     this.#post({ t: "close", id: this.#id });
     this.#closed = true;
     replies.delete(this.#id);
+    parsed.delete(this.#id);
+    failures.delete(this.#onFail);
+    this.#wake();
     if (--users === 0 && worker) {
       // Let queued snapshot requests finish first.
       const w = worker;

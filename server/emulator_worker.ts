@@ -11,9 +11,15 @@
 /// <reference lib="deno.worker" />
 import { Terminal } from "../core/emulator/terminal.ts";
 import { capSnapshot } from "./snapshot_cap.ts";
+import { EMULATOR_NICE, lowerThreadPriority } from "./thread_priority.ts";
 import type { FromEmulator, ToEmulator } from "./emulator_host.ts";
 
 const terms = new Map<number, Terminal>();
+
+// The browser on this machine parses and draws the same output: it goes
+// first (thread_priority.ts). Should this fail, the thread runs at normal
+// priority, as it would elsewhere.
+lowerThreadPriority(EMULATOR_NICE);
 
 function post(m: FromEmulator): void {
   self.postMessage(m);
@@ -35,6 +41,7 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
       break;
     case "write":
       terms.get(m.id)?.write(m.data);
+      post({ t: "parsed", id: m.id, bytes: m.data.length });
       break;
     case "resize":
       terms.get(m.id)?.resize(m.cols, m.rows);

@@ -39,7 +39,11 @@ import {
   LOW_WATER,
   type ServerMessage,
 } from "../core/protocol.ts";
-import { RemoteTerminal, type SnapshotText } from "./emulator_host.ts";
+import {
+  EMULATOR_HIGH,
+  RemoteTerminal,
+  type SnapshotText,
+} from "./emulator_host.ts";
 import { DEFAULT_SCROLLBACK } from "../core/model/buffer.ts";
 import { VERSION } from "./version.ts";
 import {
@@ -588,7 +592,9 @@ export class Session {
     this.pty.exited.then(() => {
       let seen = -1;
       const check = () => {
-        if (this.paused || this.bytesRead !== seen) {
+        if (
+          this.paused || this.#term.backlog > 0 || this.bytesRead !== seen
+        ) {
           seen = this.bytesRead;
           Deno.unrefTimer(setTimeout(check, 300));
         } else {
@@ -604,6 +610,8 @@ export class Session {
         this.#staleTimer = setTimeout(() => this.#checkStale(), STALE_MS);
         await new Promise<void>((r) => this.#resume = r);
       }
+      // The emulator here must keep up too (emulator_host.ts, EMULATOR_HIGH).
+      if (this.#term.backlog > EMULATOR_HIGH) await this.#term.drained();
       const chunk = await this.pty.read();
       if (chunk === null) break;
       this.bytesRead += chunk.length;
