@@ -251,6 +251,31 @@ export class InputHandler {
     return this.#focused;
   }
 
+  /** Send `text` as a paste (bracketed when the program asked for it). */
+  paste(text: string): void {
+    if (!this.#composing) this.#paste(text);
+  }
+
+  /** Copy the selection to the clipboard, soft-wrapped rows joined. */
+  copy(): void {
+    this.#copySelection();
+  }
+
+  /**
+   * Give the keyboard back to the terminal without dropping a selection:
+   * the terminal element takes focus while text is selected in it (the
+   * textarea would replace the selection), the textarea otherwise.
+   */
+  refocus(): void {
+    const sel = this.#root.ownerDocument.getSelection();
+    if (
+      sel !== null && !sel.isCollapsed && sel.rangeCount > 0 &&
+      this.#root.contains(sel.getRangeAt(0).commonAncestorContainer)
+    ) {
+      this.#root.focus({ preventScroll: true });
+    } else this.focus();
+  }
+
   /** Give the terminal keyboard focus. */
   focus(): void {
     this.#place();

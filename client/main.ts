@@ -19,6 +19,8 @@ import { LinkHandler } from "./links.ts";
 import { ShellUi } from "./shell_ui.ts";
 import { installSaveHtml } from "./save_html.ts";
 import { Actions } from "./actions.ts";
+import { registerActions } from "./window_actions.ts";
+import { Menu } from "./menu.ts";
 
 /** How long the "process exited" notice stays before the window closes. */
 const CLOSE_DELAY_MS = 1500;
@@ -103,7 +105,7 @@ function start(): void {
       performance.mark("domterm:attach-drawn");
     }
   };
-  installSaveHtml(root, term, renderer, shellUi); // Ctrl+Shift+S
+  const saveHtml = installSaveHtml(root, term, renderer, shellUi); // Ctrl+Shift+S
   let size = renderer.fit();
   term.resize(size.cols, size.rows);
   let cellSize = renderer.measureCell();
@@ -111,8 +113,10 @@ function start(): void {
   renderer.schedule();
 
   let exited = false;
+  let menu: Menu | undefined;
   /** Says so when the grid is another window's, not what fits this one. */
   const showGrid = () => {
+    menu?.placeButton();
     const note = document.getElementById("dt-grid-note");
     const other = term.cols !== size.cols || term.rows !== size.rows;
     if (!note) return;
@@ -210,13 +214,6 @@ function start(): void {
     if (focused) conn?.sendFocus();
   };
   const actions = new Actions();
-  actions.register({
-    name: "detach",
-    label: "Detach",
-    key: "Ctrl+Shift+D",
-    group: "session",
-    run: () => conn?.sendDetach(),
-  });
   // Ctrl+Shift+D detaches: the session goes on without a window.
   root.addEventListener("keydown", (e) => {
     if (
@@ -278,6 +275,30 @@ function start(): void {
     if (!pending) pending = requestAnimationFrame(refit);
   }).observe(root);
   const zoom = new Zoom(root, refit);
+  registerActions(actions, {
+    root,
+    copy: () => input.copy(),
+    paste: () =>
+      navigator.clipboard?.readText().then(
+        (text) => input.paste(text),
+        () => {}, // permission refused: nothing to paste
+      ),
+    saveHtml,
+    zoom: (a) => zoom.apply(a),
+    detach: () => conn?.sendDetach(),
+  });
+  const viewport = root.querySelector<HTMLElement>(".dt-viewport");
+  menu = new Menu(root, actions, {
+    mouseTracked: () => term.modes.mouseTracking !== 0,
+    focusTerminal: () => input.refocus(),
+    gapRight: () => {
+      const r = root.getBoundingClientRect();
+      const pad = viewport
+        ? parseFloat(getComputedStyle(viewport).paddingLeft)
+        : 0;
+      return r.right - (r.left + pad + term.cols * cellSize.width);
+    },
+  });
   void loadUserStyle(document, key, (m) => console.warn(`domterm: ${m}`))
     .then((loaded) => {
       if (loaded) refit();

@@ -1,0 +1,78 @@
+/**
+ * The window's actions as the menu lists them (client/menu.ts), in menu
+ * order: edit, view, session. Each one runs what its key binding runs.
+ *
+ * @module
+ */
+import type { Actions } from "./actions.ts";
+import type { ZoomAction } from "./zoom.ts";
+
+/** What the actions act on, from the page. */
+export interface WindowParts {
+  /** The terminal element (a selection inside it can be copied). */
+  root: HTMLElement;
+  copy: () => void;
+  paste: () => void;
+  saveHtml: () => Promise<void>;
+  zoom: (action: ZoomAction) => void;
+  detach: () => void;
+}
+
+/** Registers the window's actions. */
+export function registerActions(actions: Actions, w: WindowParts): void {
+  const hasSelection = () => {
+    const sel = w.root.ownerDocument.getSelection();
+    return sel !== null && !sel.isCollapsed && sel.rangeCount > 0 &&
+      w.root.contains(sel.getRangeAt(0).commonAncestorContainer);
+  };
+  actions.register({
+    name: "copy",
+    label: "Copy",
+    key: "Ctrl+Shift+C",
+    group: "edit",
+    enabled: hasSelection,
+    run: w.copy,
+  });
+  actions.register({
+    name: "paste",
+    label: "Paste",
+    key: "Ctrl+Shift+V",
+    group: "edit",
+    run: w.paste,
+  });
+  actions.register({
+    name: "save-html",
+    label: "Save as HTML\u2026",
+    key: "Ctrl+Shift+S",
+    group: "file",
+    run: w.saveHtml,
+  });
+  actions.register({
+    name: "zoom-in",
+    label: "Zoom in",
+    key: "Ctrl+Shift+=",
+    group: "view",
+    run: () => w.zoom("in"),
+  });
+  actions.register({
+    name: "zoom-out",
+    label: "Zoom out",
+    key: "Ctrl+Shift+-",
+    group: "view",
+    run: () => w.zoom("out"),
+  });
+  actions.register({
+    name: "zoom-reset",
+    label: "Reset zoom",
+    key: "Ctrl+Shift+0",
+    group: "view",
+    run: () => w.zoom("reset"),
+  });
+  actions.register({
+    name: "detach",
+    label: "Detach",
+    key: "Ctrl+Shift+D",
+    group: "session",
+    run: w.detach,
+  });
+}
