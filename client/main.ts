@@ -113,10 +113,22 @@ function start(): void {
   renderer.schedule();
 
   let exited = false;
-  let menu: Menu | undefined;
+  const actions = new Actions();
+  const viewport = root.querySelector<HTMLElement>(".dt-viewport");
+  const menu = new Menu(root, actions, {
+    mouseTracked: () => term.modes.mouseTracking !== 0,
+    focusTerminal: () => input.refocus(),
+    gapRight: () => {
+      const r = root.getBoundingClientRect();
+      const pad = viewport
+        ? parseFloat(getComputedStyle(viewport).paddingLeft)
+        : 0;
+      return r.right - (r.left + pad + term.cols * cellSize.width);
+    },
+  });
   /** Says so when the grid is another window's, not what fits this one. */
   const showGrid = () => {
-    menu?.placeButton();
+    menu.placeButton();
     const note = document.getElementById("dt-grid-note");
     const other = term.cols !== size.cols || term.rows !== size.rows;
     if (!note) return;
@@ -213,7 +225,6 @@ function start(): void {
     renderer.setFocused(focused);
     if (focused) conn?.sendFocus();
   };
-  const actions = new Actions();
   // Ctrl+Shift+D detaches: the session goes on without a window.
   root.addEventListener("keydown", (e) => {
     if (
@@ -286,18 +297,6 @@ function start(): void {
     saveHtml,
     zoom: (a) => zoom.apply(a),
     detach: () => conn?.sendDetach(),
-  });
-  const viewport = root.querySelector<HTMLElement>(".dt-viewport");
-  menu = new Menu(root, actions, {
-    mouseTracked: () => term.modes.mouseTracking !== 0,
-    focusTerminal: () => input.refocus(),
-    gapRight: () => {
-      const r = root.getBoundingClientRect();
-      const pad = viewport
-        ? parseFloat(getComputedStyle(viewport).paddingLeft)
-        : 0;
-      return r.right - (r.left + pad + term.cols * cellSize.width);
-    },
   });
   void loadUserStyle(document, key, (m) => console.warn(`domterm: ${m}`))
     .then((loaded) => {
