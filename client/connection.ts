@@ -267,6 +267,11 @@ export class Connection {
     this.#send({ type: "detach" });
   }
 
+  /** Clear the session's history (every window's, and the server's). */
+  sendClearHistory(): void {
+    this.#send({ type: "clear-history" });
+  }
+
   #send(msg: ClientMessage): void {
     if (this.connected) this.#ws!.send(JSON.stringify(msg));
   }

@@ -172,6 +172,7 @@ function start(): void {
           break;
         case "grid":
           term.resize(msg.cols, msg.rows);
+          if (msg.clearHistory) term.normalBuffer.clearHistory();
           renderer.schedule();
           showGrid();
           break;
@@ -294,9 +295,35 @@ function start(): void {
         (text) => input.paste(text),
         () => {}, // permission refused: nothing to paste
       ),
+    selectAll: () => {
+      // The rows of the screen shown: the history and screen, or the
+      // alternate screen.
+      const alt = term.buffer !== term.normalBuffer;
+      const rows = root.querySelector(alt ? ".dt-alt" : ".dt-viewport");
+      if (rows) getSelection()?.selectAllChildren(rows);
+    },
+    clearHistory: () => conn?.sendClearHistory(),
     saveHtml,
     zoom: (a) => zoom.apply(a),
+    newWindow: () => {
+      // No session in the address: the server starts one for the window.
+      const w = Math.max(outerWidth, 400), h = Math.max(outerHeight, 300);
+      globalThis.open(
+        `${location.pathname}#key=${encodeURIComponent(key)}`,
+        "_blank",
+        `popup,width=${w},height=${h}`,
+      );
+    },
     detach: () => conn?.sendDetach(),
+    close: () => {
+      // Its pagehide says "closing" to the server. A tab the browser
+      // will not let a script close stays: say how instead.
+      globalThis.close();
+      setTimeout(() => {
+        showStatus("The browser keeps this tab open: close it there (Ctrl+W)");
+        setTimeout(hideStatus, 4000);
+      }, 500);
+    },
   });
   void loadUserStyle(document, key, (m) => console.warn(`domterm: ${m}`))
     .then((loaded) => {

@@ -13,9 +13,16 @@ export interface WindowParts {
   root: HTMLElement;
   copy: () => void;
   paste: () => void;
+  selectAll: () => void;
+  /** Clear the session's history (every window's). */
+  clearHistory: () => void;
   saveHtml: () => Promise<void>;
   zoom: (action: ZoomAction) => void;
+  /** A new window on a new session. */
+  newWindow: () => void;
   detach: () => void;
+  /** Close this window (the last one's close hangs the program up). */
+  close: () => void;
 }
 
 /** Registers the window's actions. */
@@ -39,6 +46,18 @@ export function registerActions(actions: Actions, w: WindowParts): void {
     key: "Ctrl+Shift+V",
     group: "edit",
     run: w.paste,
+  });
+  actions.register({
+    name: "select-all",
+    label: "Select all",
+    group: "edit",
+    run: w.selectAll,
+  });
+  actions.register({
+    name: "clear-scrollback",
+    label: "Clear scrollback",
+    group: "edit",
+    run: w.clearHistory,
   });
   actions.register({
     name: "save-html",
@@ -69,10 +88,22 @@ export function registerActions(actions: Actions, w: WindowParts): void {
     run: () => w.zoom("reset"),
   });
   actions.register({
+    name: "new-window",
+    label: "New window",
+    group: "session",
+    run: w.newWindow,
+  });
+  actions.register({
     name: "detach",
     label: "Detach",
     key: "Ctrl+Shift+D",
     group: "session",
     run: w.detach,
+  });
+  actions.register({
+    name: "close",
+    label: "Close",
+    group: "session",
+    run: w.close,
   });
 }

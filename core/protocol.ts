@@ -117,6 +117,15 @@ export interface FocusMessage {
   type: "focus";
 }
 
+/**
+ * Client -> server: clear the session's history (the menu's "Clear
+ * scrollback"): in the server's emulator and every window, at one point of
+ * the stream (a `grid` message with `clearHistory`).
+ */
+export interface ClearHistoryMessage {
+  type: "clear-history";
+}
+
 /** A reload attaches again within this time, or a closed last window hangs the program up. */
 export const CLOSE_GRACE_MS = 3000;
 
@@ -128,7 +137,8 @@ export type ClientMessage =
   | OpenMessage
   | ClosingMessage
   | DetachMessage
-  | FocusMessage;
+  | FocusMessage
+  | ClearHistoryMessage;
 
 /** Server -> client: answer to a valid hello. */
 export interface ReadyMessage {
@@ -181,6 +191,8 @@ export interface GridMessage {
   rows: number;
   /** The change's number (1, 2, ...): a reconnecting window says the last it applied. */
   seq: number;
+  /** The history is cleared here too (the grid may be unchanged). */
+  clearHistory?: true;
 }
 
 /** Server -> client: the session was detached on purpose; the socket closes with 4004. */
@@ -294,6 +306,7 @@ export function parseClientMessage(text: string): ClientMessage | string {
     case "closing":
     case "detach":
     case "focus":
+    case "clear-history":
       return { type: o.type };
     default:
       return `unknown message type ${JSON.stringify(o.type)}`.slice(0, 200);

@@ -13,6 +13,7 @@ export type ToEmulator =
   | { t: "write"; id: number; data: Uint8Array }
   | { t: "resize"; id: number; cols: number; rows: number }
   | { t: "cell"; id: number; width: number; height: number }
+  | { t: "clear-history"; id: number }
   | { t: "snapshot"; id: number; req: number; maxChars: number }
   | { t: "close"; id: number };
 
@@ -156,6 +157,11 @@ export class RemoteTerminal {
 
   resize(cols: number, rows: number): void {
     this.#post({ t: "resize", id: this.#id, cols, rows });
+  }
+
+  /** Drop the normal screen's history (as ED 3 does). */
+  clearHistory(): void {
+    this.#post({ t: "clear-history", id: this.#id });
   }
 
   setCellSize(width: number, height: number): void {

@@ -324,6 +324,9 @@ export function startServer(options: ServerOptions): DomtermServer {
         case "detach":
           session.detachAll();
           break;
+        case "clear-history":
+          session.clearHistory();
+          break;
         case "hello":
           send(socket, { type: "error", message: "already connected" });
           break;

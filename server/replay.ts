@@ -16,12 +16,16 @@ export interface ReplayBytes {
   offset: number;
   data: Uint8Array;
 }
-/** Grid change number `seq` (counted from 1), at stream offset `offset`. */
+/**
+ * Grid change number `seq` (counted from 1), at stream offset `offset`; a
+ * clearing of the history is one too (`clearHistory`, same grid).
+ */
 export interface ReplayGrid {
   offset: number;
   seq: number;
   cols: number;
   rows: number;
+  clearHistory?: true;
 }
 /** One entry of the log. */
 export type ReplayEntry = ReplayBytes | ReplayGrid;
@@ -70,10 +74,12 @@ export class ReplayLog {
   /** Grid changes logged so far (the last one's `seq`). */
   gridSeq = 0;
 
-  /** The grid changed here; returns the change's number. */
-  pushGrid(cols: number, rows: number): number {
+  /** The grid changed (or the history was cleared) here; returns the change's number. */
+  pushGrid(cols: number, rows: number, clearHistory = false): number {
     const seq = ++this.gridSeq;
-    this.#entries.push({ offset: this.end, seq, cols, rows });
+    const e: ReplayGrid = { offset: this.end, seq, cols, rows };
+    if (clearHistory) e.clearHistory = true;
+    this.#entries.push(e);
     return seq;
   }
 

@@ -320,6 +320,7 @@ export class Session {
             cols: e.cols,
             rows: e.rows,
             seq: e.seq,
+            ...(e.clearHistory ? { clearHistory: true } : {}),
           });
         }
       }
@@ -404,6 +405,26 @@ export class Session {
     this.#detachTimer = setTimeout(() => {
       if (this.windows.size === 0) void this.close();
     }, ms);
+  }
+
+  /**
+   * Clear the history (a window's "Clear scrollback"): in the emulator here
+   * and in every window at this point of the stream, as a grid change that
+   * keeps the grid (so a reconnecting window replays it in order). Not
+   * written into the output: the program's bytes may stop inside an escape
+   * sequence, which an inserted `CSI 3 J` would break.
+   */
+  clearHistory(): void {
+    if (this.exitStatus) return;
+    this.#term.clearHistory();
+    const seq = this.#replay.pushGrid(this.cols, this.rows, true);
+    this.#broadcast({
+      type: "grid",
+      cols: this.cols,
+      rows: this.rows,
+      seq,
+      clearHistory: true,
+    });
   }
 
   /** Detach every window on purpose (`domterm detach`, Ctrl+Shift+D): the session goes on. */

@@ -74,11 +74,15 @@ Deno.test("e2e menu: right click, the button and Shift+F10 open it; keys move an
     assertEquals(await menuEntries(page), [
       "Copy|Ctrl+Shift+C|disabled",
       "Paste|Ctrl+Shift+V|",
+      "Select all||",
+      "Clear scrollback||",
       "Save as HTML\u2026|Ctrl+Shift+S|",
       "Zoom in|Ctrl+Shift+=|",
       "Zoom out|Ctrl+Shift+-|",
       "Reset zoom|Ctrl+Shift+0|",
+      "New window||",
       "Detach|Ctrl+Shift+D|",
+      "Close||",
     ]);
     const at = await page.locator(".dt-menu").boundingBox();
     assert(
@@ -112,7 +116,7 @@ Deno.test("e2e menu: right click, the button and Shift+F10 open it; keys move an
     await page.keyboard.press("ArrowDown");
     assertEquals(await focused(page), "Paste");
     await page.keyboard.press("End");
-    assertEquals(await focused(page), "Detach");
+    assertEquals(await focused(page), "Close");
     await page.keyboard.press("ArrowDown");
     assertEquals(await focused(page), "Copy", "wraps around");
     await page.keyboard.press("z");
@@ -221,6 +225,7 @@ Deno.test("e2e menu: right click, the button and Shift+F10 open it; keys move an
     // Detach from the menu: the window says so; the session goes on.
     await page.keyboard.press("ContextMenu");
     await page.keyboard.press("End");
+    await page.keyboard.press("ArrowUp");
     assertEquals(await focused(page), "Detach");
     await page.keyboard.press("Enter");
     await page.waitForFunction(
@@ -258,6 +263,92 @@ Deno.test("e2e menu: in the light theme it takes the light colours", async () =>
     };
     assert(lum(colours.menu) > 200, `light menu: ${colours.menu}`);
     assertEquals(colours.text, colours.page, "the terminal's text colour");
+  } finally {
+    await run.close();
+  }
+});
+
+/** Lines of history in the window's model (the renderer draws the last few). */
+function historyLength(page: Page): Promise<number> {
+  return page.evaluate(() =>
+    (globalThis as unknown as {
+      domterm: { term: { normalBuffer: { historyLength: number } } };
+    }).domterm.term.normalBuffer.historyLength
+  );
+}
+
+async function runEntry(page: Page, action: string): Promise<void> {
+  await page.keyboard.press("Shift+F10");
+  await page.locator(`.dt-menu-item[data-action="${action}"]`).click();
+}
+
+Deno.test("e2e menu: Select all, Clear scrollback (the session's history, not just this window's), New window, Close", async () => {
+  const run = await startDomterm(["bash", "--norc", "--noprofile", "-i"], {
+    env: ENV,
+    viewport: { width: 800, height: 480 },
+  });
+  const { page, browser } = run;
+  try {
+    await waitForRow(page, "$");
+    await page.keyboard.type("seq -f 'hist-%g' 1 200");
+    await page.keyboard.press("Enter");
+    await waitForRow(page, "hist-200");
+
+    // Select all, then Copy: the whole history and screen.
+    await page.context().grantPermissions(["clipboard-read"]);
+    await runEntry(page, "select-all");
+    await runEntry(page, "copy");
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    const lines = copied.split("\n");
+    assert(lines.includes("hist-1") && lines.includes("hist-200"), copied);
+    await page.evaluate(() => getSelection()?.removeAllRanges());
+
+    // Clear scrollback: the history goes, the screen stays.
+    await runEntry(page, "clear-scrollback");
+    await page.waitForFunction(() =>
+      ![...document.querySelectorAll("#terminal .dt-row")].some((r) =>
+        r.textContent === "hist-1"
+      )
+    );
+    assertEquals(await historyLength(page), 0);
+    assert((await rowTexts(page)).includes("hist-200"), "the screen stays");
+    // The server's model was cleared too: a reload attaches to a snapshot
+    // without it, and the shell goes on.
+    await page.reload();
+    await waitForRow(page, "hist-200");
+    assertEquals(await historyLength(page), 0, "history after a reload");
+    await page.keyboard.type("echo after-clear");
+    await page.keyboard.press("Enter");
+    await waitForRow(page, "after-clear");
+
+    // New window: another app window on a new session.
+    const [popup] = await Promise.all([
+      page.context().waitForEvent("page", { timeout: 15_000 }),
+      runEntry(page, "new-window"),
+    ]);
+    await popup.waitForFunction(() => "domterm" in globalThis);
+    await waitForRow(popup, "$");
+    const sessions = await Promise.all(
+      [page, popup].map((p) =>
+        p.evaluate(() => sessionStorage.getItem("domterm-session"))
+      ),
+    );
+    assert(
+      sessions[0] !== null && sessions[1] !== null &&
+        sessions[0] !== sessions[1],
+      `two sessions: ${JSON.stringify(sessions)}`,
+    );
+    assert(!(await rowTexts(popup)).includes("after-clear"), "a new shell");
+
+    // Close: the window goes.
+    await Promise.all([
+      popup.waitForEvent("close", { timeout: 10_000 }),
+      (async () => {
+        await popup.keyboard.press("Shift+F10");
+        await popup.locator('.dt-menu-item[data-action="close"]').click();
+      })(),
+    ]);
+    assertEquals(browser.contexts()[0].pages().includes(popup), false);
   } finally {
     await run.close();
   }

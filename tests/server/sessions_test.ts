@@ -384,3 +384,57 @@ Deno.test("sessions: the server's emulator answers queries while no window is at
     await s.shutdown();
   }
 });
+
+Deno.test("sessions: clear-history empties the server's history and reaches every window in stream order, a reconnect too", async () => {
+  const s = serve(["/bin/sh"]);
+  try {
+    const a = new TestClient(wsUrl(s.port));
+    await hello(a, s.key);
+    const id = msgs(a, "ready")[0].session;
+    const stopA = autoAck(a);
+    const b = new TestClient(wsUrl(s.port));
+    await hello(b, s.key, { session: id });
+    const stopB = autoAck(b);
+    a.input("stty -echo; PS1=''; seq 1 100; echo filled\r");
+    await a.until(() => a.text.includes("filled"), "the output");
+    await b.until(() => b.text.includes("filled"), "the output in b");
+    const session = s.sessions.get(id)!;
+    assert((await serverModel(session)).normalBuffer.historyLength > 50);
+
+    const before = session.bytesRead;
+    b.send({ type: "clear-history" });
+    for (const c of [a, b]) {
+      await c.until(
+        () => msgs(c, "grid").some((g) => g.clearHistory === true),
+        "the clear",
+      );
+    }
+    const g = msgs(a, "grid").find((m) => m.clearHistory)!;
+    assertEquals([g.cols, g.rows], [80, 24], "the grid is kept");
+    assertEquals((await serverModel(session)).normalBuffer.historyLength, 0);
+    // A window that had the stream up to the clear gets it again on resume.
+    stopA();
+    const snapOffset = msgs(a, "snapshot")[0].offset;
+    const had = a.output.length;
+    await a.close();
+    assertEquals(snapOffset + had, before, "a had everything before the clear");
+    const c = new TestClient(wsUrl(s.port));
+    await hello(c, s.key, {
+      session: id,
+      offset: before,
+      gridSeq: g.seq - 1,
+    });
+    assertEquals(msgs(c, "ready")[0].resumed, true);
+    await c.until(
+      () => msgs(c, "grid").some((m) => m.clearHistory && m.seq === g.seq),
+      "the clear replayed",
+    );
+    b.input("echo still\r");
+    await b.until(() => b.text.includes("still"), "the shell goes on");
+    stopB();
+    await b.close();
+    await c.close();
+  } finally {
+    await s.shutdown();
+  }
+});
