@@ -44,6 +44,19 @@ export function selectedRowsText(root: Element, range: Range): string | null {
 }
 
 /**
+ * The selection inside `root` as HTML source with the window's colours
+ * (the menu's "Copy as HTML" puts it on the clipboard as text), or null
+ * when nothing in the terminal is selected.
+ */
+export function selectionHtml(root: HTMLElement): string | null {
+  const sel = root.ownerDocument.getSelection();
+  if (sel === null || sel.rangeCount === 0 || sel.isCollapsed) return null;
+  const range = sel.getRangeAt(0);
+  if (!root.contains(range.commonAncestorContainer)) return null;
+  return selectedRowsHtml(root, range, WRAPPED_CLASS);
+}
+
+/**
  * Handle `copy` events inside `root`: a selection over terminal rows is
  * put on the clipboard with soft wraps joined, as text/plain and as
  * text/html (with the window's colours, client/copy_html.ts). Returns a

@@ -12,6 +12,8 @@ export interface WindowParts {
   /** The terminal element (a selection inside it can be copied). */
   root: HTMLElement;
   copy: () => void;
+  /** Copy the selection's HTML source as text. */
+  copyHtml: () => void;
   paste: () => void;
   selectAll: () => void;
   /** Clear the session's history (every window's). */
@@ -39,6 +41,13 @@ export function registerActions(actions: Actions, w: WindowParts): void {
     group: "edit",
     enabled: hasSelection,
     run: w.copy,
+  });
+  actions.register({
+    name: "copy-html",
+    label: "Copy as HTML",
+    group: "edit",
+    enabled: hasSelection,
+    run: w.copyHtml,
   });
   actions.register({
     name: "paste",

@@ -70,9 +70,10 @@ Deno.test("e2e menu: right click, the button and Shift+F10 open it; keys move an
     const startGrid = await grid();
 
     // A right click: the menu at the pointer, the first entry focused.
-    await page.mouse.click(box.x + 300, box.y + 120, { button: "right" });
+    await page.mouse.click(box.x + 300, box.y + 60, { button: "right" });
     assertEquals(await menuEntries(page), [
       "Copy|Ctrl+Shift+C|disabled",
+      "Copy as HTML||disabled",
       "Paste|Ctrl+Shift+V|",
       "Select all||",
       "Clear scrollback||",
@@ -87,7 +88,7 @@ Deno.test("e2e menu: right click, the button and Shift+F10 open it; keys move an
     const at = await page.locator(".dt-menu").boundingBox();
     assert(
       at !== null && Math.abs(at.x - (box.x + 300)) < 2 &&
-        Math.abs(at.y - (box.y + 120)) < 2,
+        Math.abs(at.y - (box.y + 60)) < 2,
       `menu at the pointer: ${JSON.stringify(at)}`,
     );
     assertEquals(await focused(page), "Copy");
@@ -114,7 +115,7 @@ Deno.test("e2e menu: right click, the button and Shift+F10 open it; keys move an
     // by nothing (it is focusable, as the ARIA pattern has it) but does
     // nothing when run.
     await page.keyboard.press("ArrowDown");
-    assertEquals(await focused(page), "Paste");
+    assertEquals(await focused(page), "Copy as HTML");
     await page.keyboard.press("End");
     assertEquals(await focused(page), "Close");
     await page.keyboard.press("ArrowDown");
@@ -183,6 +184,11 @@ Deno.test("e2e menu: right click, the button and Shift+F10 open it; keys move an
     await page.locator('.dt-menu-item[data-action="copy"]').click();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     assertEquals(copied.trimEnd(), "menu-test-line");
+    // Copy as HTML: the source, as text.
+    await page.mouse.click(selected.x, selected.y, { button: "right" });
+    await page.locator('.dt-menu-item[data-action="copy-html"]').click();
+    const html = await page.evaluate(() => navigator.clipboard.readText());
+    assertMatch(html, /^<[a-z][\s\S]*menu-test-line[\s\S]*>$/);
 
     // Save as HTML from the menu: a download.
     await page.locator(".dt-menu-button").click();
