@@ -38,7 +38,7 @@ import {
   KITTY_REPORT_EVENTS,
 } from "../core/kitty_keys.ts";
 import type { InputModes } from "../core/terminal_view.ts";
-import { selectedRowsText } from "./selection.ts";
+import { selectedRowsText, terminalSelection } from "./selection.ts";
 
 /** What the input handler needs from the page. */
 export interface InputOptions {
@@ -267,11 +267,7 @@ export class InputHandler {
    * textarea would replace the selection), the textarea otherwise.
    */
   refocus(): void {
-    const sel = this.#root.ownerDocument.getSelection();
-    if (
-      sel !== null && !sel.isCollapsed && sel.rangeCount > 0 &&
-      this.#root.contains(sel.getRangeAt(0).commonAncestorContainer)
-    ) {
+    if (terminalSelection(this.#root) !== null) {
       this.#root.focus({ preventScroll: true });
     } else this.focus();
   }

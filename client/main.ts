@@ -10,7 +10,7 @@ import { Connection } from "./connection.ts";
 import { InputHandler } from "./input.ts";
 import { MouseHandler } from "./mouse.ts";
 import { Renderer } from "./renderer.ts";
-import { installCopyHandler, selectionHtml } from "./selection.ts";
+import { copySelectionHtml, installCopyHandler } from "./selection.ts";
 import { VisualBell } from "./bell.ts";
 import { ScrollControls } from "./scrollback.ts";
 import { loadUserStyle } from "./user_style.ts";
@@ -290,26 +290,7 @@ function start(): void {
   registerActions(actions, {
     root,
     copy: () => input.copy(),
-    copyHtml: () => {
-      const html = selectionHtml(root);
-      if (html === null) return;
-      // A copy command with our text: it works within the click or key
-      // that ran the entry, where writeText may need a permission.
-      const put = (e: ClipboardEvent) => {
-        e.clipboardData?.setData("text/plain", html);
-        e.preventDefault();
-        e.stopImmediatePropagation(); // not the rows' own copy handler
-      };
-      document.addEventListener("copy", put, { capture: true });
-      let copied = false;
-      try {
-        copied = document.execCommand("copy");
-      } catch {
-        copied = false;
-      }
-      document.removeEventListener("copy", put, { capture: true });
-      if (!copied) navigator.clipboard?.writeText(html).catch(() => {});
-    },
+    copyHtml: () => copySelectionHtml(root),
     paste: () =>
       navigator.clipboard?.readText().then(
         (text) => input.paste(text),

@@ -44,16 +44,41 @@ export function selectedRowsText(root: Element, range: Range): string | null {
 }
 
 /**
- * The selection inside `root` as HTML source with the window's colours
- * (the menu's "Copy as HTML" puts it on the clipboard as text), or null
- * when nothing in the terminal is selected.
+ * The range of a non-empty selection inside `root`, or null (nothing
+ * selected, or a selection that is not only the terminal's).
  */
-export function selectionHtml(root: HTMLElement): string | null {
+export function terminalSelection(root: Element): Range | null {
   const sel = root.ownerDocument.getSelection();
   if (sel === null || sel.rangeCount === 0 || sel.isCollapsed) return null;
   const range = sel.getRangeAt(0);
-  if (!root.contains(range.commonAncestorContainer)) return null;
-  return selectedRowsHtml(root, range, WRAPPED_CLASS);
+  return root.contains(range.commonAncestorContainer) ? range : null;
+}
+
+/**
+ * Put the selection inside `root` on the clipboard as its HTML source with
+ * the window's colours, as text (the menu's "Copy as HTML"). Through a copy
+ * command, which works within the click or key that ran the entry, where
+ * `clipboard.writeText` may need a permission.
+ */
+export function copySelectionHtml(root: HTMLElement): void {
+  const range = terminalSelection(root);
+  const html = range && selectedRowsHtml(root, range, WRAPPED_CLASS);
+  if (!html) return;
+  const doc = root.ownerDocument;
+  const put = (e: ClipboardEvent) => {
+    e.clipboardData?.setData("text/plain", html);
+    e.preventDefault();
+    e.stopImmediatePropagation(); // not the rows' own copy handler
+  };
+  doc.addEventListener("copy", put, { capture: true });
+  let copied = false;
+  try {
+    copied = doc.execCommand("copy");
+  } catch {
+    copied = false;
+  }
+  doc.removeEventListener("copy", put, { capture: true });
+  if (!copied) navigator.clipboard?.writeText(html).catch(() => {});
 }
 
 /**
@@ -65,11 +90,9 @@ export function selectionHtml(root: HTMLElement): string | null {
 export function installCopyHandler(root: HTMLElement): () => void {
   const onCopy = (e: ClipboardEvent) => {
     if (e.defaultPrevented || e.clipboardData === null) return;
-    const sel = root.ownerDocument.getSelection();
-    if (sel === null || sel.rangeCount === 0 || sel.isCollapsed) return;
-    const range = sel.getRangeAt(0);
     // Only selections inside the terminal; a page-wide one is the browser's.
-    if (!root.contains(range.commonAncestorContainer)) return;
+    const range = terminalSelection(root);
+    if (range === null) return;
     const text = selectedRowsText(root, range);
     if (text === null) return;
     e.clipboardData.setData("text/plain", text);

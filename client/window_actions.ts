@@ -6,6 +6,7 @@
  */
 import type { Actions } from "./actions.ts";
 import type { ZoomAction } from "./zoom.ts";
+import { terminalSelection } from "./selection.ts";
 
 /** What the actions act on, from the page. */
 export interface WindowParts {
@@ -29,11 +30,7 @@ export interface WindowParts {
 
 /** Registers the window's actions. */
 export function registerActions(actions: Actions, w: WindowParts): void {
-  const hasSelection = () => {
-    const sel = w.root.ownerDocument.getSelection();
-    return sel !== null && !sel.isCollapsed && sel.rangeCount > 0 &&
-      w.root.contains(sel.getRangeAt(0).commonAncestorContainer);
-  };
+  const hasSelection = () => terminalSelection(w.root) !== null;
   actions.register({
     name: "copy",
     label: "Copy",

@@ -417,13 +417,18 @@ export class Session {
   clearHistory(): void {
     if (this.exitStatus) return;
     this.#term.clearHistory();
-    const seq = this.#replay.pushGrid(this.cols, this.rows, true);
+    this.#announceGrid(true);
+  }
+
+  /** Log the grid (a change, or a clearing of the history) and tell every window. */
+  #announceGrid(clearHistory = false): void {
+    const seq = this.#replay.pushGrid(this.cols, this.rows, clearHistory);
     this.#broadcast({
       type: "grid",
       cols: this.cols,
       rows: this.rows,
       seq,
-      clearHistory: true,
+      ...(clearHistory ? { clearHistory: true } : {}),
     });
   }
 
@@ -517,13 +522,7 @@ export class Session {
       this.#term.resize(cols, rows);
       this.#cols = cols;
       this.#rows = rows;
-      const seq = this.#replay.pushGrid(this.cols, this.rows);
-      this.#broadcast({
-        type: "grid",
-        cols: this.cols,
-        rows: this.rows,
-        seq,
-      });
+      this.#announceGrid();
     }
     this.#pendingSize = [this.cols, this.rows, width, height];
     clearTimeout(this.#resizeTimer);

@@ -4,7 +4,7 @@
  */
 import { assert, assertEquals } from "../assert.ts";
 import type { Page } from "playwright-core";
-import { rowTexts, startDomterm, waitForRow } from "./domterm.ts";
+import { startDomterm, waitForRow } from "./domterm.ts";
 
 const BASH = ["bash", "--norc", "--noprofile", "-i"];
 type DomtermGlobal = { domterm: { term: { cols: number; rows: number } } };
