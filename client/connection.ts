@@ -189,7 +189,11 @@ export class Connection {
         p.gridSeq = msg.seq;
         break;
       case "exit":
+      case "detached":
+        // Final: this side closes the socket (the server waits for that,
+        // see closeAfterFinal), and no reconnect follows.
         this.#final = true;
+        this.#ws?.close(1000, msg.type);
         break;
     }
     this.#handlers.message(msg);

@@ -298,6 +298,9 @@ export function startServer(options: ServerOptions): DomtermServer {
         hello(m);
         return;
       }
+      // A window detached on purpose no longer speaks for the session (its
+      // socket stays open until the page closes it).
+      if (!session.windows.has(win)) return;
       if (typeof ev.data !== "string") {
         void session.input(new Uint8Array(ev.data as ArrayBuffer), win);
         return;

@@ -52,7 +52,7 @@ import {
   planShellLaunchSync,
 } from "./shell/integration.ts";
 import { REPLAY_BYTES, ReplayLog } from "./replay.ts";
-import { send, sendBytes, sendText } from "./socket_send.ts";
+import { closeAfterFinal, send, sendBytes, sendText } from "./socket_send.ts";
 
 /** What starts a session. */
 export interface SessionOptions {
@@ -436,12 +436,8 @@ export class Session {
   detachAll(): void {
     for (const w of [...this.windows]) {
       send(w.socket, { type: "detached", session: this.id });
-      try {
-        w.socket.close(CLOSE_DETACHED, "detached");
-      } catch {
-        // already closed
-      }
       this.detach(w);
+      closeAfterFinal(w.socket, CLOSE_DETACHED, "detached");
     }
   }
 
@@ -655,11 +651,7 @@ export class Session {
     await Promise.all(this.#inflight);
     this.#term.close();
     for (const w of this.windows) {
-      try {
-        w.socket.close(CLOSE_SESSION_ENDED, "session ended");
-      } catch {
-        // already closed
-      }
+      closeAfterFinal(w.socket, CLOSE_SESSION_ENDED, "session ended");
     }
     return status;
   }

@@ -30,3 +30,31 @@ export function sendBytes(socket: WebSocket, data: Uint8Array): void {
     // as above
   }
 }
+
+/** How long a window has to close its socket after a final message. */
+export const FINAL_CLOSE_MS = 2000;
+
+/**
+ * End a socket after a final message (`detached`, `exit`): the page closes
+ * it when it reads that message; this closes it only if the page does not
+ * within `ms`. Closing at once from here loses the message: the server
+ * would drop the TCP connection with the page's acknowledgements still
+ * unread, and the reset makes the browser discard what it had not read
+ * yet (the page then sees code 1006 and reconnects).
+ */
+export function closeAfterFinal(
+  socket: WebSocket,
+  code: number,
+  reason: string,
+  ms = FINAL_CLOSE_MS,
+): void {
+  if (socket.readyState !== WebSocket.OPEN) return;
+  const timer = setTimeout(() => {
+    try {
+      socket.close(code, reason);
+    } catch {
+      // already closed
+    }
+  }, ms);
+  socket.addEventListener("close", () => clearTimeout(timer), { once: true });
+}

@@ -298,6 +298,10 @@ Deno.test("sessions: detach on purpose closes every window with 4004 and keeps t
     const b = new TestClient(wsUrl(s.port));
     await hello(b, s.key, { session: id });
     b.send({ type: "detach" });
+    await a.until(() => msgs(a, "detached").length > 0, "detached");
+    // The socket stays open for the page to close; what comes on it no
+    // longer reaches the program.
+    a.input("exit 5\r");
     await a.closed;
     await b.closed;
     assertEquals(a.closeCode, CLOSE_DETACHED);
