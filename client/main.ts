@@ -10,7 +10,11 @@ import { Connection } from "./connection.ts";
 import { InputHandler } from "./input.ts";
 import { MouseHandler } from "./mouse.ts";
 import { Renderer } from "./renderer.ts";
-import { copySelectionHtml, installCopyHandler } from "./selection.ts";
+import {
+  copySelectionHtml,
+  installCopyHandler,
+  terminalSelection,
+} from "./selection.ts";
 import { VisualBell } from "./bell.ts";
 import { ScrollControls } from "./scrollback.ts";
 import { loadUserStyle } from "./user_style.ts";
@@ -21,6 +25,7 @@ import { installSaveHtml } from "./save_html.ts";
 import { Actions } from "./actions.ts";
 import { registerActions } from "./window_actions.ts";
 import { Menu } from "./menu.ts";
+import { FindBar } from "./find.ts";
 
 /** How long the "process exited" notice stays before the window closes. */
 const CLOSE_DELAY_MS = 1500;
@@ -72,6 +77,8 @@ function start(): void {
   const { key, session } = readLaunch();
 
   let conn: Connection | null = null;
+  /** The find bar (set up once the input handler is). */
+  let find: FindBar | null = null;
   /** When the user last typed (performance.now()). */
   const term = new Terminal({
     cols: 80,
@@ -99,6 +106,7 @@ function start(): void {
   let attachPending = false;
   renderer.onRender = () => {
     shellUi.update();
+    find?.onRender();
     if (attachPending) {
       attachPending = false;
       // bench/attach_bench.ts reads these marks.
@@ -142,6 +150,7 @@ function start(): void {
     output(data) {
       term.write(data);
       renderer.schedule();
+      find?.noteOutput();
     },
     message(msg: ServerMessage) {
       switch (msg.type) {
@@ -161,6 +170,7 @@ function start(): void {
           }
           performance.mark("domterm:snapshot-loaded");
           attachPending = true;
+          find?.noteOutput();
           renderer.reset();
           shellUi.reset();
           if (msg.droppedLines) {
@@ -173,6 +183,7 @@ function start(): void {
         case "grid":
           term.resize(msg.cols, msg.rows);
           if (msg.clearHistory) term.normalBuffer.clearHistory();
+          find?.noteOutput();
           renderer.schedule();
           showGrid();
           break;
@@ -222,19 +233,32 @@ function start(): void {
       renderer.scrollToBottom();
     },
   });
+  find = new FindBar(document, {
+    term,
+    shownRow: (i) => renderer.shownRow(i),
+    revealLine: (i) => renderer.revealLine(i),
+    viewLines: () => renderer.viewLines(),
+    unfoldLine: (i) => !term.buffer.isAlt && shellUi.unfoldLine(i),
+    focusTerminal: () => input.refocus(),
+  });
+  // Scroll events do not bubble; a capturing listener sees the viewport's.
+  root.addEventListener("scroll", () => find?.onScroll(), {
+    capture: true,
+    passive: true,
+  });
   input.onFocusChange = (focused) => {
     renderer.setFocused(focused);
     if (focused) conn?.sendFocus();
   };
   // Ctrl+Shift+D detaches: the session goes on without a window.
+  // Ctrl+Shift+F finds.
   root.addEventListener("keydown", (e) => {
-    if (
-      e.ctrlKey && e.shiftKey && !e.altKey && !e.metaKey && e.code === "KeyD"
-    ) {
-      e.preventDefault();
-      e.stopPropagation();
-      actions.run("detach");
-    }
+    if (!e.ctrlKey || !e.shiftKey || e.altKey || e.metaKey) return;
+    const name = e.code === "KeyD" ? "detach" : e.code === "KeyF" ? "find" : "";
+    if (name === "") return;
+    e.preventDefault();
+    e.stopPropagation();
+    actions.run(name);
   }, { capture: true });
   new LinkHandler(root, {
     lineOfRow: (row) => renderer.lineOfRow(row),
@@ -303,6 +327,7 @@ function start(): void {
       const rows = root.querySelector(alt ? ".dt-alt" : ".dt-viewport");
       if (rows) getSelection()?.selectAllChildren(rows);
     },
+    find: () => find?.open(terminalSelection(root)?.toString() ?? ""),
     clearHistory: () => conn?.sendClearHistory(),
     saveHtml,
     zoom: (a) => zoom.apply(a),
@@ -344,6 +369,7 @@ function start(): void {
       zoom,
       shellUi,
       actions,
+      find,
     },
   });
 }

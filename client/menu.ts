@@ -181,7 +181,12 @@ export class Menu {
     // drop the selection Copy is about to copy.
     this.close(false);
     this.#actions.run(a.name);
-    this.#options.focusTerminal();
+    // Unless the action put the keyboard elsewhere (the find bar).
+    const active = this.#root.ownerDocument.activeElement;
+    if (
+      active === null || active === this.#root.ownerDocument.body ||
+      this.#root.contains(active)
+    ) this.#options.focusTerminal();
   }
 
   #items(): HTMLElement[] {

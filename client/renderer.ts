@@ -416,6 +416,25 @@ class RowGrid {
     return near;
   }
 
+  /**
+   * The element of row `k`, drawing its chunk first if it is dormant.
+   * Only right after sync() (the rows map to `buf`'s lines).
+   */
+  drawRow(k: number, buf: BufferView, painter: RowPainter): HTMLElement | null {
+    if (k < 0 || k >= this.els.length) return null;
+    if (this.els[k] === null) {
+      let start = 0;
+      for (let i = 0; i < this.chunks.length; i++) {
+        if (k < start + this.sizes[i]) {
+          if (this.dormant.has(this.chunks[i])) this.#fill(i, buf, painter);
+          break;
+        }
+        start += this.sizes[i];
+      }
+    }
+    return this.els[k];
+  }
+
   /** Fill every dormant chunk that holds one of the rows from `from` on. */
   #fillFrom(from: number, buf: BufferView, painter: RowPainter): void {
     let end = this.els.length;
@@ -1156,6 +1175,60 @@ export class Renderer {
       width: cell.width * (this.#cursorWide ? 2 : 1),
       height: cell.height,
     };
+  }
+
+  /**
+   * The element of line `index` of the buffer shown (the alternate screen
+   * while it is shown), if it is drawn.
+   */
+  shownRow(index: number): HTMLElement | undefined {
+    const grid = this.#altShown ? this.#alt : this.#normal;
+    return grid.els[index] ?? undefined;
+  }
+
+  /**
+   * Scroll line `index` of the buffer shown to the middle of the view,
+   * drawing it first if it was not (a dormant chunk of the history).
+   * Returns its row element, or null when there is no such line.
+   */
+  revealLine(index: number): HTMLElement | null {
+    this.render();
+    if (this.#altShown) return this.#alt.els[index] ?? null;
+    const el = this.#normal.drawRow(index, this.term.buffer, this.#painter);
+    if (el === null) return null;
+    el.scrollIntoView({ block: "center", inline: "nearest" });
+    // The scroll event comes later; following must stop now, or the next
+    // frame scrolls back to the bottom.
+    this.#follow = this.#atBottom();
+    this.#reportScroll();
+    this.onRender?.();
+    return el;
+  }
+
+  /**
+   * Lines [first, end) of the buffer shown that are in view, or near it
+   * (one screen either side). Reads layout.
+   */
+  viewLines(): { first: number; end: number } {
+    const rows = this.term.rows;
+    if (this.#altShown) return { first: 0, end: this.#alt.els.length };
+    const grid = this.#normal;
+    const vp = this.#viewport;
+    const r = vp.getBoundingClientRect();
+    const doc = this.root.ownerDocument;
+    const x = r.left + parseFloat(getComputedStyle(vp).paddingLeft) + 1;
+    const at = (y: number): number => {
+      const hit = doc.elementFromPoint(x, y)?.closest(".dt-row");
+      return hit ? grid.els.indexOf(hit as HTMLElement) : -1;
+    };
+    const top = at(r.top + 2);
+    const bottom = at(r.bottom - 2);
+    const n = grid.els.length;
+    // Following, the view is the screen; else guess from a visible row.
+    const anchor = top >= 0 ? top : bottom >= 0 ? bottom - rows : n - rows;
+    const first = Math.max(0, anchor - rows);
+    const last = bottom >= 0 ? bottom : anchor + rows;
+    return { first, end: Math.min(n, last + rows + 1) };
   }
 
   /** The line that row element `row` shows (for hit tests), or null. */

@@ -200,6 +200,37 @@ export class ShellUi {
     return this.#folded.get(g.startMark) === true;
   }
 
+  /**
+   * Unfold whatever hides line `line` of the normal buffer (a folded
+   * command output or a pretty-printing span), e.g. to show a match of
+   * find. Returns whether anything was unfolded.
+   */
+  unfoldLine(line: number): boolean {
+    let changed = false;
+    for (const g of this.#derived.groups) {
+      if (!this.isFolded(g)) continue;
+      const r = outputLines(g);
+      if (r && line > r.first && line < r.end) {
+        this.#folded.set(g.startMark, false);
+        changed = true;
+      }
+    }
+    const length = this.#term.normalBuffer.length;
+    for (const f of this.#derived.folds) {
+      if (!this.#spanHidden(f)) continue;
+      const r = foldLines(f, length);
+      if (r && line >= r.first && line < r.end) {
+        this.#folded.set(f.buttonMark, false);
+        changed = true;
+      }
+    }
+    if (changed) {
+      this.#dirty = true;
+      this.update();
+    }
+    return changed;
+  }
+
   #spanHidden(f: FoldSpan): boolean {
     return this.#folded.get(f.buttonMark) ?? f.initiallyHidden;
   }

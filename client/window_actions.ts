@@ -17,6 +17,8 @@ export interface WindowParts {
   copyHtml: () => void;
   paste: () => void;
   selectAll: () => void;
+  /** Open the find bar. */
+  find: () => void;
   /** Clear the session's history (every window's). */
   clearHistory: () => void;
   saveHtml: () => Promise<void>;
@@ -58,6 +60,13 @@ export function registerActions(actions: Actions, w: WindowParts): void {
     label: "Select all",
     group: "edit",
     run: w.selectAll,
+  });
+  actions.register({
+    name: "find",
+    label: "Find\u2026",
+    key: "Ctrl+Shift+F",
+    group: "edit",
+    run: w.find,
   });
   actions.register({
     name: "clear-scrollback",

@@ -65,7 +65,7 @@ export function compileFind(
   }
   let re: RegExp;
   try {
-    re = new RegExp(source, options.caseSensitive ? "gu" : "giu");
+    re = new RegExp(source, options.caseSensitive ? "gmu" : "gimu");
   } catch (e) {
     return `Bad regular expression: ${
       (e as Error).message.replace(/^.*: /, "")
@@ -113,122 +113,190 @@ export function htmlText(html: string): string {
     });
 }
 
-/** Code units gathered before a batch of rows is searched. */
-const BATCH_UNITS = 1 << 18;
-const decoder = new TextDecoder("utf-16le");
+/** Bytes gathered before a batch of rows is searched. */
+const BATCH_BYTES = 1 << 19;
+// UTF-8: decoding it is about twice as fast as UTF-16 (bench/find_bench.ts).
+const decoder = new TextDecoder();
+/** Where rows are gathered (kept: a search is synchronous). */
+let scratch = new Uint8Array(BATCH_BYTES + 4096);
+
+/**
+ * Appends code point `c` (not ASCII) to `out` at `at` as UTF-8; returns
+ * the new end. A lone surrogate (never in a cell) becomes U+FFFD, one
+ * unit, as the decoder would read it.
+ */
+function putUtf8(out: Uint8Array, at: number, c: number): number {
+  if (c < 0x800) {
+    out[at++] = 0xc0 | (c >> 6);
+  } else {
+    if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
+    if (c < 0x10000) {
+      out[at++] = 0xe0 | (c >> 12);
+    } else {
+      out[at++] = 0xf0 | (c >> 18);
+      out[at++] = 0x80 | ((c >> 12) & 0x3f);
+    }
+    out[at++] = 0x80 | ((c >> 6) & 0x3f);
+  }
+  out[at++] = 0x80 | (c & 0x3f);
+  return at;
+}
+
+/** A copy of `a` with room for at least `need` bytes. */
+function room(
+  a: Uint8Array<ArrayBuffer>,
+  used: number,
+  need: number,
+): Uint8Array<ArrayBuffer> {
+  if (a.length >= need) return a;
+  const b = new Uint8Array(Math.max(need, a.length * 2));
+  b.set(a.subarray(0, used));
+  return b;
+}
+
+/** One batch of rows gathered into one string (see {@link FindText}). */
+interface Batch {
+  text: string;
+  /**
+   * Per row of the batch: its buffer index, where its text starts (a
+   * string offset), and whether string offsets in it are its columns.
+   */
+  rowIndex: Int32Array;
+  rowStart: Int32Array;
+  rowPlain: Uint8Array;
+  count: number;
+}
+
+/**
+ * The searchable text of a buffer: its rows gathered into one string per
+ * batch of about 512 KiB of UTF-8 (logical lines separated by "\n"), so
+ * that a regular expression runs over long strings and a row costs a
+ * strided copy, not a string of its own. Valid until the buffer changes:
+ * a find bar keeps one while the user types queries, and makes a new one
+ * after output.
+ */
+export class FindText {
+  readonly batches: Batch[] = [];
+  /** Rows with embedded HTML (their text is searched separately). */
+  readonly embedRows: number[] = [];
+
+  constructor(buf: BufferView) {
+    const n = buf.length;
+    let bytes = scratch;
+    let k = 0;
+    while (k < n) {
+      let rowIndex = new Int32Array(1024);
+      let rowStart = new Int32Array(1024);
+      let rowPlain = new Uint8Array(1024);
+      let len = 0; // bytes
+      let pos = 0; // UTF-16 units of the decoded string
+      let count = 0;
+      // Whole logical lines until the batch is full.
+      while (k < n && len < BATCH_BYTES) {
+        const line = buf.getLine(k);
+        const end = line.wrapped ? line.cols : line.contentEnd();
+        bytes = room(bytes, len, len + end * 4 + 1);
+        if (count === rowIndex.length) {
+          rowIndex = grow(rowIndex);
+          rowStart = grow(rowStart);
+          const p = new Uint8Array(count * 2);
+          p.set(rowPlain);
+          rowPlain = p;
+        }
+        rowIndex[count] = k;
+        rowStart[count] = pos;
+        const d = line.data;
+        let plain = 1;
+        for (let x = 0; x < end; x++) {
+          const i = x * CELL_STRIDE;
+          const a = d[i + ATTR];
+          const c = d[i + CODE];
+          if ((a & A_GLYPH_MASK) !== 0) {
+            plain = 0;
+            if ((a & A_WIDE_TAIL) !== 0) continue;
+            if ((a & A_CLUSTER) !== 0) {
+              const t = line.clusters?.get(x);
+              if (t !== undefined) {
+                bytes = room(bytes, len, len + t.length * 3 + end * 4 + 1);
+                for (const ch of t) {
+                  const cp = ch.codePointAt(0)!;
+                  if (cp < 0x80) bytes[len++] = cp;
+                  else len = putUtf8(bytes, len, cp);
+                  pos += cp > 0xffff ? 2 : 1;
+                }
+                continue;
+              }
+            }
+          }
+          if (c < 0x80) {
+            // Blank cells are spaces; a newline in a cell (there is none)
+            // must not split a line.
+            bytes[len++] = c === 0 || c === 10 ? 32 : c;
+            pos++;
+          } else {
+            len = putUtf8(bytes, len, c);
+            if (c > 0xffff) {
+              plain = 0;
+              pos += 2;
+            } else pos++;
+          }
+        }
+        rowPlain[count++] = plain;
+        const e = line.extras;
+        if (e !== null && (e.block !== undefined || e.inline !== undefined)) {
+          this.embedRows.push(k);
+        }
+        k++;
+        if (!line.wrapped || k === n) {
+          bytes[len++] = 10;
+          pos++;
+        }
+      }
+      scratch = bytes;
+      this.batches.push({
+        text: decoder.decode(bytes.subarray(0, len)),
+        rowIndex,
+        rowStart,
+        rowPlain,
+        count,
+      });
+    }
+  }
+}
 
 /**
  * Every match of `re` (from {@link compileFind}) in `buf`, oldest first,
- * up to `limit`.
- *
- * Rows are gathered into one string per batch of about 256 Ki code units
- * (logical lines separated by "\n"), so the regular expression runs over
- * long strings and a row costs a strided copy, not a string of its own.
+ * up to `limit`. `text` is the buffer's gathered text, when one was kept
+ * from an earlier search of the same, unchanged buffer.
  */
 export function findAll(
   buf: BufferView,
   re: RegExp,
   limit = MAX_MATCHES,
+  text: FindText = new FindText(buf),
 ): FindMatch[] {
   const out: FindMatch[] = [];
-  const n = buf.length;
-  let units = new Uint16Array(BATCH_UNITS + 1024);
-  // Per row of the batch: its buffer index, where its text starts, and
-  // whether string offsets in it are its columns.
-  let rowIndex = new Int32Array(1024);
-  let rowStart = new Int32Array(1024);
-  let rowPlain = new Uint8Array(1024);
-  const embedRows: number[] = [];
-  let k = 0;
-  while (k < n && out.length < limit) {
-    let len = 0;
-    let count = 0;
-    // Whole logical lines until the batch is full.
-    while (k < n && len < BATCH_UNITS) {
-      const line = buf.getLine(k);
-      const end = line.wrapped ? line.cols : line.contentEnd();
-      if (units.length < len + end * 2 + 2) {
-        const grown = new Uint16Array((len + end * 2 + 2) * 2);
-        grown.set(units.subarray(0, len));
-        units = grown;
-      }
-      if (count === rowIndex.length) {
-        rowIndex = grow(rowIndex);
-        rowStart = grow(rowStart);
-        const p = new Uint8Array(count * 2);
-        p.set(rowPlain);
-        rowPlain = p;
-      }
-      rowIndex[count] = k;
-      rowStart[count] = len;
-      const d = line.data;
-      let plain = 1;
-      for (let x = 0; x < end; x++) {
-        const i = x * CELL_STRIDE;
-        const a = d[i + ATTR];
-        let c = d[i + CODE];
-        if ((a & A_GLYPH_MASK) !== 0) {
-          plain = 0;
-          if ((a & A_WIDE_TAIL) !== 0) continue;
-          if ((a & A_CLUSTER) !== 0) {
-            const t = line.clusters?.get(x);
-            if (t !== undefined) {
-              if (units.length < len + t.length + end * 2) {
-                const grown = new Uint16Array((len + t.length + end * 2) * 2);
-                grown.set(units.subarray(0, len));
-                units = grown;
-              }
-              for (let j = 0; j < t.length; j++) units[len++] = t.charCodeAt(j);
-              continue;
-            }
-          }
-        }
-        if (c === 0) c = 32;
-        if (c > 0xffff) {
-          plain = 0;
-          c -= 0x10000;
-          units[len++] = 0xd800 + (c >> 10);
-          units[len++] = 0xdc00 + (c & 0x3ff);
-        } else {
-          // A newline in a cell (there is none) must not split a line.
-          units[len++] = c === 10 ? 32 : c;
-        }
-      }
-      rowPlain[count++] = plain;
-      const e = line.extras;
-      if (e !== null && (e.block !== undefined || e.inline !== undefined)) {
-        embedRows.push(k);
-      }
-      k++;
-      if (!line.wrapped || k === n) units[len++] = 10;
-    }
-    const text = decoder.decode(units.subarray(0, len));
+  for (const b of text.batches) {
+    if (out.length >= limit) break;
     re.lastIndex = 0;
-    for (let m = re.exec(text); m && out.length < limit; m = re.exec(text)) {
+    for (
+      let m = re.exec(b.text);
+      m && out.length < limit;
+      m = re.exec(b.text)
+    ) {
       // Within one logical line only (a regex such as \s could cross).
       if (m[0].includes("\n")) continue;
-      const [line, col] = position(
-        buf,
-        rowIndex,
-        rowStart,
-        rowPlain,
-        count,
-        m.index,
-        false,
-      );
+      const [line, col] = position(buf, b, m.index, false);
       const [endLine, endCol] = position(
         buf,
-        rowIndex,
-        rowStart,
-        rowPlain,
-        count,
+        b,
         m.index + m[0].length,
         true,
       );
       out.push({ line, col, endLine, endCol });
     }
   }
-  return embedMatches(buf, re, embedRows, out, limit);
+  return embedMatches(buf, re, text.embedRows, out, limit);
 }
 
 function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
@@ -243,15 +311,13 @@ function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
  */
 function position(
   buf: BufferView,
-  rowIndex: Int32Array,
-  rowStart: Int32Array,
-  rowPlain: Uint8Array,
-  count: number,
+  b: Batch,
   at: number,
   end: boolean,
 ): [number, number] {
+  const { rowIndex, rowStart, rowPlain } = b;
   // The last row starting at or before `at` (before, for an end).
-  let lo = 0, hi = count - 1;
+  let lo = 0, hi = b.count - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
     if (end ? rowStart[mid] < at : rowStart[mid] <= at) lo = mid;

@@ -82,6 +82,20 @@ const CASES: {
     want: [[0, 0, 0, 4], [0, 8, 0, 13]],
   },
   {
+    name: "^ and $ anchor at each logical line",
+    input: "ab\r\nab ab\r\n" + "x".repeat(19) + "ab",
+    query: "^ab$",
+    options: { regex: true },
+    want: [[0, 0, 0, 2]],
+  },
+  {
+    name: "$ is the end of a logical line, past its wrap",
+    input: "ab\r\n" + "x".repeat(19) + "ab",
+    query: "xab$",
+    options: { regex: true },
+    want: [[1, 18, 2, 1]],
+  },
+  {
     name: "a bad regular expression is a message, not a throw",
     input: "x",
     query: "a(",

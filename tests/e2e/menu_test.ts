@@ -76,6 +76,7 @@ Deno.test("e2e menu: right click, the button and Shift+F10 open it; keys move an
       "Copy as HTML||disabled",
       "Paste|Ctrl+Shift+V|",
       "Select all||",
+      "Find\u2026|Ctrl+Shift+F|",
       "Clear scrollback||",
       "Save as HTML\u2026|Ctrl+Shift+S|",
       "Zoom in|Ctrl+Shift+=|",
