@@ -54,6 +54,10 @@ export interface InputModes {
   alternateScroll: boolean;
   /** The alternate screen is active (?47 / ?1047 / ?1049). */
   altScreen: boolean;
+  /** DECBKM (?67): Backspace sends BS and Ctrl+Backspace DEL (absent: reset). */
+  backarrowBs?: boolean;
+  /** KAM (2): the keyboard is locked, typed keys are dropped (absent: unlocked). */
+  keyboardLocked?: boolean;
 }
 
 /**

@@ -493,3 +493,66 @@ runCases("title modes", [
     replies: [`${OSC}lA${ST}`],
   },
 ]);
+
+runCases("reverse wraparound and margins", [
+  {
+    name: "BS in column 1 goes to the end of the previous line",
+    cols: 10,
+    rows: 3,
+    input: `${CSI}?45h${CSI}2;1H\b`,
+    cursor: [9, 0],
+  },
+  {
+    name: "CUB wraps as far as it counts",
+    cols: 10,
+    rows: 3,
+    input: `${CSI}?45h${CSI}2;2H${CSI}3D`,
+    cursor: [8, 0],
+  },
+  {
+    name: "without autowrap there is no reverse wrap",
+    cols: 10,
+    rows: 3,
+    input: `${CSI}?45h${CSI}?7l${CSI}2;1H\b`,
+    cursor: [0, 1],
+  },
+  {
+    name: "?45 stops at the top-left",
+    cols: 10,
+    rows: 3,
+    input: `${CSI}?45h${CSI}H\b${CSI}5D`,
+    cursor: [0, 0],
+  },
+  {
+    name: "?1045 wraps from the top row to the bottom one",
+    cols: 10,
+    rows: 3,
+    input: `${CSI}?45;1045h${CSI}H\b`,
+    cursor: [9, 2],
+  },
+  {
+    name: "a pending wrap counts as one step",
+    cols: 10,
+    rows: 3,
+    input: `${CSI}?45h0123456789\bX`,
+    screen: "012345678X",
+    cursor: [9, 0],
+  },
+  {
+    name: "inside left/right margins it wraps within them",
+    cols: 10,
+    rows: 3,
+    input: `${CSI}?45h${CSI}?69h${CSI}3;6s${CSI}2;3H\b`,
+    cursor: [5, 0],
+  },
+  {
+    name: "CBT ignores the left margin",
+    input: `${CSI}?69h${CSI}5;20s${CSI}1;7H${CSI}Z`,
+    cursor: [0, 0],
+  },
+  {
+    name: "NEL goes to the left margin",
+    input: `${CSI}?69h${CSI}3;6s${CSI}1;4H${ESC}E`,
+    cursor: [2, 1],
+  },
+]);
