@@ -75,6 +75,16 @@ export function xtversion(t: Emulator, p: Params): void {
   if (p.get(0, 0) === 0) t.send(XTVERSION_REPLY);
 }
 
+/**
+ * `CSI Ps x` DECREQTPARM: the VT100's terminal parameters, as xterm
+ * answers them: Ps 0 gives an unsolicited (2), 1 a solicited (3) report;
+ * no parity, 8 bits, 38400 baud both ways, clock multiplier 1, no flags.
+ */
+export function decreqtparm(t: Emulator, p: Params): void {
+  const v = p.get(0, 0);
+  if (v === 0 || v === 1) t.send(csiReply(`${v + 2};1;1;128;128;1;0x`));
+}
+
 /** 1-based cursor position as CPR reports it (relative to the margins in origin mode). */
 function reportedPosition(s: TerminalState): [number, number] {
   if (s.modes.origin) return [s.y - s.top + 1, s.x - s.left + 1];

@@ -159,6 +159,7 @@ export const CSI_SEQUENCES: readonly Registration<string, CsiHandler>[] = [
   csi("m",   "SGR",      pen.sgr,            "Select graphic rendition"),
   csi("n",   "DSR",      reports.dsr,        "Device status (5 status, 6 cursor position)"),
   csi("r",   "DECSTBM",  scroll.decstbm,     "Set the scroll region"),
+  csi("x",   "DECREQTPARM", reports.decreqtparm, "Request terminal parameters (VT100): 0 or 1"),
   csi("s",   "DECSLRM",  cursor.scoscOrDecslrm, "Set left/right margins with ?69, else SCOSC (save cursor)"),
   csi("t",   "XTWINOPS", win.xtwinops,       "Window operations: 1/2 (de)iconify, 3 move, 8 and 24+ resize, 11/13/14/15/16/18/19 reports, 20/21 title reports, 22/23 title stacks"),
   csi("u",   "SCORC",    marks.csiU,         "Restore cursor; with parameters DomTerm's shell integration (11-20, 83)"),
