@@ -130,6 +130,12 @@ export type TerminalEvent =
    */
   | { type: "clipboard"; selection: string; text: string }
   /**
+   * OSC 52 read (`OSC 52 ; Pc ; ? ST`): the program asks for the
+   * clipboard. The embedder decides (never, ask, always) and answers with
+   * `Terminal.clipboardReply`.
+   */
+  | { type: "clipboard-read"; selection: string }
+  /**
    * OSC 9 ; 4 progress (ConEmu / Windows Terminal): state 0 none, 1 normal,
    * 2 error, 3 indeterminate, 4 paused; percent 0-100.
    */

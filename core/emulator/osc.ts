@@ -221,8 +221,8 @@ export function decodeBase64Text(data: string): string | null {
 
 /**
  * OSC 52 ; Pc ; Pd: set the clipboard (Pd base64; anything else clears it,
- * as xterm). A query (`Pd` = "?") gets no answer: reading the clipboard
- * needs the user's permission, which this layer cannot ask for.
+ * as xterm). A query (`Pd` = "?") is a `clipboard-read` event: the
+ * embedder asks the user (or not) and answers.
  */
 export function osc52(host: OscHost, args: string): void {
   const semi = args.indexOf(";");
@@ -230,7 +230,10 @@ export function osc52(host: OscHost, args: string): void {
   const selection = args.slice(0, semi);
   if (!/^[cpqs0-7]{0,16}$/.test(selection)) return;
   const data = args.slice(semi + 1);
-  if (data === "?") return;
+  if (data === "?") {
+    host.emit({ type: "clipboard-read", selection });
+    return;
+  }
   host.emit({
     type: "clipboard",
     selection,

@@ -86,6 +86,7 @@ import {
   prettyOsc,
   prettyRecord,
 } from "./pretty_print.ts";
+import { clipboardReadReply } from "./clipboard_read.ts";
 import { oscReply, toC1 } from "./replies.ts";
 import { fullReset } from "./resets.ts";
 import { dl, il, resetMargins } from "./scroll.ts";
@@ -462,6 +463,15 @@ export class Terminal implements TerminalView {
     if (Number.isFinite(height) && height > 0) {
       this.#s.cellHeight = Math.min(height, 1000);
     }
+  }
+
+  /**
+   * The answer to an OSC 52 clipboard query (a `clipboard-read` event) for
+   * `selection` with `text`, in the reply form the terminal is in (8-bit
+   * introducers after S8C1T). A window sends it to the program as input.
+   */
+  clipboardReply(selection: string, text: string): string {
+    return clipboardReadReply(selection, text, this.#s.modes.c1Replies);
   }
 
   /**

@@ -61,3 +61,69 @@ Deno.test("e2e: xterm replies through the real window", async () => {
     );
   }
 });
+
+Deno.test("e2e: OSC 52 read: ask (Allow, Deny), always, never", async () => {
+  const dir = await Deno.makeTempDir();
+  const helper = `${dir}/q.sh`;
+  await Deno.writeTextFile(helper, HELPER.replace("-t 5", "-t 2"));
+  const t = await startDomterm(BASH, {
+    env: { PS1: "$ ", HOME: dir, INPUTRC: "/dev/null" },
+  });
+  const page = t.page;
+  const run = async (line: string) => {
+    await page.keyboard.type(line);
+    await page.keyboard.press("Enter");
+  };
+  const policy = (p: string) =>
+    page.evaluate((p) =>
+      (globalThis as unknown as {
+        domterm: { clipboardRead: { setPolicy(p: string): void } };
+      }).domterm.clipboardRead.setPolicy(p), p);
+  const QUERY = `'\\e]52;c;?\\e\\\\' '\\'`;
+  try {
+    await page.context().grantPermissions(
+      ["clipboard-read", "clipboard-write"],
+      { origin: new URL(page.url()).origin },
+    );
+    await waitForRow(page, "$");
+    await page.evaluate(() => navigator.clipboard.writeText("héllo 52"));
+    await run(`. ${helper}; clear`);
+    // ask (the default): a bar in the window; Allow answers.
+    await run(`q A ${QUERY}`);
+    const bar = page.locator(".dt-clipboard-ask");
+    await bar.waitFor({ state: "visible" });
+    for (const scheme of ["dark", "light"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: `${dir}/ask-${scheme}.png` });
+    }
+    await page.emulateMedia({ colorScheme: "dark" });
+    if (Deno.env.get("DOMTERM_SHOTS")) {
+      for (const s of ["dark", "light"]) {
+        await Deno.copyFile(
+          `${dir}/ask-${s}.png`,
+          `${Deno.env.get("DOMTERM_SHOTS")}/ask-${s}.png`,
+        );
+      }
+    }
+    await page.click(".dt-clipboard-allow");
+    await waitForRow(page, "A E]52;c;aMOpbGxvIDUyE\\");
+    assertEquals(await bar.count(), 0, "the bar is gone");
+    // Deny: no answer (read gives up).
+    await run(`q D ${QUERY}`);
+    await bar.waitFor({ state: "visible" });
+    await page.click(".dt-clipboard-deny");
+    await waitForRow(page, "D \\");
+    // always: answered without a question.
+    await policy("always");
+    await run(`q W ${QUERY}`);
+    await waitForRow(page, "W E]52;c;aMOpbGxvIDUyE\\");
+    // never: no answer, no question.
+    await policy("never");
+    await run(`q N ${QUERY}`);
+    await waitForRow(page, "N \\");
+    assertEquals(await bar.count(), 0, "no bar with never");
+  } finally {
+    await t.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
