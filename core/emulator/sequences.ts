@@ -31,6 +31,7 @@ import * as osc from "./osc.ts";
 import * as pen from "./pen.ts";
 import * as rect from "./rectangles.ts";
 import { rep } from "./repeat.ts";
+import { xtgettcap } from "./xtgettcap.ts";
 import * as reports from "./reports.ts";
 import * as resets from "./resets.ts";
 import * as scroll from "./scroll.ts";
@@ -199,6 +200,8 @@ export const CSI_SEQUENCES: readonly Registration<string, CsiHandler>[] = [
   csi("'}",  "DECIC",    scroll.decic,       "Insert Ps columns"),
   csi("'~",  "DECDC",    scroll.decdc,       "Delete Ps columns"),
   csi("*x",  "DECSACE",  rect.decsace,       "Attribute change extent (stream or rectangle)"),
+  csi("*|",  "DECSNLS",  win.decsnls,        "Lines per screen: asks the window for Ps rows"),
+  csi("$|",  "DECSCPP",  win.decscpp,        "Columns per page: asks the window for 80 or 132 columns"),
   csi("*y",  "DECRQCRA", rect.decrqcra,      "Checksum of a rectangle"),
 ];
 
@@ -246,5 +249,6 @@ export const OSC_COMMANDS: readonly Registration<number, OscHandler>[] = [
 /** DCS strings. */
 export const DCS_SEQUENCES: readonly Registration<string, DcsHandler>[] = [
   dcs("q",   "SIXEL",    sixel,              "Sixel image (a block line; on the alternate screen over the cells at the cursor)"),
-  dcs("$q",  "DECRQSS",  reports.decrqss,    "Request a setting (m, r, s, SP q, \"q, \"p, t, $|, *|)"),
+  dcs("$q",  "DECRQSS",  reports.decrqss,    "Request a setting (m, r, s, SP q, \"q, \"p, t, $|, *|, *x, $}, $~)"),
+  dcs("+q",  "XTGETTCAP", xtgettcap,         "Request terminfo capabilities by hex name (TN, Co, colors, RGB, key strings)"),
 ];

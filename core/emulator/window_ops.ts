@@ -213,6 +213,22 @@ export function xtwinops(t: Emulator, p: Params): void {
   }
 }
 
+/** `CSI Ps * |` DECSNLS: the window is asked for Ps lines. */
+export function decsnls(t: Emulator, p: Params): void {
+  const rows = p.get(0, 0);
+  if (rows < 1) return;
+  t.emit({
+    type: "resize-request",
+    rows: Math.min(rows, MAX_ROWS),
+    cols: t.s.cols,
+  });
+}
+/** `CSI Ps $ |` DECSCPP: the window is asked for 80 (Ps 0 or up to 80) or 132 columns. */
+export function decscpp(t: Emulator, p: Params): void {
+  const cols = p.get(0, 0) <= 80 ? 80 : 132;
+  t.emit({ type: "resize-request", rows: t.s.rows, cols });
+}
+
 /** `CSI > Pm t` XTSMTITLE: set title modes (0 set in hex, 1 report in hex, 2 set in UTF-8, 3 report in UTF-8); none given: all. */
 export function xtsmtitle(t: Emulator, p: Params): void {
   titleModes(t, p, true);

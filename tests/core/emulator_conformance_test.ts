@@ -556,3 +556,42 @@ runCases("reverse wraparound and margins", [
     cursor: [2, 1],
   },
 ]);
+
+const hex = (s: string) =>
+  [...s].map((c) => c.charCodeAt(0).toString(16).padStart(2, "0")).join("")
+    .toUpperCase();
+
+runCases("XTGETTCAP", [
+  {
+    name: "TN and Co",
+    input: `${DCS}+q${hex("TN")};${hex("Co")}${ST}`,
+    replies: [
+      `${DCS}1+r${hex("TN")}=${hex("xterm-256color")};${hex("Co")}=${
+        hex("256")
+      }${ST}`,
+    ],
+  },
+  {
+    name: "a key",
+    input: `${DCS}+q${hex("kf5")}${ST}`,
+    replies: [`${DCS}1+r${hex("kf5")}=${hex("\x1b[15~")}${ST}`],
+  },
+  {
+    name: "an unknown name",
+    input: `${DCS}+q${hex("zz")}${ST}`,
+    replies: [`${DCS}0+r${hex("zz")}${ST}`],
+  },
+]);
+
+runCases("page size requests", [
+  {
+    name: "DECSNLS asks for lines, DECSCPP for 132 columns",
+    input: `${CSI}30*|${CSI}132$|${CSI}$|`,
+    check: (t) =>
+      assertEquals(t.events.filter((e) => e.type === "resize-request"), [
+        { type: "resize-request", rows: 30, cols: 80 },
+        { type: "resize-request", rows: 24, cols: 132 },
+        { type: "resize-request", rows: 24, cols: 80 },
+      ]),
+  },
+]);

@@ -270,6 +270,7 @@ const REPLY_FORMS: RegExp[] = [
   /^\x1b\[\?(13|20|27;1(;0){0,2}|50|57;1|70|83)n$/, // DECDSR answers
   /^\x1b\[0\*\{$/, // DECMSR
   /^\x1b\[[23];1;1;128;128;1;0x$/, // DECREQTPARM
+  /^\x1bP[01]\+r[0-9A-Fa-f=;]*\x1b\\$/, // XTGETTCAP
   /^\x1b\[\??[0-9]+;[0-4]\$y$/, // DECRQM
   /^\x1bP[01]\$r[\x20-\x7e]*\x1b\\$/, // DECRQSS
   /^\x1bP[0-9]+!~[0-9A-F]{4}\x1b\\$/, // DECRQCRA
