@@ -240,10 +240,17 @@ runCases("OSC events", [
       assertEquals(t.events, [{ type: "clipboard", selection: "c", text: "" }]),
   },
   {
-    name: "OSC 52 query gets no answer and no event",
+    name: "OSC 52 query: no answer from the core, a clipboard-read event",
     input: `${OSC}52;c;?\x07`,
     replies: [],
-    check: (t) => assertEquals(t.events, []),
+    check: (t) => {
+      assertEquals(t.events, [{ type: "clipboard-read", selection: "c" }]);
+      assertEquals(
+        t.term.clipboardReply("c", "héllo 52"),
+        `${OSC}52;c;aMOpbGxvIDUy${ST}`,
+      );
+      assertEquals(t.term.clipboardReply("", ""), `${OSC}52;s0;${ST}`);
+    },
   },
   {
     name: "OSC 52 with a bad selection is ignored",
