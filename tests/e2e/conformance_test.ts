@@ -127,3 +127,34 @@ Deno.test("e2e: OSC 52 read: ask (Allow, Deny), always, never", async () => {
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("e2e: KAM locks the keyboard of the window", async () => {
+  const dir = await Deno.makeTempDir();
+  const t = await startDomterm(BASH, {
+    env: { PS1: "$ ", HOME: dir, INPUTRC: "/dev/null" },
+  });
+  const page = t.page;
+  try {
+    await waitForRow(page, "$");
+    // Locked for a while, then unlocked by the program itself.
+    await page.keyboard.type(
+      "printf '\\e[2h'; echo locked; sleep 2; printf '\\e[2l'; echo unlocked",
+    );
+    await page.keyboard.press("Enter");
+    await waitForRow(page, "locked");
+    await page.keyboard.type("lost");
+    await waitForRow(page, "unlocked");
+    await page.keyboard.type("echo kept");
+    await page.keyboard.press("Enter");
+    await waitForRow(page, "kept");
+    const rows = await page.evaluate(() =>
+      Array.from(document.querySelectorAll("#terminal .dt-row")).map((r) =>
+        r.textContent ?? ""
+      ).join("\n")
+    );
+    assertEquals(rows.includes("lost"), false, "keys typed while locked");
+  } finally {
+    await t.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
