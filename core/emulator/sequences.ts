@@ -64,6 +64,19 @@ const csi = (key: string, name: string, handler: CsiHandler, summary: string): R
 const osc_ = (key: number, name: string, handler: OscHandler, summary: string): Registration<number, OscHandler> => ({ key, name, handler, summary });
 const dcs = (key: string, name: string, handler: DcsHandler, summary: string): Registration<string, DcsHandler> => ({ key, name, handler, summary });
 
+/**
+ * `handler` only from conformance level `level` (DECSCL), as xterm gates
+ * the VT220 and VT400 features; below it the sequence is ignored. Keeps the
+ * handler's name for docs/escapes.md.
+ */
+function atLevel(level: number, handler: CsiHandler): CsiHandler {
+  const gated: CsiHandler = (t, p) => {
+    if (t.s.modes.vtLevel >= level) handler(t, p);
+  };
+  Object.defineProperty(gated, "name", { value: handler.name });
+  return gated;
+}
+
 /** Recognized and deliberately ignored. */
 function ignore(): void {}
 
@@ -164,8 +177,8 @@ export const CSI_SEQUENCES: readonly Registration<string, CsiHandler>[] = [
   csi("s",   "DECSLRM",  cursor.scoscOrDecslrm, "Set left/right margins with ?69, else SCOSC (save cursor)"),
   csi("t",   "XTWINOPS", win.xtwinops,       "Window operations: 1/2 (de)iconify, 3 move, 8 and 24+ resize, 11/13/14/15/16/18/19 reports, 20/21 title reports, 22/23 title stacks"),
   csi("u",   "SCORC",    marks.csiU,         "Restore cursor; with parameters DomTerm's shell integration (11-20, 83)"),
-  csi("?J",  "DECSED",   erase.decsed,       "Selective erase in display"),
-  csi("?K",  "DECSEL",   erase.decsel,       "Selective erase in line"),
+  csi("?J",  "DECSED",   atLevel(2, erase.decsed),       "Selective erase in display"),
+  csi("?K",  "DECSEL",   atLevel(2, erase.decsel),       "Selective erase in line"),
   csi("?W",  "DECST8C",  tabs.decst8c,       "Tab stops every 8 columns (Ps 5)"),
   csi("?h",  "DECSET",   modes.decset,       "Set DEC private modes"),
   csi("?l",  "DECRST",   modes.decrst,       "Reset DEC private modes"),
@@ -188,21 +201,21 @@ export const CSI_SEQUENCES: readonly Registration<string, CsiHandler>[] = [
   csi(" q",  "DECSCUSR", cursor.decscusr,    "Cursor shape and blink"),
   csi("!p",  "DECSTR",   resets.decstr,      "Soft reset"),
   csi('"p',  "DECSCL",   reports.decscl,     "Conformance level 61-65 and 7/8-bit replies (with a soft reset)"),
-  csi('"q',  "DECSCA",   pen.decsca,         "Character protection attribute"),
+  csi('"q',  "DECSCA",   atLevel(2, pen.decsca),         "Character protection attribute"),
   csi("$p",  "DECRQM",   modes.decrqmAnsi,   "Request an ANSI mode"),
   csi("?$p", "DECRQM",   modes.decrqmDec,    "Request a DEC private mode"),
-  csi("$r",  "DECCARA",  rect.deccara,       "Change attributes in a rectangle"),
-  csi("$t",  "DECRARA",  rect.decrara,       "Reverse attributes in a rectangle"),
-  csi("$v",  "DECCRA",   rect.deccra,        "Copy a rectangle"),
-  csi("$x",  "DECFRA",   rect.decfra,        "Fill a rectangle"),
-  csi("$z",  "DECERA",   rect.decera,        "Erase a rectangle"),
-  csi("${",  "DECSERA",  rect.decsera,       "Selectively erase a rectangle"),
-  csi("'}",  "DECIC",    scroll.decic,       "Insert Ps columns"),
-  csi("'~",  "DECDC",    scroll.decdc,       "Delete Ps columns"),
-  csi("*x",  "DECSACE",  rect.decsace,       "Attribute change extent (stream or rectangle)"),
+  csi("$r",  "DECCARA",  atLevel(4, rect.deccara),       "Change attributes in a rectangle"),
+  csi("$t",  "DECRARA",  atLevel(4, rect.decrara),       "Reverse attributes in a rectangle"),
+  csi("$v",  "DECCRA",   atLevel(4, rect.deccra),        "Copy a rectangle"),
+  csi("$x",  "DECFRA",   atLevel(4, rect.decfra),        "Fill a rectangle"),
+  csi("$z",  "DECERA",   atLevel(4, rect.decera),        "Erase a rectangle"),
+  csi("${",  "DECSERA",  atLevel(4, rect.decsera),       "Selectively erase a rectangle"),
+  csi("'}",  "DECIC",    atLevel(4, scroll.decic),       "Insert Ps columns"),
+  csi("'~",  "DECDC",    atLevel(4, scroll.decdc),       "Delete Ps columns"),
+  csi("*x",  "DECSACE",  atLevel(4, rect.decsace),       "Attribute change extent (stream or rectangle)"),
   csi("*|",  "DECSNLS",  win.decsnls,        "Lines per screen: asks the window for Ps rows"),
   csi("$|",  "DECSCPP",  win.decscpp,        "Columns per page: asks the window for 80 or 132 columns"),
-  csi("*y",  "DECRQCRA", rect.decrqcra,      "Checksum of a rectangle"),
+  csi("*y",  "DECRQCRA", atLevel(4, rect.decrqcra),      "Checksum of a rectangle"),
 ];
 
 /** OSC commands, by number. DomTerm's pretty-printing 110-118 are told apart from the colour resets by `pretty_print.ts` first. */

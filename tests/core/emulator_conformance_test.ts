@@ -595,3 +595,18 @@ runCases("page size requests", [
       ]),
   },
 ]);
+
+runCases("features by conformance level", [
+  {
+    name: "DECFRA needs level 4",
+    cols: 10,
+    rows: 2,
+    input: `${CSI}63"p${CSI}88;1;1;1;3$x${CSI}64"p${CSI}89;2;1;2;3$x`,
+    screen: "\nYYY",
+  },
+  {
+    name: "the selective erases need level 2",
+    input: `${CSI}61"pAB\r${CSI}?K${CSI}62"p\n${CSI}1"qC${CSI}0"qD\r${CSI}?K`,
+    screen: "AB\nC",
+  },
+]);
