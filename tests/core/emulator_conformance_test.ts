@@ -7,6 +7,7 @@
  */
 import { assertEquals, CSI, DCS, ESC, OSC, runCases, ST } from "./helpers.ts";
 import { parseXColor } from "../../core/emulator/xparse_color.ts";
+import { Terminal } from "../../core/emulator/terminal.ts";
 
 const q = (n: string) => `${OSC}4;${n};?${ST}`;
 const rgb = (n: string, v: string) => `${OSC}4;${n};rgb:${v}${ST}`;
@@ -610,3 +611,28 @@ runCases("features by conformance level", [
     screen: "AB\nC",
   },
 ]);
+
+Deno.test("conformance state survives a snapshot (an attaching window is exact)", () => {
+  const setup = `${CSI}63;0"p${OSC}5;2;#123456${ST}${OSC}17;blue${ST}` +
+    `${CSI}>0;1t${OSC}2;414243${ST}${CSI}2t${CSI}3;40;50t${CSI}2h` +
+    `${CSI}?1045;95h${CSI}?1010l${ESC}V`;
+  const queries = `${OSC}5;2;?${ST}${OSC}17;?${ST}${CSI}21t${CSI}11t${CSI}13t` +
+    `${CSI}2$p${CSI}?1045$p${CSI}?95$p${CSI}?1010$p${DCS}$q"p${ST}` +
+    `${CSI}c${DCS}$q"q${ST}`;
+  const answers = (term: Terminal, out: string[]) => {
+    out.length = 0;
+    term.write(queries);
+    return [...out];
+  };
+  const a: string[] = [];
+  const first = new Terminal({ cols: 80, rows: 24, reply: (d) => a.push(d) });
+  first.write(setup);
+  const want = answers(first, a);
+  const b: string[] = [];
+  const second = Terminal.restore(
+    JSON.parse(JSON.stringify(first.snapshot())),
+    { reply: (d) => b.push(d) },
+  );
+  assertEquals(answers(second, b), want);
+  assertEquals(want.length, 12, JSON.stringify(want));
+});
