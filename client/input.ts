@@ -280,6 +280,7 @@ export class InputHandler {
 
   #send(data: string): void {
     if (data === "") return;
+    if (this.#options.modes().keyboardLocked) return; // KAM, as xterm
     this.#options.send(data);
     this.#options.onUserInput?.();
   }

@@ -26,6 +26,7 @@ import { Actions } from "./actions.ts";
 import { registerActions } from "./window_actions.ts";
 import { Menu } from "./menu.ts";
 import { FindBar } from "./find.ts";
+import { ClipboardRead } from "./clipboard_read.ts";
 
 /** How long the "process exited" notice stays before the window closes. */
 const CLOSE_DELAY_MS = 1500;
@@ -79,6 +80,8 @@ function start(): void {
   let conn: Connection | null = null;
   /** The find bar (set up once the input handler is). */
   let find: FindBar | null = null;
+  /** OSC 52 reads: the policy and its prompt (set up below). */
+  let clipboardRead: ClipboardRead | null = null;
   /** When the user last typed (performance.now()). */
   const term = new Terminal({
     cols: 80,
@@ -92,8 +95,10 @@ function start(): void {
         // XTWINOPS 8: after this write (not inside it), within the window.
         queueMicrotask(() => applySize(e.cols, e.rows));
       } else if (e.type === "clipboard") {
-        // OSC 52: programs may write the clipboard (never read it).
+        // OSC 52: programs may write the clipboard; reading is below.
         navigator.clipboard?.writeText(e.text).catch(() => {});
+      } else if (e.type === "clipboard-read") {
+        clipboardRead?.request(e.selection);
       } else if (e.type === "bell") bell.ring();
       renderer.schedule();
     },
@@ -356,6 +361,12 @@ function start(): void {
       if (loaded) refit();
     });
 
+  clipboardRead = new ClipboardRead(document, {
+    send: (data) => conn?.sendInput(data),
+    reply: (sel, text) => term.clipboardReply(sel, text),
+    focusTerminal: () => input.refocus(),
+  });
+
   // For tests and for poking around in the console.
   Object.assign(globalThis, {
     domterm: {
@@ -370,6 +381,7 @@ function start(): void {
       shellUi,
       actions,
       find,
+      clipboardRead,
     },
   });
 }

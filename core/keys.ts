@@ -459,8 +459,8 @@ function encodeLegacy(
         return altPrefix(modes.newlineMode ? "\r\n" : "\r");
       case "Tab":
         return altPrefix(shift ? CSI + "Z" : "\t");
-      case "Backspace":
-        return altPrefix(ctrl ? "\x08" : "\x7f");
+      case "Backspace": // DECBKM set swaps BS and DEL
+        return altPrefix(ctrl !== !!modes.backarrowBs ? "\x08" : "\x7f");
       case "Escape":
         return altPrefix(ESC);
     }

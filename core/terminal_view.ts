@@ -54,6 +54,10 @@ export interface InputModes {
   alternateScroll: boolean;
   /** The alternate screen is active (?47 / ?1047 / ?1049). */
   altScreen: boolean;
+  /** DECBKM (?67): Backspace sends BS and Ctrl+Backspace DEL (absent: reset). */
+  backarrowBs?: boolean;
+  /** KAM (2): the keyboard is locked, typed keys are dropped (absent: unlocked). */
+  keyboardLocked?: boolean;
 }
 
 /**
@@ -125,6 +129,12 @@ export type TerminalEvent =
    * argument as sent ("c", "p", "s", "0".."7", or "" which means "s0").
    */
   | { type: "clipboard"; selection: string; text: string }
+  /**
+   * OSC 52 read (`OSC 52 ; Pc ; ? ST`): the program asks for the
+   * clipboard. The embedder decides (never, ask, always) and answers with
+   * `Terminal.clipboardReply`.
+   */
+  | { type: "clipboard-read"; selection: string }
   /**
    * OSC 9 ; 4 progress (ConEmu / Windows Terminal): state 0 none, 1 normal,
    * 2 error, 3 indeterminate, 4 paused; percent 0-100.

@@ -1,12 +1,13 @@
 /**
- * Default colours (reported by OSC 4 / 10 / 11 / 12 queries) and colour
- * specifications as X11 parses them (`#rgb`, `rgb:r/g/b`, ...).
+ * Default colours (reported by OSC 4 / 5 / 10-19 queries) and colour
+ * specifications as xterm parses them (`xparse_color.ts`).
  *
  * The stylesheet draws the actual default colours; these are the values
  * the emulator reports when a program asks, so keep the two in step.
  *
  * @module
  */
+import { parseXColor } from "./xparse_color.ts";
 
 /** Default foreground (OSC 10 query answer). */
 export const DEFAULT_FOREGROUND = "#d0d0d0";
@@ -52,41 +53,16 @@ export function defaultPaletteColor(index: number): string {
   return "#" + hex2(g) + hex2(g) + hex2(g);
 }
 
-/** Scale `digits` hex digits to 8 bits as X11 does. */
-function scaleHex(s: string): number {
-  if (!/^[0-9a-fA-F]{1,4}$/.test(s)) return -1;
-  const v = parseInt(s, 16);
-  const max = (1 << (4 * s.length)) - 1;
-  return Math.round((v * 255) / max);
-}
-
 /**
- * Parse an X11 colour specification: `#rgb`, `#rrggbb`, `#rrrgggbbb`,
- * `#rrrrggggbbbb` (high-order digits) or `rgb:r/g/b` (1-4 hex digits each,
- * scaled). Returns "#rrggbb", or null if it is not one of these.
+ * Parse a colour specification as xterm does (`xparse_color.ts`: `#rgb`
+ * forms, `rgb:`, `rgbi:`, the CIE spaces, TekHVC, X11 names) and keep what
+ * a 24-bit X visual keeps: the high 8 bits of each channel. Returns
+ * "#rrggbb", or null when X would refuse the specification.
  */
 export function parseColorSpec(spec: string): string | null {
-  spec = spec.trim();
-  if (spec.startsWith("#")) {
-    const h = spec.slice(1);
-    if (!/^[0-9a-fA-F]+$/.test(h) || h.length % 3 !== 0 || h.length > 12) {
-      return null;
-    }
-    const n = h.length / 3;
-    const part = (k: number) => {
-      // "#rgb" means the high 4 bits: #abc = #a0b0c0.
-      const v = parseInt(h.slice(k * n, k * n + n), 16);
-      return n >= 2 ? v >> (4 * (n - 2)) : v << 4;
-    };
-    return "#" + hex2(part(0)) + hex2(part(1)) + hex2(part(2));
-  }
-  const m = /^rgb:([^/]+)\/([^/]+)\/([^/]+)$/i.exec(spec);
-  if (m) {
-    const r = scaleHex(m[1]), g = scaleHex(m[2]), b = scaleHex(m[3]);
-    if (r < 0 || g < 0 || b < 0) return null;
-    return "#" + hex2(r) + hex2(g) + hex2(b);
-  }
-  return null;
+  const c = parseXColor(spec);
+  if (c === null) return null;
+  return "#" + hex2(c[0] >> 8) + hex2(c[1] >> 8) + hex2(c[2] >> 8);
 }
 
 /** "#rrggbb" -> "rgb:rrrr/gggg/bbbb" (the form xterm uses in query replies). */
@@ -96,21 +72,51 @@ export function formatColorReply(color: string): string {
   return `rgb:${r}${r}/${g}${g}/${b}${b}`;
 }
 
-/** Colours a program changed with OSC 4 / 10 / 11 / 12. */
-export class ColorOverrides {
-  /** Palette index -> "#rrggbb". */
-  readonly palette: Map<number, string> = new Map();
-  /** OSC 10 (foreground), 11 (background), 12 (cursor): "#rrggbb" or null. */
-  readonly dynamic: (string | null)[] = [null, null, null];
+/** Number of dynamic colours: OSC 10 to OSC 19. */
+export const DYNAMIC_COLORS = 10;
+/** Number of special colours (OSC 5, or OSC 4 from index 256): bold, underline, blink, reverse, italic. */
+export const SPECIAL_COLORS = 5;
+/** OSC 4 index of special colour 0 (bold). */
+export const SPECIAL_BASE = 256;
 
-  /** The colour OSC 4 reports for `index`. */
+/**
+ * Which default each dynamic colour (OSC 10 + i) has: 0 the foreground, 1
+ * the background, 2 the cursor. Pointer, Tektronix and highlight colours
+ * follow the text colours, as xterm's resources default them
+ * (highlight background = foreground, highlight text = background).
+ */
+const DYNAMIC_DEFAULT = [0, 1, 2, 0, 1, 0, 1, 0, 2, 1];
+
+/** Colours a program changed with OSC 4 / 5 / 10-19. */
+export class ColorOverrides {
+  /**
+   * Palette index -> "#rrggbb"; 256-260 are the special colours (OSC 5
+   * 0-4).
+   */
+  readonly palette: Map<number, string> = new Map();
+  /**
+   * OSC 10 + i: foreground, background, cursor, pointer foreground and
+   * background, Tektronix foreground and background, highlight
+   * background, Tektronix cursor, highlight foreground ("#rrggbb" or
+   * null).
+   */
+  readonly dynamic: (string | null)[] = new Array(DYNAMIC_COLORS).fill(null);
+
+  /** The colour OSC 4 reports for `index` (0-260). */
   paletteColor(index: number): string {
-    return this.palette.get(index) ?? defaultPaletteColor(index);
+    const c = this.palette.get(index);
+    if (c !== undefined) return c;
+    return index >= SPECIAL_BASE
+      ? this.dynamicColor(0) // xterm's colorBD etc. default to the foreground
+      : defaultPaletteColor(index);
   }
-  /** The colour OSC 10+`which` reports (0 foreground, 1 background, 2 cursor). */
+  /** The colour OSC 10+`which` reports. */
   dynamicColor(which: number): string {
-    return this.dynamic[which] ??
-      [DEFAULT_FOREGROUND, DEFAULT_BACKGROUND, DEFAULT_CURSOR][which];
+    const own = this.dynamic[which];
+    if (own !== null && own !== undefined) return own;
+    const base = DYNAMIC_DEFAULT[which] ?? 0;
+    return this.dynamic[base] ??
+      [DEFAULT_FOREGROUND, DEFAULT_BACKGROUND, DEFAULT_CURSOR][base];
   }
   /** Forget every override. */
   reset(): void {

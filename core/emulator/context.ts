@@ -37,6 +37,8 @@ export interface Emulator extends OscHost {
   readonly pretty: PrettyHost;
   /** True while handling an OSC that BEL ended (its replies end with BEL too). */
   oscBel: boolean;
+  /** Whether XTWINOPS 20/21 report the titles (`Terminal.setTitleReports`). */
+  titleReports: boolean;
   /** OSC handlers set through `Terminal.setOscHandler`, consulted first. */
   readonly oscOverrides: Map<number, OscHandler | null>;
 }

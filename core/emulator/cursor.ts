@@ -79,24 +79,48 @@ export function lineFeed(s: TerminalState): void {
   index(s);
 }
 
-/** BS, with reverse wraparound (?45) when autowrap is on. */
-export function backspace(s: TerminalState): void {
+/**
+ * Left `n` columns, as xterm's BS and CUB: at the line start they stop,
+ * unless reverse wraparound (?45 with autowrap) is on: then they go on at
+ * the end of the previous line (within the left/right margins when the
+ * cursor is inside them), and a pending wrap counts as one step. Plain ?45
+ * stops at the top-left; extended (?1045) wraps from the top row (or the
+ * top margin) to the bottom one (the bottom margin).
+ */
+export function cursorBack(s: TerminalState, n: number): void {
   const modes = s.modes;
-  const reverse = modes.reverseWrap && modes.autowrap;
-  if (s.wrapPending) {
-    s.wrapPending = false;
-    if (reverse) return; // xterm: the BS cancels the pending wrap
+  const rev = modes.reverseWrap && modes.autowrap;
+  if (rev && s.wrapPending) n--;
+  s.wrapPending = false;
+  const left = lineStart(s);
+  const x = s.x - n;
+  if (x >= left) {
+    s.x = x;
+    return;
   }
-  const start = lineStart(s);
-  if (s.x > start) {
-    s.x--;
-  } else if (reverse && s.x === start) {
-    const top = s.y >= s.top ? s.top : 0;
-    if (s.y > top) {
-      s.y--;
-      s.x = s.right;
+  if (!rev) {
+    s.x = left;
+    return;
+  }
+  const right = s.x <= s.right ? s.right : s.cols - 1;
+  const inRow = right - left + 1;
+  let offset = inRow * s.y + x - left;
+  if (offset < 0) {
+    if (!modes.reverseWrapExtended) offset = 0;
+    else if (s.x === left && s.y === s.top && inHorizontalMargins(s)) {
+      offset = (s.bottom + 1) * inRow - 1; // to the end of the region
+    } else {
+      const length = inRow * s.rows;
+      offset += (Math.floor(-offset / length) + 1) * length;
     }
   }
+  s.y = Math.floor(offset / inRow);
+  s.x = (offset % inRow) + left;
+}
+
+/** BS, with reverse wraparound (?45) when autowrap is on. */
+export function backspace(s: TerminalState): void {
+  cursorBack(s, 1);
 }
 
 /** Up `n` rows, stopping at the top margin (when below it). */
@@ -201,9 +225,9 @@ export function cud(t: Emulator, p: Params): void {
 export function cuf(t: Emulator, p: Params): void {
   cursorForward(t.s, count(p, 0));
 }
-/** `CSI Ps D` CUB: cursor left Ps columns. */
+/** `CSI Ps D` CUB: cursor left Ps columns (reverse wraparound as BS). */
 export function cub(t: Emulator, p: Params): void {
-  cursorBackward(t.s, count(p, 0));
+  cursorBack(t.s, Math.min(count(p, 0), t.s.cols * t.s.rows));
 }
 /** `CSI Ps E` CNL: down Ps rows, to the line start. */
 export function cnl(t: Emulator, p: Params): void {

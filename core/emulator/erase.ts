@@ -5,6 +5,7 @@
  * @module
  */
 import type { Params } from "../parser/handler.ts";
+import { A_PROTECTED, ATTR, CELL_STRIDE } from "../model/cell.ts";
 import type { Line } from "../model/line.ts";
 import { LINE_SINGLE } from "../model/line.ts";
 import { coverCells } from "../model/line_extras.ts";
@@ -34,6 +35,7 @@ export function eraseRow(
   wholeLine = false,
 ): void {
   if (selective) selectiveEraseCells(line, from, to);
+  else if (s.modes.protectMode === 2) eraseUnguarded(s, line, from, to);
   else eraseCells(line, from, to, s.pen.bg);
   coverCells(line, from, to, true);
   if (wholeLine && line.size !== LINE_SINGLE && !selective) {
@@ -42,6 +44,31 @@ export function eraseRow(
   if (to >= s.cols) {
     line.wrapped = false;
     line.dirty = true;
+  }
+}
+
+/**
+ * ED, EL and ECH after SPA (ISO protection): erase the runs of cells in
+ * [from, to) that are not protected, with the current background.
+ */
+function eraseUnguarded(
+  s: TerminalState,
+  line: Line,
+  from: number,
+  to: number,
+): void {
+  const d = line.data;
+  const end = Math.min(to, line.cols);
+  let x = Math.max(0, from);
+  while (x < end) {
+    if ((d[x * CELL_STRIDE + ATTR] & A_PROTECTED) !== 0) {
+      x++;
+      continue;
+    }
+    let y = x;
+    while (y < end && (d[y * CELL_STRIDE + ATTR] & A_PROTECTED) === 0) y++;
+    eraseCells(line, x, y, s.pen.bg);
+    x = y;
   }
 }
 
@@ -124,7 +151,8 @@ export function ech(t: Emulator, p: Params): void {
   const s = t.s;
   const n = Math.min(count(p, 0), s.cols);
   const line = cursorLine(s);
-  eraseCells(line, s.x, s.x + n, s.pen.bg);
+  if (s.modes.protectMode === 2) eraseUnguarded(s, line, s.x, s.x + n);
+  else eraseCells(line, s.x, s.x + n, s.pen.bg);
   coverCells(line, s.x, s.x + n, true);
   s.wrapPending = false;
 }

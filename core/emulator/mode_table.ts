@@ -14,7 +14,13 @@ import type { Emulator } from "./context.ts";
 import { restoreCursor, saveCursor, setPosition } from "./cursor.ts";
 import { eraseRow } from "./erase.ts";
 import { csiReply } from "./replies.ts";
-import { ModeReport, type Modes } from "./modes.ts";
+import {
+  ModeReport,
+  type Modes,
+  PLAIN_FLAG_MODES,
+  plainFlag,
+  setPlainFlag,
+} from "./modes.ts";
 import { resetMargins } from "./scroll.ts";
 import { activate } from "./state.ts";
 
@@ -62,7 +68,6 @@ function ansi(mode: number, name: string, summary: string, report: (t: Emulator)
   return { mode, dec: false, name, summary, report, set };
 }
 
-const permanentlySet = () => ModeReport.PermanentlySet;
 const permanentlyReset = () => ModeReport.PermanentlyReset;
 
 /** ?9 / ?1000 / ?1002 / ?1003: one of them at a time. */
@@ -97,15 +102,25 @@ export function switchScreen(t: Emulator, alt: boolean, clearAlt: boolean): void
   t.emit({ type: "buffer" });
 }
 
+/**
+ * DECCOLM: with ?40, 132 (set) or 80 columns. The window is asked for the
+ * width (a `resize-request`, honoured within its size as XTWINOPS 8); the
+ * margins are reset, the cursor homed and, unless DECNCSM (?95), the screen
+ * cleared.
+ */
 function deccolm(t: Emulator, on: boolean): void {
   const s = t.s;
-  if (!s.modes.allow132) return; // only with ?40, as xterm; the screen is not resized
+  if (!s.modes.allow132) return; // only with ?40, as xterm
   s.modes.column132 = on;
   resetMargins(s);
-  for (let y = 0; y < s.rows; y++) eraseRow(s, s.buf.screenLine(y), 0, s.cols, false);
+  s.modes.leftRightMargins = false;
+  if (!s.modes.noClearOnColumnChange) {
+    for (let y = 0; y < s.rows; y++) eraseRow(s, s.buf.screenLine(y), 0, s.cols, false);
+  }
   s.x = 0;
   s.y = 0;
   s.wrapPending = false;
+  t.emit({ type: "resize-request", rows: s.rows, cols: on ? 132 : 80 });
 }
 
 function decom(t: Emulator, on: boolean): void {
@@ -115,6 +130,7 @@ function decom(t: Emulator, on: boolean): void {
 
 function declrmm(t: Emulator, on: boolean): void {
   const s = t.s;
+  if (s.modes.vtLevel < 4) return; // a VT400 feature
   s.modes.leftRightMargins = on;
   if (!on) {
     s.left = 0;
@@ -154,24 +170,25 @@ const altScreen = (t: Emulator) => b(t.s.modes.altScreen);
 export const MODES: readonly ModeEntry[] = [
   //   mode  name        key / report                   summary
   flag(1,    "DECCKM",   "applicationCursorKeys",       "Application cursor keys"),
-  dec(2,     "DECANM",   "ANSI mode (there is no VT52 mode)", permanentlySet),
-  dec(3,     "DECCOLM",  "132-column mode flag, honoured with ?40: clears the screen, resets the margins (the grid keeps its size)", (t) => b(t.s.modes.column132), deccolm),
-  dec(4,     "DECSCLM",  "Smooth scrolling (never)", permanentlyReset),
+  dec(2,     "DECANM",   "ANSI mode, reported set as xterm (VT52 mode is not implemented: reset is ignored)", () => ModeReport.Set),
+  dec(3,     "DECCOLM",  "132 or 80 columns, honoured with ?40: asks the window for the width, resets the margins, homes the cursor, clears the screen unless ?95", (t) => b(t.s.modes.column132), deccolm),
+  flag(4,    "DECSCLM",  "smoothScroll",                "Smooth scrolling (reported only: scrolling is immediate)", true),
   flag(5,    "DECSCNM",  "reverseVideo",                "Reverse video screen"),
   dec(6,     "DECOM",    "Origin mode: addressing relative to the margins; homes the cursor", (t) => b(t.s.modes.origin), decom),
   dec(7,     "DECAWM",   "Autowrap (reset cancels a pending wrap)", (t) => b(t.s.modes.autowrap), decawm),
-  dec(8,     "DECARM",   "Auto-repeat (the browser always repeats)", permanentlySet),
+  flag(8,    "DECARM",   "autoRepeat",                  "Auto-repeat (reported only: the browser repeats keys)", true),
   mouseTracking(9,       "X10_MOUSE", "X10 mouse: report button presses"),
   flag(12,   "ATT610",   "cursorBlink",                 "Blinking cursor"),
   flag(25,   "DECTCEM",  "cursorVisible",               "Cursor visible"),
   flag(40,   "XTERM_132", "allow132",                   "Allow DECCOLM (?3)"),
   flag(42,   "DECNRCM",  "nationalCharsets",            "National replacement character sets may be designated"),
-  dec(45,    "REVERSE_WRAP", "Reverse wraparound: BS at the left margin goes to the previous line", (t) => b(t.s.modes.reverseWrap), (t, on) => { t.s.modes.reverseWrap = on; }),
+  dec(45,    "REVERSE_WRAP", "Reverse wraparound: BS and CUB at the left margin go to the end of the previous line", (t) => b(t.s.modes.reverseWrap), (t, on) => { t.s.modes.reverseWrap = on; }),
   dec(47,    "ALTBUF",   "Alternate screen (not cleared)", altScreen, (t, on) => switchScreen(t, on, false)),
   flag(66,   "DECNKM",   "applicationKeypad",           "Application keypad"),
-  dec(67,    "DECBKM",   "Backspace sends BS (never: it sends DEL)", permanentlyReset),
+  flag(67,   "DECBKM",   "backarrowBs",                 "Backspace sends BS (set) or DEL (reset, the default)"),
   dec(69,    "DECLRMM",  "Left and right margins (DECSLRM) enabled; reset drops them", (t) => b(t.s.modes.leftRightMargins), declrmm),
   flag(80,   "DECSDM",   "sixelDisplay",                "Sixel scrolling off: an alternate-screen sixel goes at the top-left, the cursor stays", true),
+  flag(95,   "DECNCSM",  "noClearOnColumnChange",       "DECCOLM does not clear the screen", true),
   mouseTracking(1000,    "VT200_MOUSE", "Mouse: report presses and releases"),
   mouseTracking(1002,    "BTN_EVENT_MOUSE", "Mouse: also report motion with a button down"),
   mouseTracking(1003,    "ANY_EVENT_MOUSE", "Mouse: report all motion"),
@@ -181,21 +198,24 @@ export const MODES: readonly ModeEntry[] = [
   flag(1007, "ALTERNATE_SCROLL", "alternateScroll",     "The wheel sends cursor keys on the alternate screen"),
   mouseEncoding(1015,    "URXVT_MOUSE", "urxvt mouse encoding (CSI ... M)"),
   mouseEncoding(1016,    "SGR_PIXEL_MOUSE", "SGR mouse encoding with pixel coordinates"),
+  flag(1045, "REVERSE_WRAP_EXT", "reverseWrapExtended",  "Extended reverse wraparound: from the top row to the bottom one", true),
   dec(1047,  "ALTBUF_1047", "Alternate screen; leaving it clears it", altScreen, altScreen1047),
   dec(1048,  "SAVE_CURSOR", "Set: save the cursor (DECSC); reset: restore it (DECRC)", (t) => b(t.s.screen.saved !== null), saveCursor1048),
   dec(1049,  "ALTBUF_1049", "Save the cursor and switch to a cleared alternate screen; reset switches back and restores it", altScreen, altScreen1049),
   flag(2004, "BRACKETED_PASTE", "bracketedPaste",       "Bracketed paste"),
   flag(2026, "SYNC_OUTPUT", "synchronizedOutput",       "Synchronized output: the renderer holds its frames"),
+  ...PLAIN_FLAG_MODES.map(([mode, name, _dflt, summary], i) =>
+    dec(mode, name, summary, (t) => b(plainFlag(t.s.modes, i)), (t, on) => setPlainFlag(t.s.modes, i, on))),
 
   ansi(1,    "GATM",     "Guarded area transfer (not supported)", permanentlyReset),
-  ansi(2,    "KAM",      "Keyboard action (cannot be locked)", permanentlyReset),
+  ansi(2,    "KAM",      "Keyboard action: set locks the keyboard (the window drops typed keys)", (t) => b(t.s.modes.keyboardLocked), (t, on) => { t.s.modes.keyboardLocked = on; t.emit({ type: "modes" }); }),
   ansi(3,    "CRM",      "Show control characters (not supported)", permanentlyReset),
   ansi(4,    "IRM",      "Insert mode", (t) => b(t.s.modes.insert), (t, on) => { t.s.modes.insert = on; }),
   ansi(5,    "SRTM",     "Status report transfer (not supported)", permanentlyReset),
   ansi(7,    "VEM",      "Vertical editing (not supported)", permanentlyReset),
   ansi(10,   "HEM",      "Horizontal editing (not supported)", permanentlyReset),
   ansi(11,   "PUM",      "Positioning unit (not supported)", permanentlyReset),
-  ansi(12,   "SRM",      "Send/receive: no local echo", permanentlySet),
+  ansi(12,   "SRM",      "Send/receive: set (the default) means no local echo; reset is reported only", (t) => b(t.s.modes.sendReceive), (t, on) => { t.s.modes.sendReceive = on; }),
   ansi(13,   "FEAM",     "Format effector action (not supported)", permanentlyReset),
   ansi(14,   "FETM",     "Format effector transfer (not supported)", permanentlyReset),
   ansi(15,   "MATM",     "Multiple area transfer (not supported)", permanentlyReset),
@@ -242,11 +262,13 @@ export function decrst(t: Emulator, p: Params): void {
 
 /** `CSI Ps $ p` DECRQM (ANSI): report a mode as `CSI Ps ; Pm $ y`. */
 export function decrqmAnsi(t: Emulator, p: Params): void {
+  if (t.s.modes.vtLevel < 3) return; // a VT300 feature
   const mode = p.get(0, 0);
   t.send(csiReply(`${mode};${modeReport(t, mode, false)}$y`));
 }
 /** `CSI ? Ps $ p` DECRQM (DEC private): report a mode as `CSI ? Ps ; Pm $ y`. */
 export function decrqmDec(t: Emulator, p: Params): void {
+  if (t.s.modes.vtLevel < 3) return;
   const mode = p.get(0, 0);
   t.send(csiReply(`?${mode};${modeReport(t, mode, true)}$y`));
 }

@@ -70,4 +70,162 @@ export class Modes implements InputModes {
   kittyFlags = 0;
   /** xterm modifyOtherKeys level (`CSI > 4 ; Pv m`). */
   modifyOtherKeys: 0 | 1 | 2 = 0;
+
+  // Modes that only xterm's reports and a few behaviours depend on.
+  /** KAM (2): the keyboard is locked (the window drops typed keys). */
+  keyboardLocked = false;
+  /** SRM (12): set = no local echo (xterm's default). */
+  sendReceive = true;
+  /** DECSCLM (?4): smooth scrolling (reported only). */
+  smoothScroll = false;
+  /** DECARM (?8): auto-repeat (reported only). */
+  autoRepeat = true;
+  /** DECBKM (?67): Backspace sends BS (set) or DEL (reset, Debian's xterm). */
+  backarrowBs = false;
+  /** DECNCSM (?95): DECCOLM does not clear the screen. */
+  noClearOnColumnChange = false;
+  /** ?1045: extended reverse wraparound (from the top row to the bottom). */
+  reverseWrapExtended = false;
+  /** xterm modes kept as plain flags (reported by DECRQM, no other effect): mode -> value, as a bit set by {@link PLAIN_FLAG_MODES} index. */
+  plainFlags = 0;
+
+  // Settings that are not modes, kept here so RIS resets them and the snapshot carries them.
+  /** Conformance level (DECSCL): 1 (VT100) to 5 (VT500). */
+  vtLevel = 5;
+  /** S8C1T: replies use 8-bit C1 introducers. */
+  c1Replies = false;
+  /** XTSMTITLE bits: 1 set titles in hex, 2 report in hex, 4 set in UTF-8, 8 report in UTF-8. */
+  titleModes = 0;
+  /** XTWINOPS 2 / 1: the window is (reported) iconified. */
+  iconified = false;
+  /** XTWINOPS 3: the window position reported by `CSI 13 t`. */
+  windowX = 0;
+  windowY = 0;
+  /** Protection the erases honour: 0 none yet, 1 DECSCA (selective erases only), 2 SPA/EPA (ED, EL, ECH too). */
+  protectMode = 0;
+}
+
+/**
+ * xterm's modes that domterm keeps only so DECRQM reports them as xterm
+ * does: [mode, xterm's default]. Their values are bits of
+ * {@link Modes.plainFlags} (bit i: entry i differs from its default).
+ */
+export const PLAIN_FLAG_MODES: readonly [number, string, boolean, string][] = [
+  [10, "RXVT_TOOLBAR", false, "Show the toolbar (reported only)"],
+  [
+    13,
+    "CURSOR_BLINK_MENU",
+    false,
+    "Blinking cursor from the menu (reported only)",
+  ],
+  [14, "CURSOR_BLINK_XOR", false, "XOR of the blink settings (reported only)"],
+  [18, "DECPFF", false, "Print form feed (reported only)"],
+  [19, "DECPEX", false, "Print extent (reported only)"],
+  [30, "RXVT_SCROLLBAR", false, "Show the scrollbar (reported only)"],
+  [35, "RXVT_FONTSIZE", true, "Font-shifting keys (reported only)"],
+  [38, "DECTEK", false, "Tektronix mode (reported only)"],
+  [41, "MORE_FIX", false, "more(1) fix (reported only)"],
+  [44, "MARGIN_BELL", false, "Margin bell (reported only)"],
+  [46, "LOGGING", false, "Logging (reported only)"],
+  [1001, "HILITE_MOUSE", false, "Highlight mouse tracking (reported only)"],
+  [
+    1010,
+    "TTY_OUTPUT_SCROLL",
+    true,
+    "Scroll to the bottom on output (reported only)",
+  ],
+  [1011, "KEY_SCROLL", false, "Scroll to the bottom on a key (reported only)"],
+  [1034, "EIGHT_BIT_META", false, "Meta sets the eighth bit (reported only)"],
+  [
+    1035,
+    "NUM_LOCK",
+    true,
+    "Special modifiers for Alt and NumLock (reported only)",
+  ],
+  [1036, "META_ESC", false, "Meta sends ESC (reported only)"],
+  [1037, "DELETE_IS_DEL", false, "Delete sends DEL (reported only)"],
+  [1039, "ALT_ESC", false, "Alt sends ESC (reported only)"],
+  [
+    1040,
+    "KEEP_SELECTION",
+    true,
+    "Keep the selection when not highlighted (reported only)",
+  ],
+  [
+    1041,
+    "SELECT_TO_CLIPBOARD",
+    false,
+    "Select to the clipboard (reported only)",
+  ],
+  [1042, "BELL_IS_URGENT", false, "Bell sets the urgency hint (reported only)"],
+  [1043, "POP_ON_BELL", false, "Raise the window on a bell (reported only)"],
+  [1044, "KEEP_CLIPBOARD", false, "Reuse the clipboard data (reported only)"],
+  [
+    1046,
+    "TITE_INHIBIT",
+    true,
+    "Switching to the alternate screen allowed (reported only)",
+  ],
+  [
+    1050,
+    "TERMCAP_FKEYS",
+    false,
+    "terminfo/termcap function keys (reported only)",
+  ],
+  [1051, "SUN_FKEYS", false, "Sun function keys (reported only)"],
+  [1052, "HP_FKEYS", false, "HP function keys (reported only)"],
+  [1053, "SCO_FKEYS", false, "SCO function keys (reported only)"],
+  [1060, "LEGACY_FKEYS", false, "Legacy keyboard emulation (reported only)"],
+  [1061, "VT220_FKEYS", false, "VT220 keyboard emulation (reported only)"],
+  [2001, "READLINE_BUTTON1", false, "readline: click to move (reported only)"],
+  [
+    2002,
+    "READLINE_BUTTON2",
+    false,
+    "readline: paste with button 2 (reported only)",
+  ],
+  [
+    2003,
+    "READLINE_BUTTON3",
+    false,
+    "readline: kill with button 3 (reported only)",
+  ],
+  [
+    2005,
+    "PASTE_QUOTE",
+    false,
+    "readline: quote pasted controls (reported only)",
+  ],
+  [
+    2006,
+    "PASTE_LITERAL_NL",
+    false,
+    "readline: pasted newlines literally (reported only)",
+  ],
+  [
+    1070,
+    "PRIVATE_COLOR_REGISTERS",
+    true,
+    "Sixel images use private colour registers (reported only)",
+  ],
+  [
+    8452,
+    "SIXEL_CURSOR_RIGHT",
+    false,
+    "Cursor to the right of a sixel image (reported only)",
+  ],
+];
+
+/** Whether plain flag `i` of {@link PLAIN_FLAG_MODES} is set. */
+export function plainFlag(m: Modes, i: number): boolean {
+  const differs = Math.floor(m.plainFlags / 2 ** i) % 2 === 1;
+  return differs !== PLAIN_FLAG_MODES[i][2];
+}
+/** Set plain flag `i` of {@link PLAIN_FLAG_MODES}. */
+export function setPlainFlag(m: Modes, i: number, on: boolean): void {
+  const bit = 2 ** i;
+  const differs = Math.floor(m.plainFlags / bit) % 2 === 1;
+  if (differs !== (on !== PLAIN_FLAG_MODES[i][2])) {
+    m.plainFlags += differs ? -bit : bit;
+  }
 }

@@ -7,8 +7,11 @@
  */
 import {
   type ColorOverrides,
+  DYNAMIC_COLORS,
   formatColorReply,
   parseColorSpec,
+  SPECIAL_BASE,
+  SPECIAL_COLORS,
 } from "./colors.ts";
 import type { TerminalEvent } from "../terminal_view.ts";
 
@@ -70,23 +73,36 @@ export function osc8(host: OscHost, args: string): void {
   host.setLink(uri, id);
 }
 
-/** `OSC 4 ; index ; spec|? [; ...]`: set or query palette colours. */
-export function osc4(host: OscHost, args: string): void {
+/**
+ * Pairs of `index ; spec|?` (OSC 4 and OSC 5): set each colour, answer
+ * each query in order as `OSC code ; index ; rgb:rrrr/gggg/bbbb`. `base`
+ * maps an index to the palette (0 for OSC 4, 256 for OSC 5); `limit` is
+ * the largest index accepted.
+ */
+function colorPairs(
+  host: OscHost,
+  code: number,
+  args: string,
+  base: number,
+  limit: number,
+): void {
   const parts = args.split(";");
   let changed = false;
   for (let i = 0; i + 1 < parts.length; i += 2) {
-    if (!/^[0-9]{1,3}$/.test(parts[i])) continue;
+    if (!/^[0-9]{1,4}$/.test(parts[i])) continue;
     const index = parseInt(parts[i], 10);
-    if (index > 255) continue;
+    if (index > limit) continue;
     const spec = parts[i + 1];
     if (spec === "?") {
       host.replyOsc(
-        `4;${index};${formatColorReply(host.colors.paletteColor(index))}`,
+        `${code};${index};${
+          formatColorReply(host.colors.paletteColor(base + index))
+        }`,
       );
     } else {
       const c = parseColorSpec(spec);
       if (c !== null) {
-        host.colors.palette.set(index, c);
+        host.colors.palette.set(base + index, c);
         changed = true;
       }
     }
@@ -94,24 +110,51 @@ export function osc4(host: OscHost, args: string): void {
   if (changed) host.colorsChanged();
 }
 
-/** `OSC 104 [; index ...]`: reset palette colours (all without an index). */
-export function osc104(host: OscHost, args: string): void {
-  if (args === "") host.colors.palette.clear();
-  else {
+/** `OSC 4 ; index ; spec|? [; ...]`: palette colours (256-260: the special colours). */
+export function osc4(host: OscHost, args: string): void {
+  colorPairs(host, 4, args, 0, SPECIAL_BASE + SPECIAL_COLORS - 1);
+}
+
+/** `OSC 5 ; index ; spec|? [; ...]`: special colours (0 bold, 1 underline, 2 blink, 3 reverse, 4 italic). */
+export function osc5(host: OscHost, args: string): void {
+  colorPairs(host, 5, args, SPECIAL_BASE, SPECIAL_COLORS - 1);
+}
+
+function resetPalette(
+  host: OscHost,
+  args: string,
+  base: number,
+  count: number,
+): void {
+  if (args === "") {
+    for (let i = 0; i < count; i++) host.colors.palette.delete(base + i);
+  } else {
     for (const p of args.split(";")) {
-      if (/^[0-9]{1,3}$/.test(p)) host.colors.palette.delete(parseInt(p, 10));
+      if (!/^[0-9]{1,4}$/.test(p)) continue;
+      const i = parseInt(p, 10);
+      if (i < count) host.colors.palette.delete(base + i);
     }
   }
   host.colorsChanged();
 }
 
-/** OSC 10/11/12: each further argument applies to the next number. */
+/** `OSC 104 [; index ...]`: reset palette colours (all, special colours too, without an index). */
+export function osc104(host: OscHost, args: string): void {
+  resetPalette(host, args, 0, SPECIAL_BASE + SPECIAL_COLORS);
+}
+
+/** `OSC 105 [; index ...]`: reset special colours (all without an index). */
+export function osc105(host: OscHost, args: string): void {
+  resetPalette(host, args, SPECIAL_BASE, SPECIAL_COLORS);
+}
+
+/** OSC 10-19: each further argument applies to the next number. */
 function dynamicColors(host: OscHost, first: number, args: string): void {
   let changed = false;
   const parts = args.split(";");
   for (let k = 0; k < parts.length; k++) {
     const which = first - 10 + k;
-    if (which > 2) break;
+    if (which >= DYNAMIC_COLORS) break;
     if (parts[k] === "?") {
       host.replyOsc(
         `${10 + which};${formatColorReply(host.colors.dynamicColor(which))}`,
@@ -127,9 +170,24 @@ function dynamicColors(host: OscHost, first: number, args: string): void {
   if (changed) host.colorsChanged();
 }
 
-function resetDynamic(host: OscHost, which: number): void {
-  host.colors.dynamic[which] = null;
-  host.colorsChanged();
+/**
+ * `OSC 10+i ; spec|? [; ...]` (i = 0-9): foreground, background, cursor,
+ * pointer foreground and background, Tektronix foreground and background,
+ * highlight background, Tektronix cursor, highlight foreground. A further
+ * argument applies to the next number.
+ */
+export function dynamicColorOsc(
+  code: number,
+): (host: OscHost, args: string) => void {
+  return (host, args) => dynamicColors(host, code, args);
+}
+
+/** `OSC 110+i`: reset dynamic colour i (OSC 10+i) to its default. */
+export function resetDynamicOsc(code: number): (host: OscHost) => void {
+  return (host) => {
+    host.colors.dynamic[code - 110] = null;
+    host.colorsChanged();
+  };
 }
 
 /** OSC 7 URLs longer than this are ignored. */
@@ -163,8 +221,8 @@ export function decodeBase64Text(data: string): string | null {
 
 /**
  * OSC 52 ; Pc ; Pd: set the clipboard (Pd base64; anything else clears it,
- * as xterm). A query (`Pd` = "?") gets no answer: reading the clipboard
- * needs the user's permission, which this layer cannot ask for.
+ * as xterm). A query (`Pd` = "?") is a `clipboard-read` event: the
+ * embedder asks the user (or not) and answers.
  */
 export function osc52(host: OscHost, args: string): void {
   const semi = args.indexOf(";");
@@ -172,7 +230,10 @@ export function osc52(host: OscHost, args: string): void {
   const selection = args.slice(0, semi);
   if (!/^[cpqs0-7]{0,16}$/.test(selection)) return;
   const data = args.slice(semi + 1);
-  if (data === "?") return;
+  if (data === "?") {
+    host.emit({ type: "clipboard-read", selection });
+    return;
+  }
   host.emit({
     type: "clipboard",
     selection,
@@ -207,28 +268,4 @@ export function osc1(host: OscHost, args: string): void {
 /** `OSC 2 ; Pt`: set the window title. */
 export function osc2(host: OscHost, args: string): void {
   host.setTitles(null, args.slice(0, MAX_TITLE_LENGTH));
-}
-/** `OSC 10 ; spec|? [; ...]`: default foreground (further arguments: 11, 12). */
-export function osc10(host: OscHost, args: string): void {
-  dynamicColors(host, 10, args);
-}
-/** `OSC 11 ; spec|? [; ...]`: default background (a further argument: 12). */
-export function osc11(host: OscHost, args: string): void {
-  dynamicColors(host, 11, args);
-}
-/** `OSC 12 ; spec|?`: cursor colour. */
-export function osc12(host: OscHost, args: string): void {
-  dynamicColors(host, 12, args);
-}
-/** `OSC 110`: reset the default foreground. */
-export function osc110(host: OscHost): void {
-  resetDynamic(host, 0);
-}
-/** `OSC 111`: reset the default background. */
-export function osc111(host: OscHost): void {
-  resetDynamic(host, 1);
-}
-/** `OSC 112`: reset the cursor colour. */
-export function osc112(host: OscHost): void {
-  resetDynamic(host, 2);
 }

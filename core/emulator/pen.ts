@@ -45,7 +45,25 @@ export function sgr(t: Emulator, p: Params): void {
 export function decsca(t: Emulator, p: Params): void {
   const s = t.s;
   const v = p.get(0, 0);
-  if (v === 1) s.pen.flags |= A_PROTECTED;
-  else if (v === 0 || v === 2) s.pen.flags &= ~A_PROTECTED;
+  if (v === 1) {
+    s.pen.flags |= A_PROTECTED;
+    s.modes.protectMode = 1;
+  } else if (v === 0 || v === 2) s.pen.flags &= ~A_PROTECTED;
   updateAttr(s);
+}
+
+/**
+ * `ESC V` SPA: start of a guarded area: what is printed next is protected
+ * against ED, EL and ECH too (ISO protection), until EPA.
+ */
+export function spa(t: Emulator): void {
+  const s = t.s;
+  s.pen.flags |= A_PROTECTED;
+  s.modes.protectMode = 2;
+  updateAttr(s);
+}
+/** `ESC W` EPA: end of the guarded area. */
+export function epa(t: Emulator): void {
+  t.s.pen.flags &= ~A_PROTECTED;
+  updateAttr(t.s);
 }

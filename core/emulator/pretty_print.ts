@@ -425,6 +425,7 @@ export function isPrettyPrintOsc(
     case 115:
     case 116:
     case 117:
+      return hasArgs || inBlock;
     case 118:
       return true;
   }

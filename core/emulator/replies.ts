@@ -59,3 +59,23 @@ export function oscReply(body: string): string {
 export function decrqssReply(setting: string | null): string {
   return setting === null ? dcsReply("0$r") : dcsReply("1$r" + setting);
 }
+
+const C1: Record<string, string> = {
+  "[": "\x9b",
+  "]": "\x9d",
+  P: "\x90",
+  "\\": "\x9c",
+  _: "\x9f",
+  "^": "\x9e",
+  X: "\x98",
+};
+
+/**
+ * A reply with its 7-bit introducers (ESC [, ESC ], ESC P, ESC \\ ...) as
+ * 8-bit C1 controls (S8C1T). Encoded as UTF-8 by the caller, as xterm
+ * sends C1 in UTF-8 mode.
+ */
+export function toC1(reply: string): string {
+  // deno-lint-ignore no-control-regex
+  return reply.replace(/\x1b([[\]P\\_^X])/g, (_m, c: string) => C1[c]);
+}

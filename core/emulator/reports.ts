@@ -8,11 +8,13 @@
 import type { Params } from "../parser/handler.ts";
 import { A_PROTECTED } from "../model/cell.ts";
 import type { Emulator } from "./context.ts";
+import { decstr } from "./resets.ts";
 import {
   csiReply,
   DA1_REPLY,
   DA2_REPLY,
   DA3_REPLY,
+  dcsReply,
   decrqssReply,
   STATUS_OK_REPLY,
   XTVERSION_REPLY,
@@ -20,13 +22,45 @@ import {
 import { penToSgr } from "./sgr.ts";
 import type { TerminalState } from "./state.ts";
 
-/** `CSI c` / `CSI 0 c` DA1: primary device attributes. */
+/**
+ * DA1's answer at the current conformance level: `CSI ? 1 ; 2 c` (VT100
+ * with advanced video) at level 1, else the level as 6x followed by the
+ * VT525 feature list.
+ */
+export function da1Reply(s: TerminalState): string {
+  const level = s.modes.vtLevel;
+  if (level < 2) return csiReply("?1;2c");
+  return DA1_REPLY.replace("?65;", `?${60 + level};`);
+}
+/** `CSI c` / `CSI 0 c` DA1: primary device attributes (the conformance level first). */
 export function da1(t: Emulator, p: Params): void {
-  if (p.get(0, 0) === 0) t.send(DA1_REPLY);
+  if (p.get(0, 0) === 0) t.send(da1Reply(t.s));
 }
 /** `ESC Z` DECID: the same answer as DA1. */
 export function decid(t: Emulator): void {
-  t.send(DA1_REPLY);
+  t.send(da1Reply(t.s));
+}
+
+/**
+ * `CSI Pl ; Pc " p` DECSCL: conformance level 61-65 (VT100 to VT500) and,
+ * from level 2, 8-bit (Pc 0) or 7-bit (1, 2) controls in replies. Does a
+ * soft reset, as the VT510 does.
+ */
+export function decscl(t: Emulator, p: Params): void {
+  const level = p.get(0, 0) - 60;
+  if (level < 1 || level > 5) return;
+  decstr(t, p);
+  const m = t.s.modes;
+  m.vtLevel = level;
+  m.c1Replies = level >= 2 && p.length > 1 && p.get(1, 0) === 0;
+}
+/** `ESC SP G` S8C1T: replies use 8-bit C1 introducers (from level 2). */
+export function s8c1t(t: Emulator): void {
+  if (t.s.modes.vtLevel >= 2) t.s.modes.c1Replies = true;
+}
+/** `ESC SP F` S7C1T: replies use 7-bit introducers. */
+export function s7c1t(t: Emulator): void {
+  t.s.modes.c1Replies = false;
 }
 /** `CSI > c` DA2: secondary device attributes. */
 export function da2(t: Emulator, p: Params): void {
@@ -39,6 +73,16 @@ export function da3(t: Emulator, p: Params): void {
 /** `CSI > q` XTVERSION: name and version. */
 export function xtversion(t: Emulator, p: Params): void {
   if (p.get(0, 0) === 0) t.send(XTVERSION_REPLY);
+}
+
+/**
+ * `CSI Ps x` DECREQTPARM: the VT100's terminal parameters, as xterm
+ * answers them: Ps 0 gives an unsolicited (2), 1 a solicited (3) report;
+ * no parity, 8 bits, 38400 baud both ways, clock multiplier 1, no flags.
+ */
+export function decreqtparm(t: Emulator, p: Params): void {
+  const v = p.get(0, 0);
+  if (v === 0 || v === 1) t.send(csiReply(`${v + 2};1;1;128;128;1;0x`));
 }
 
 /** 1-based cursor position as CPR reports it (relative to the margins in origin mode). */
@@ -57,8 +101,16 @@ export function dsr(t: Emulator, p: Params): void {
   }
 }
 
-/** `CSI ? Ps n` DECDSR: 6 DECXCPR, 15 printer, 25 UDK, 26 keyboard, 53/55 locator. */
+/**
+ * `CSI ? Ps n` DECDSR, every form xterm answers: 6 DECXCPR, 15 printer (none),
+ * 25 user-defined keys (unlocked), 26 keyboard (North American; ready from
+ * level 2, LK201 from level 3), 53/55 locator (ready), 56 locator type
+ * (mouse), 62 DECMSR macro space (none), 63 DECCKSR memory checksum (of no
+ * macros), 75 data integrity (no errors), 85 multiple sessions (not
+ * configured).
+ */
 export function decdsr(t: Emulator, p: Params): void {
+  const level = t.s.modes.vtLevel;
   switch (p.get(0, 0)) {
     case 6: { // DECXCPR
       const [r, c] = reportedPosition(t.s);
@@ -68,15 +120,32 @@ export function decdsr(t: Emulator, p: Params): void {
     case 15: // printer: none
       t.send(csiReply("?13n"));
       break;
-    case 25: // user-defined keys: locked
-      t.send(csiReply("?21n"));
+    case 25: // user-defined keys: not locked
+      t.send(csiReply("?20n"));
       break;
     case 26: // keyboard: North American
-      t.send(csiReply("?27;1;0;0n"));
+      t.send(
+        csiReply(`?27;1${level >= 2 ? ";0" : ""}${level >= 3 ? ";0" : ""}n`),
+      );
       break;
     case 53:
-    case 55: // locator: none
+    case 55: // locator: ready
       t.send(csiReply("?50n"));
+      break;
+    case 56: // locator type: mouse
+      t.send(csiReply("?57;1n"));
+      break;
+    case 62: // DECMSR: no space for macros
+      t.send(csiReply("0*{"));
+      break;
+    case 63: // DECCKSR: checksum of the (empty) macro memory, with the request's id
+      t.send(dcsReply(`${p.get(1, 0)}!~0000`));
+      break;
+    case 75: // data integrity: no errors
+      t.send(csiReply("?70n"));
+      break;
+    case 85: // multiple sessions: not configured
+      t.send(csiReply("?83n"));
       break;
   }
 }
@@ -102,10 +171,21 @@ export function statusString(s: TerminalState, request: string): string | null {
       return `${s.left + 1};${s.right + 1}s`;
     case " q":
       return `${cursorStyleParam(s)} q`;
-    case '"q':
-      return `${(s.pen.flags & A_PROTECTED) !== 0 ? 1 : 0}"q`;
-    case '"p':
-      return '65;1"p';
+    case '"q': // DECSCA: only DEC protection counts
+      return `${
+        (s.pen.flags & A_PROTECTED) !== 0 && s.modes.protectMode === 1 ? 1 : 0
+      }"q`;
+    case '"p': { // DECSCL
+      const level = s.modes.vtLevel;
+      if (level < 2) return '61"p';
+      return `${60 + level};${s.modes.c1Replies ? 0 : 1}"p`;
+    }
+    case "*x": // DECSACE
+      return `${s.rectExtent ? 2 : 1}*x`;
+    case "$}": // DECSASD: the main display
+      return "0$}";
+    case "$~": // DECSSDT: no status line
+      return "0$~";
     case "t": // DECSLPP
       return `${s.rows}t`;
     case "$|": // DECSCPP
@@ -117,7 +197,7 @@ export function statusString(s: TerminalState, request: string): string | null {
   }
 }
 
-/** `DCS $ q Pt ST` DECRQSS: request a setting (SGR, DECSTBM, DECSLRM, DECSCUSR, DECSCA, DECSCL, DECSLPP, DECSCPP, DECSNLS). */
+/** `DCS $ q Pt ST` DECRQSS: request a setting (SGR, DECSTBM, DECSLRM, DECSCUSR, DECSCA, DECSCL, DECSLPP, DECSCPP, DECSNLS, DECSACE, DECSASD, DECSSDT). */
 export function decrqss(
   t: Emulator,
   _p: Params,

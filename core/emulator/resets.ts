@@ -13,13 +13,16 @@ import { defaultPen } from "./sgr.ts";
 import { activate, homeCursor } from "./state.ts";
 
 /**
- * RIS without the parser: modes, charsets, tab stops, colours, rendition,
- * margins, cursor, title stack, kitty stacks and saved state back to
- * power-on; the screen is cleared, the history kept.
+ * RIS without the parser: modes (title modes and the conformance level
+ * too), charsets, tab stops, colours, rendition, margins, cursor, title
+ * stack, kitty stacks and saved state back to power-on; the screen is
+ * cleared, the history kept; after DECCOLM's 132 columns the window is
+ * asked for 80.
  */
 export function fullReset(t: Emulator): void {
   const s = t.s;
   const wasAlt = s.buf.isAlt;
+  const was132 = s.modes.column132;
   activate(s, s.normal);
   s.alt.buffer = new Buffer(s.cols, s.rows, 0, true);
   s.normal.buffer.clearScreen(0);
@@ -48,6 +51,8 @@ export function fullReset(t: Emulator): void {
   s.joinNext = false;
   if (wasAlt) t.emit({ type: "buffer" });
   t.emit({ type: "modes" });
+  // Back to 80 columns after DECCOLM's 132, as xterm.
+  if (was132) t.emit({ type: "resize-request", rows: s.rows, cols: 80 });
 }
 
 /** `ESC c` RIS: full reset. */

@@ -31,6 +31,7 @@ import * as osc from "./osc.ts";
 import * as pen from "./pen.ts";
 import * as rect from "./rectangles.ts";
 import { rep } from "./repeat.ts";
+import { xtgettcap } from "./xtgettcap.ts";
 import * as reports from "./reports.ts";
 import * as resets from "./resets.ts";
 import * as scroll from "./scroll.ts";
@@ -63,6 +64,19 @@ const csi = (key: string, name: string, handler: CsiHandler, summary: string): R
 const osc_ = (key: number, name: string, handler: OscHandler, summary: string): Registration<number, OscHandler> => ({ key, name, handler, summary });
 const dcs = (key: string, name: string, handler: DcsHandler, summary: string): Registration<string, DcsHandler> => ({ key, name, handler, summary });
 
+/**
+ * `handler` only from conformance level `level` (DECSCL), as xterm gates
+ * the VT220 and VT400 features; below it the sequence is ignored. Keeps the
+ * handler's name for docs/escapes.md.
+ */
+function atLevel(level: number, handler: CsiHandler): CsiHandler {
+  const gated: CsiHandler = (t, p) => {
+    if (t.s.modes.vtLevel >= level) handler(t, p);
+  };
+  Object.defineProperty(gated, "name", { value: handler.name });
+  return gated;
+}
+
 /** Recognized and deliberately ignored. */
 function ignore(): void {}
 
@@ -83,6 +97,8 @@ export const CONTROLS: readonly Registration<number, ControlHandler>[] = [
   ctl(0x8d, "RI",   cursor.ri,        "Reverse index"),
   ctl(0x8e, "SS2",  charsets.ss2,     "Single shift 2"),
   ctl(0x8f, "SS3",  charsets.ss3,     "Single shift 3"),
+  ctl(0x96, "SPA",  pen.spa,          "Start of guarded area: protected from ED, EL, ECH and the selective erases"),
+  ctl(0x97, "EPA",  pen.epa,          "End of guarded area"),
 ];
 
 /** ESC sequences. */
@@ -99,6 +115,8 @@ export const ESC_SEQUENCES: readonly Registration<string, EscHandler>[] = [
   esc("M",  "RI",      cursor.ri,        "Reverse index"),
   esc("N",  "SS2",     charsets.ss2,     "Single shift 2"),
   esc("O",  "SS3",     charsets.ss3,     "Single shift 3"),
+  esc("V",  "SPA",     pen.spa,          "Start of guarded area (ISO protection): what follows is protected from ED, EL, ECH and the selective erases"),
+  esc("W",  "EPA",     pen.epa,          "End of guarded area"),
   esc("Z",  "DECID",   reports.decid,    "Identify: answered as DA1"),
   esc("c",  "RIS",     resets.ris,       "Full reset (the history is kept)"),
   esc("n",  "LS2",     charsets.ls2,     "G2 into GL"),
@@ -117,8 +135,8 @@ export const ESC_SEQUENCES: readonly Registration<string, EscHandler>[] = [
   esc("/*", "SCS",     charsets.scs96,   "Designate G3 (96 characters)"),
   esc("%G", "DOCS",    ignore,           "UTF-8: input is always UTF-8 (ignored)"),
   esc("%@", "DOCS",    ignore,           "Default charset: input is always UTF-8 (ignored)"),
-  esc(" F", "S7C1T",   ignore,           "7-bit replies: they always are (ignored)"),
-  esc(" G", "S8C1T",   ignore,           "8-bit replies: never sent (ignored)"),
+  esc(" F", "S7C1T",   reports.s7c1t,    "Replies with 7-bit introducers (ESC [, ESC P, ...)"),
+  esc(" G", "S8C1T",   reports.s8c1t,    "Replies with 8-bit C1 introducers (CSI, DCS, OSC, ST as UTF-8), from level 2"),
 ];
 
 /** CSI sequences. */
@@ -155,22 +173,25 @@ export const CSI_SEQUENCES: readonly Registration<string, CsiHandler>[] = [
   csi("m",   "SGR",      pen.sgr,            "Select graphic rendition"),
   csi("n",   "DSR",      reports.dsr,        "Device status (5 status, 6 cursor position)"),
   csi("r",   "DECSTBM",  scroll.decstbm,     "Set the scroll region"),
+  csi("x",   "DECREQTPARM", reports.decreqtparm, "Request terminal parameters (VT100): 0 or 1"),
   csi("s",   "DECSLRM",  cursor.scoscOrDecslrm, "Set left/right margins with ?69, else SCOSC (save cursor)"),
-  csi("t",   "XTWINOPS", win.xtwinops,       "Window operations: 8 resize, 11/13/14/15/16/18/19 reports, 22/23 title stack"),
+  csi("t",   "XTWINOPS", win.xtwinops,       "Window operations: 1/2 (de)iconify, 3 move, 8 and 24+ resize, 11/13/14/15/16/18/19 reports, 20/21 title reports, 22/23 title stacks"),
   csi("u",   "SCORC",    marks.csiU,         "Restore cursor; with parameters DomTerm's shell integration (11-20, 83)"),
-  csi("?J",  "DECSED",   erase.decsed,       "Selective erase in display"),
-  csi("?K",  "DECSEL",   erase.decsel,       "Selective erase in line"),
+  csi("?J",  "DECSED",   atLevel(2, erase.decsed),       "Selective erase in display"),
+  csi("?K",  "DECSEL",   atLevel(2, erase.decsel),       "Selective erase in line"),
   csi("?W",  "DECST8C",  tabs.decst8c,       "Tab stops every 8 columns (Ps 5)"),
   csi("?h",  "DECSET",   modes.decset,       "Set DEC private modes"),
   csi("?l",  "DECRST",   modes.decrst,       "Reset DEC private modes"),
   csi("?m",  "XTQMODKEYS", keyboard.xtqmodkeys, "Query key modifier options"),
-  csi("?n",  "DECDSR",   reports.decdsr,     "DEC device status (6, 15, 25, 26, 53, 55)"),
+  csi("?n",  "DECDSR",   reports.decdsr,     "DEC device status (6, 15, 25, 26, 53, 55, 56, 62, 63, 75, 85)"),
   csi("?r",  "XTRESTORE", modes.xtrestore,   "Restore DEC private modes"),
   csi("?s",  "XTSAVE",   modes.xtsave,       "Save DEC private modes"),
   csi("?u",  "KITTY_QUERY", kitty.kittyQuery, "Kitty keyboard: report the flags"),
   csi(">c",  "DA2",      reports.da2,        "Secondary device attributes"),
   csi(">m",  "XTMODKEYS", keyboard.xtmodkeys, "Set modifyOtherKeys (resource 4)"),
   csi(">q",  "XTVERSION", reports.xtversion, "Report name and version"),
+  csi(">t",  "XTSMTITLE", win.xtsmtitle,     "Title modes on: 0 set in hex, 1 report in hex, 2 set in UTF-8, 3 report in UTF-8"),
+  csi(">T",  "XTRMTITLE", win.xtrmtitle,     "Title modes off"),
   csi(">u",  "KITTY_PUSH", kitty.kittyPush,  "Kitty keyboard: push flags"),
   csi("<u",  "KITTY_POP", kitty.kittyPop,    "Kitty keyboard: pop Ps entries"),
   csi("=c",  "DA3",      reports.da3,        "Tertiary device attributes"),
@@ -179,19 +200,22 @@ export const CSI_SEQUENCES: readonly Registration<string, CsiHandler>[] = [
   csi(" A",  "SR",       scroll.sr,          "Shift right Ps columns"),
   csi(" q",  "DECSCUSR", cursor.decscusr,    "Cursor shape and blink"),
   csi("!p",  "DECSTR",   resets.decstr,      "Soft reset"),
-  csi('"q',  "DECSCA",   pen.decsca,         "Character protection attribute"),
+  csi('"p',  "DECSCL",   reports.decscl,     "Conformance level 61-65 and 7/8-bit replies (with a soft reset)"),
+  csi('"q',  "DECSCA",   atLevel(2, pen.decsca),         "Character protection attribute"),
   csi("$p",  "DECRQM",   modes.decrqmAnsi,   "Request an ANSI mode"),
   csi("?$p", "DECRQM",   modes.decrqmDec,    "Request a DEC private mode"),
-  csi("$r",  "DECCARA",  rect.deccara,       "Change attributes in a rectangle"),
-  csi("$t",  "DECRARA",  rect.decrara,       "Reverse attributes in a rectangle"),
-  csi("$v",  "DECCRA",   rect.deccra,        "Copy a rectangle"),
-  csi("$x",  "DECFRA",   rect.decfra,        "Fill a rectangle"),
-  csi("$z",  "DECERA",   rect.decera,        "Erase a rectangle"),
-  csi("${",  "DECSERA",  rect.decsera,       "Selectively erase a rectangle"),
-  csi("'}",  "DECIC",    scroll.decic,       "Insert Ps columns"),
-  csi("'~",  "DECDC",    scroll.decdc,       "Delete Ps columns"),
-  csi("*x",  "DECSACE",  rect.decsace,       "Attribute change extent (stream or rectangle)"),
-  csi("*y",  "DECRQCRA", rect.decrqcra,      "Checksum of a rectangle"),
+  csi("$r",  "DECCARA",  atLevel(4, rect.deccara),       "Change attributes in a rectangle"),
+  csi("$t",  "DECRARA",  atLevel(4, rect.decrara),       "Reverse attributes in a rectangle"),
+  csi("$v",  "DECCRA",   atLevel(4, rect.deccra),        "Copy a rectangle"),
+  csi("$x",  "DECFRA",   atLevel(4, rect.decfra),        "Fill a rectangle"),
+  csi("$z",  "DECERA",   atLevel(4, rect.decera),        "Erase a rectangle"),
+  csi("${",  "DECSERA",  atLevel(4, rect.decsera),       "Selectively erase a rectangle"),
+  csi("'}",  "DECIC",    atLevel(4, scroll.decic),       "Insert Ps columns"),
+  csi("'~",  "DECDC",    atLevel(4, scroll.decdc),       "Delete Ps columns"),
+  csi("*x",  "DECSACE",  atLevel(4, rect.decsace),       "Attribute change extent (stream or rectangle)"),
+  csi("*|",  "DECSNLS",  win.decsnls,        "Lines per screen: asks the window for Ps rows"),
+  csi("$|",  "DECSCPP",  win.decscpp,        "Columns per page: asks the window for 80 or 132 columns"),
+  csi("*y",  "DECRQCRA", atLevel(4, rect.decrqcra),      "Checksum of a rectangle"),
 ];
 
 /** OSC commands, by number. DomTerm's pretty-printing 110-118 are told apart from the colour resets by `pretty_print.ts` first. */
@@ -199,19 +223,33 @@ export const OSC_COMMANDS: readonly Registration<number, OscHandler>[] = [
   osc_(0,    "TITLE",     osc.osc0,            "Set the icon title and the window title"),
   osc_(1,    "ICON",      osc.osc1,            "Set the icon title"),
   osc_(2,    "TITLE",     osc.osc2,            "Set the window title"),
-  osc_(4,    "PALETTE",   osc.osc4,            "Set or query palette colours"),
+  osc_(4,    "PALETTE",   osc.osc4,            "Set or query palette colours (256-260: the special colours)"),
+  osc_(5,    "SPECIAL",   osc.osc5,            "Set or query the special colours (0 bold, 1 underline, 2 blink, 3 reverse, 4 italic)"),
   osc_(7,    "CWD",       osc.osc7,            "Current directory (file:// URL)"),
   osc_(8,    "LINK",      osc.osc8,            "Hyperlink"),
   osc_(9,    "PROGRESS",  osc.osc9,            "Progress (9;4;state;percent)"),
-  osc_(10,   "FG",        osc.osc10,           "Set or query the default foreground"),
-  osc_(11,   "BG",        osc.osc11,           "Set or query the default background"),
-  osc_(12,   "CURSOR",    osc.osc12,           "Set or query the cursor colour"),
+  osc_(10,   "FG",        osc.dynamicColorOsc(10), "Set or query the default foreground (further arguments: 11, 12, ...)"),
+  osc_(11,   "BG",        osc.dynamicColorOsc(11), "Set or query the default background"),
+  osc_(12,   "CURSOR",    osc.dynamicColorOsc(12), "Set or query the cursor colour"),
+  osc_(13,   "POINTER_FG", osc.dynamicColorOsc(13), "Set or query the pointer foreground"),
+  osc_(14,   "POINTER_BG", osc.dynamicColorOsc(14), "Set or query the pointer background"),
+  osc_(15,   "TEK_FG",    osc.dynamicColorOsc(15), "Set or query the Tektronix foreground"),
+  osc_(16,   "TEK_BG",    osc.dynamicColorOsc(16), "Set or query the Tektronix background"),
+  osc_(17,   "HIGHLIGHT_BG", osc.dynamicColorOsc(17), "Set or query the highlight background"),
+  osc_(18,   "TEK_CURSOR", osc.dynamicColorOsc(18), "Set or query the Tektronix cursor colour"),
+  osc_(19,   "HIGHLIGHT_FG", osc.dynamicColorOsc(19), "Set or query the highlight foreground"),
   osc_(52,   "CLIPBOARD", osc.osc52,           "Set the clipboard (queries get no answer)"),
   osc_(72,   "HTML",      osc72,               "DomTerm: insert HTML"),
-  osc_(104,  "RESET_PALETTE", osc.osc104,      "Reset palette colours"),
-  osc_(110,  "RESET_FG",  osc.osc110,          "Reset the default foreground"),
-  osc_(111,  "RESET_BG",  osc.osc111,          "Reset the default background"),
-  osc_(112,  "RESET_CURSOR", osc.osc112,       "Reset the cursor colour"),
+  osc_(104,  "RESET_PALETTE", osc.osc104,      "Reset palette colours (all, special colours too, without an index)"),
+  osc_(105,  "RESET_SPECIAL", osc.osc105,      "Reset special colours (all without an index)"),
+  osc_(110,  "RESET_FG",  osc.resetDynamicOsc(110), "Reset the default foreground"),
+  osc_(111,  "RESET_BG",  osc.resetDynamicOsc(111), "Reset the default background"),
+  osc_(112,  "RESET_CURSOR", osc.resetDynamicOsc(112), "Reset the cursor colour"),
+  osc_(113,  "RESET_POINTER_FG", osc.resetDynamicOsc(113), "Reset the pointer foreground (bare, outside a pretty-printing block)"),
+  osc_(114,  "RESET_POINTER_BG", osc.resetDynamicOsc(114), "Reset the pointer background (bare, outside a pretty-printing block)"),
+  osc_(115,  "RESET_TEK_FG", osc.resetDynamicOsc(115), "Reset the Tektronix foreground (bare, outside a pretty-printing block)"),
+  osc_(116,  "RESET_TEK_BG", osc.resetDynamicOsc(116), "Reset the Tektronix background (bare, outside a pretty-printing block)"),
+  osc_(117,  "RESET_HIGHLIGHT_BG", osc.resetDynamicOsc(117), "Reset the highlight background (bare, outside a pretty-printing block)"),
   osc_(119,  "GROUP",     marks.groupStart,    "DomTerm: new group"),
   osc_(120,  "GROUP_PUSH", marks.groupPush,    "DomTerm: push a group level"),
   osc_(121,  "GROUP_POP", marks.groupPop,      "DomTerm: pop a group level"),
@@ -224,5 +262,6 @@ export const OSC_COMMANDS: readonly Registration<number, OscHandler>[] = [
 /** DCS strings. */
 export const DCS_SEQUENCES: readonly Registration<string, DcsHandler>[] = [
   dcs("q",   "SIXEL",    sixel,              "Sixel image (a block line; on the alternate screen over the cells at the cursor)"),
-  dcs("$q",  "DECRQSS",  reports.decrqss,    "Request a setting (m, r, s, SP q, \"q, \"p, t, $|, *|)"),
+  dcs("$q",  "DECRQSS",  reports.decrqss,    "Request a setting (m, r, s, SP q, \"q, \"p, t, $|, *|, *x, $}, $~)"),
+  dcs("+q",  "XTGETTCAP", xtgettcap,         "Request terminfo capabilities by hex name (TN, Co, colors, RGB, key strings)"),
 ];

@@ -96,7 +96,7 @@ export function tab(s: TerminalState, n: number): void {
 
 /** Back `n` tab stops, not past the line start. */
 export function backTab(s: TerminalState, n: number): void {
-  const start = lineStart(s);
+  const start = 0; // as xterm: CBT ignores the left margin
   for (let k = 0; k < n && s.x > start; k++) s.x = s.tabs.prev(s.x, start);
   s.wrapPending = false;
 }

@@ -86,7 +86,8 @@ import {
   prettyOsc,
   prettyRecord,
 } from "./pretty_print.ts";
-import { oscReply } from "./replies.ts";
+import { clipboardReadReply } from "./clipboard_read.ts";
+import { oscReply, toC1 } from "./replies.ts";
 import { fullReset } from "./resets.ts";
 import { dl, il, resetMargins } from "./scroll.ts";
 import type { ShellMarksHost } from "./shell_marks.ts";
@@ -147,6 +148,7 @@ function clampDim(n: number, max: number): number {
 export class Terminal implements TerminalView {
   #s: TerminalState;
   #t: Emulator;
+  #titleReports = true;
   #parser: Parser;
   #reply: (data: string) => void;
   #onEvent: (e: TerminalEvent) => void;
@@ -213,6 +215,7 @@ export class Terminal implements TerminalView {
       marks: this.#marksHost(s),
       pretty: this.#prettyHost(s),
       oscBel: false,
+      titleReports: this.#titleReports,
       oscOverrides: this.#oscOverrides,
       // OscHost
       setTitles: (icon, title) => setTitles(t, icon, title),
@@ -463,6 +466,24 @@ export class Terminal implements TerminalView {
   }
 
   /**
+   * The answer to an OSC 52 clipboard query (a `clipboard-read` event) for
+   * `selection` with `text`, in the reply form the terminal is in (8-bit
+   * introducers after S8C1T). A window sends it to the program as input.
+   */
+  clipboardReply(selection: string, text: string): string {
+    return clipboardReadReply(selection, text, this.#s.modes.c1Replies);
+  }
+
+  /**
+   * Whether programs may read the titles back (XTWINOPS 20 and 21; on by
+   * default). Off, those queries get no answer.
+   */
+  setTitleReports(on: boolean): void {
+    this.#titleReports = on;
+    this.#t.titleReports = on;
+  }
+
+  /**
    * Test hook: register (or with null remove) the handler of `OSC code ;
    * args`, in place of the built-in one (see `sequences.ts`), e.g. one that
    * throws, to check that a failing handler breaks nothing. The handler
@@ -563,6 +584,7 @@ export class Terminal implements TerminalView {
   }
 
   #send(data: string): void {
+    if (this.#s.modes.c1Replies) data = toC1(data);
     try {
       this.#reply(data);
     } catch {

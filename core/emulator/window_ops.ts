@@ -1,19 +1,53 @@
 /**
- * `CSI Ps ; ... t`: xterm's window operations (XTWINOPS) that make sense in
- * a browser window: resize requests, the size reports and the title stack.
+ * `CSI Ps ; ... t`: xterm's window operations (XTWINOPS) as a browser
+ * window can honour them: iconify state, position, resize requests, the
+ * size reports, title reports and the title stacks; XTSMTITLE/XTRMTITLE
+ * (`CSI > Pm t` / `CSI > Pm T`); BEL.
  *
  * @module
  */
 import type { Params } from "../parser/handler.ts";
 import type { Emulator } from "./context.ts";
 import { csiReply } from "./replies.ts";
+import type { TerminalState } from "./state.ts";
 
 /** Largest accepted number of columns. */
 export const MAX_COLS = 4096;
 /** Largest accepted number of rows. */
 export const MAX_ROWS = 2048;
-/** Depth of the title stack (`CSI 22 t`). */
+/** Depth of each title stack (icon and window, `CSI 22 t`). */
 export const TITLE_STACK_DEPTH = 10;
+
+/** XTSMTITLE bits. */
+export const TITLE_SET_HEX = 1, TITLE_QUERY_HEX = 2;
+
+const utf8 = new TextDecoder();
+const utf8Encode = new TextEncoder();
+
+/**
+ * A title as stored: without C0, DEL and C1 controls, so a report of it can
+ * never act as a key (an Enter in a shell).
+ */
+export function cleanTitle(title: string): string {
+  // deno-lint-ignore no-control-regex
+  return title.replace(/[\x00-\x1f\x7f-\x9f]/g, "");
+}
+
+/** A title sent in hex (XTSMTITLE 0), decoded as UTF-8; null when not hex. */
+function fromHex(s: string): string | null {
+  if (s.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(s)) return null;
+  const bytes = new Uint8Array(s.length / 2);
+  for (let i = 0; i < bytes.length; i++) {
+    bytes[i] = parseInt(s.slice(2 * i, 2 * i + 2), 16);
+  }
+  return utf8.decode(bytes);
+}
+
+function toHex(s: string): string {
+  let out = "";
+  for (const b of utf8Encode.encode(s)) out += b.toString(16).padStart(2, "0");
+  return out;
+}
 
 /** Set the icon title and/or window title (null = leave unchanged); a new window title is reported. */
 export function setTitles(
@@ -22,17 +56,109 @@ export function setTitles(
   title: string | null,
 ): void {
   const s = t.s;
-  if (icon !== null) s.iconTitle = icon;
-  if (title !== null && title !== s.title) {
-    s.title = title;
-    t.emit({ type: "title", title });
+  if ((s.modes.titleModes & TITLE_SET_HEX) !== 0) {
+    if (icon !== null) icon = fromHex(icon);
+    if (title !== null) title = fromHex(title);
+  }
+  if (icon !== null) s.iconTitle = cleanTitle(icon);
+  if (title !== null) {
+    title = cleanTitle(title);
+    if (title !== s.title) {
+      s.title = title;
+      t.emit({ type: "title", title });
+    }
   }
 }
 
-/** `CSI Ps ; ... t` XTWINOPS: 8 resize, 11/13/14/15/16/18/19 reports, 22/23 push/pop titles. */
+/** Entries of the title stack holding an icon (`icon`) or a window title. */
+function depth(s: TerminalState, icon: boolean): number {
+  let n = 0;
+  for (const e of s.titleStack) if ((icon ? e.icon : e.title) !== null) n++;
+  return n;
+}
+
+/** Drop the oldest icon (or window) entry, and entries left empty. */
+function dropOldest(s: TerminalState, icon: boolean): void {
+  const e = s.titleStack.find((e) => (icon ? e.icon : e.title) !== null);
+  if (e === undefined) return;
+  if (icon) e.icon = null;
+  else e.title = null;
+  s.titleStack = s.titleStack.filter((e) =>
+    e.icon !== null || e.title !== null
+  );
+}
+
+/** Pop the newest icon (or window) title, or null when that stack is empty. */
+function popOne(s: TerminalState, icon: boolean): string | null {
+  for (let i = s.titleStack.length - 1; i >= 0; i--) {
+    const e = s.titleStack[i];
+    const v = icon ? e.icon : e.title;
+    if (v === null) continue;
+    if (icon) e.icon = null;
+    else e.title = null;
+    if (e.icon === null && e.title === null) s.titleStack.splice(i, 1);
+    return v;
+  }
+  return null;
+}
+
+/**
+ * `CSI 22 ; Ps t` (push) and `CSI 23 ; Ps t` (pop): Ps 0 both, 1 the icon
+ * title, 2 the window title. The icon and window titles are two stacks
+ * (kept interleaved in `titleStack`), each {@link TITLE_STACK_DEPTH} deep.
+ */
+function titleStackOp(t: Emulator, push: boolean, which: number): void {
+  const s = t.s;
+  if (which > 2) return;
+  const icon = which !== 2, title = which !== 1;
+  if (push) {
+    if (icon && depth(s, true) >= TITLE_STACK_DEPTH) dropOldest(s, true);
+    if (title && depth(s, false) >= TITLE_STACK_DEPTH) dropOldest(s, false);
+    s.titleStack.push({
+      icon: icon ? s.iconTitle : null,
+      title: title ? s.title : null,
+    });
+    return;
+  }
+  const i = icon ? popOne(s, true) : null;
+  const w = title ? popOne(s, false) : null;
+  // The stack holds stored (clean, decoded) titles: bypass hex decoding.
+  if (i !== null) s.iconTitle = i;
+  if (w !== null && w !== s.title) {
+    s.title = w;
+    t.emit({ type: "title", title: w });
+  }
+}
+
+/** `OSC L` / `OSC l` report of a title, in hex with XTSMTITLE 1. */
+function titleReport(t: Emulator, kind: "L" | "l", title: string): void {
+  if (!t.titleReports) return;
+  const body = (t.s.modes.titleModes & TITLE_QUERY_HEX) !== 0
+    ? toHex(title)
+    : title;
+  t.send(`\x1b]${kind}${body}\x1b\\`);
+}
+
+/**
+ * `CSI Ps ; ... t` XTWINOPS: 1/2 de-iconify/iconify (the state is kept and
+ * reported by 11; a browser window cannot be minimized from a page), 3
+ * move (kept and reported by 13), 8 and 24+ (DECSLPP) resize requests,
+ * 11/13/14/15/16/18/19 reports, 20/21 title reports, 22/23 title stacks.
+ */
 export function xtwinops(t: Emulator, p: Params): void {
   const s = t.s;
-  switch (p.get(0, 0)) {
+  const op = p.get(0, 0);
+  switch (op) {
+    case 1:
+      s.modes.iconified = false;
+      break;
+    case 2:
+      s.modes.iconified = true;
+      break;
+    case 3:
+      s.modes.windowX = Math.min(p.get(1, 0), 0xffff);
+      s.modes.windowY = Math.min(p.get(2, 0), 0xffff);
+      break;
     case 8: { // resize the text area: the client decides what fits
       // Omitted keeps the current size, 0 asks for the whole window (as xterm).
       const rows = p.get(1, s.rows), cols = p.get(2, s.cols);
@@ -43,13 +169,13 @@ export function xtwinops(t: Emulator, p: Params): void {
       });
       break;
     }
-    case 11: // iconified? never
-      t.send(csiReply("1t"));
+    case 11:
+      t.send(csiReply(s.modes.iconified ? "2t" : "1t"));
       break;
-    case 13: // window position
-      t.send(csiReply("3;0;0t"));
+    case 13:
+      t.send(csiReply(`3;${s.modes.windowX};${s.modes.windowY}t`));
       break;
-    case 14: // text area in pixels
+    case 14: // text area (or with 2 the window) in pixels
       t.send(csiReply(`4;${pixelHeight(t)};${pixelWidth(t)}t`));
       break;
     case 15: // screen in pixels: the text area is all we know of
@@ -66,28 +192,62 @@ export function xtwinops(t: Emulator, p: Params): void {
     case 19: // screen in characters
       t.send(csiReply(`9;${s.rows};${s.cols}t`));
       break;
-    case 22: { // push title(s)
-      const which = p.get(1, 0);
-      if (which > 2) break;
-      if (s.titleStack.length >= TITLE_STACK_DEPTH) s.titleStack.shift();
-      s.titleStack.push({
-        icon: which === 0 || which === 1 ? s.iconTitle : null,
-        title: which === 0 || which === 2 ? s.title : null,
-      });
+    case 20:
+      titleReport(t, "L", s.iconTitle);
       break;
-    }
-    case 23: { // pop title(s)
-      const which = p.get(1, 0);
-      if (which > 2) break;
-      const e = s.titleStack.pop();
-      if (e === undefined) break;
-      setTitles(
-        t,
-        which === 0 || which === 1 ? e.icon : null,
-        which === 0 || which === 2 ? e.title : null,
-      );
+    case 21:
+      titleReport(t, "l", s.title);
       break;
-    }
+    case 22:
+    case 23:
+      titleStackOp(t, op === 22, p.get(1, 0));
+      break;
+    default:
+      if (op >= 24) { // DECSLPP: that many lines
+        t.emit({
+          type: "resize-request",
+          rows: Math.min(op, MAX_ROWS),
+          cols: s.cols,
+        });
+      }
+  }
+}
+
+/** `CSI Ps * |` DECSNLS: the window is asked for Ps lines. */
+export function decsnls(t: Emulator, p: Params): void {
+  const rows = p.get(0, 0);
+  if (rows < 1) return;
+  t.emit({
+    type: "resize-request",
+    rows: Math.min(rows, MAX_ROWS),
+    cols: t.s.cols,
+  });
+}
+/** `CSI Ps $ |` DECSCPP: the window is asked for 80 (Ps 0 or up to 80) or 132 columns. */
+export function decscpp(t: Emulator, p: Params): void {
+  const cols = p.get(0, 0) <= 80 ? 80 : 132;
+  t.emit({ type: "resize-request", rows: t.s.rows, cols });
+}
+
+/** `CSI > Pm t` XTSMTITLE: set title modes (0 set in hex, 1 report in hex, 2 set in UTF-8, 3 report in UTF-8); none given: all. */
+export function xtsmtitle(t: Emulator, p: Params): void {
+  titleModes(t, p, true);
+}
+/** `CSI > Pm T` XTRMTITLE: reset title modes; none given: all. */
+export function xtrmtitle(t: Emulator, p: Params): void {
+  titleModes(t, p, false);
+}
+function titleModes(t: Emulator, p: Params, on: boolean): void {
+  const m = t.s.modes;
+  if (p.length === 0 || (p.length === 1 && p.get(0, -1) === -1)) {
+    m.titleModes = on ? 15 : 0;
+    return;
+  }
+  for (let i = 0; i < p.length; i++) {
+    const v = p.get(i, 0);
+    if (v > 3) continue;
+    if (on) m.titleModes |= 1 << v;
+    else m.titleModes &= ~(1 << v);
   }
 }
 

@@ -44,7 +44,12 @@ import {
   charsetName,
   CharsetState,
 } from "../emulator/charsets.ts";
-import { ColorOverrides } from "../emulator/colors.ts";
+import {
+  ColorOverrides,
+  DYNAMIC_COLORS,
+  SPECIAL_BASE,
+  SPECIAL_COLORS,
+} from "../emulator/colors.ts";
 import { ExtTable } from "../emulator/ext_table.ts";
 import { KittyKeyboard } from "../emulator/kitty_keyboard.ts";
 import { Modes } from "../emulator/modes.ts";
@@ -770,12 +775,21 @@ function readModes(v: unknown): Modes {
     const val = o[k];
     if (val === undefined) continue;
     if (typeof dflt === "boolean") rec[k] = bool(val, `modes.${k}`);
-    else rec[k] = int(val, `modes.${k}`, 0, 0xffff);
+    else {
+      rec[k] = int(
+        val,
+        `modes.${k}`,
+        0,
+        k === "plainFlags" ? Number.MAX_SAFE_INTEGER : 0xffff,
+      );
+    }
   }
   const allowed: Record<string, readonly number[]> = {
     mouseTracking: [0, 9, 1000, 1002, 1003],
     mouseEncoding: [0, 1005, 1006, 1015, 1016],
     modifyOtherKeys: [0, 1, 2],
+    vtLevel: [1, 2, 3, 4, 5],
+    protectMode: [0, 1, 2],
   };
   for (const [k, vals] of Object.entries(allowed)) {
     if (!vals.includes(rec[k] as number)) fail(`modes.${k} is ${rec[k]}`);
@@ -847,16 +861,20 @@ export function readSnapshot(snapshot: unknown): ReadSnapshot {
   );
 
   const colors = new ColorOverrides();
-  for (const [i, e] of arr(o.palette, "palette", 256).entries()) {
+  const paletteSize = SPECIAL_BASE + SPECIAL_COLORS;
+  for (const [i, e] of arr(o.palette, "palette", paletteSize).entries()) {
     const pair = arr(e, `palette[${i}]`, 2);
     colors.palette.set(
-      int(pair[0], `palette[${i}] index`, 0, 255),
+      int(pair[0], `palette[${i}] index`, 0, paletteSize - 1),
       str(pair[1], `palette[${i}] colour`, 64),
     );
   }
-  const dyn = arr(o.dynamic, "dynamic", 3);
-  if (dyn.length !== 3) fail("dynamic must have 3 entries");
-  for (let i = 0; i < 3; i++) {
+  // Older snapshots have the first 3 (OSC 10-12).
+  const dyn = arr(o.dynamic, "dynamic", DYNAMIC_COLORS);
+  if (dyn.length !== 3 && dyn.length !== DYNAMIC_COLORS) {
+    fail(`dynamic must have 3 or ${DYNAMIC_COLORS} entries`);
+  }
+  for (let i = 0; i < dyn.length; i++) {
     colors.dynamic[i] = strOrNull(dyn[i], `dynamic[${i}]`, 64);
   }
 

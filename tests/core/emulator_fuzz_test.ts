@@ -260,25 +260,37 @@ const SEEDS = seeds();
 
 /** Every reply family the emulator may send, one regex each. */
 const REPLY_FORMS: RegExp[] = [
-  /^\x1b\[\?65(;[0-9]+)*c$/, // DA1
+  /^\x1b\[\?(6[2-5](;[0-9]+)*|1;2)c$/, // DA1 (at each conformance level)
   /^\x1b\[>990;[0-9]+;0c$/, // DA2
   /^\x1bP!\|[0-9A-F]{8}\x1b\\$/, // DA3
   /^\x1bP>\|domterm\([0-9.]+\)\x1b\\$/, // XTVERSION
   /^\x1b\[0n$/, // DSR 5
   /^\x1b\[[0-9]+;[0-9]+R$/, // CPR
   /^\x1b\[\?[0-9]+;[0-9]+;1R$/, // DECXCPR
-  /^\x1b\[\?(13|21|27;1;0;0|50)n$/, // DSR printer, UDK, keyboard, locator
+  /^\x1b\[\?(13|20|27;1(;0){0,2}|50|57;1|70|83)n$/, // DECDSR answers
+  /^\x1b\[0\*\{$/, // DECMSR
+  /^\x1b\[[23];1;1;128;128;1;0x$/, // DECREQTPARM
+  /^\x1bP[01]\+r[0-9A-Fa-f=;]*\x1b\\$/, // XTGETTCAP
   /^\x1b\[\??[0-9]+;[0-4]\$y$/, // DECRQM
   /^\x1bP[01]\$r[\x20-\x7e]*\x1b\\$/, // DECRQSS
   /^\x1bP[0-9]+!~[0-9A-F]{4}\x1b\\$/, // DECRQCRA
-  /^\x1b\[(1|3;0;0|[45689];[0-9]+;[0-9]+)t$/, // window reports
-  /^\x1b\](4;[0-9]+|1[012]);rgb:[0-9a-f]{4}\/[0-9a-f]{4}\/[0-9a-f]{4}(\x1b\\|\x07)$/, // colours
+  /^\x1b\[([12]|[345689];[0-9]+;[0-9]+)t$/, // window reports
+  /^\x1b\][Ll][^\x00-\x1f\x7f-\x9f]*\x1b\\$/, // title reports
+  /^\x1b\](4;[0-9]+|5;[0-4]|1[0-9]);rgb:[0-9a-f]{4}\/[0-9a-f]{4}\/[0-9a-f]{4}(\x1b\\|\x07)$/, // colours
   /^\x1b\[\?[0-9]+u$/, // kitty keyboard flags
   /^\x1b\[>[0-9]+;[0-9]+m$/, // XTQMODKEYS
 ];
 
 /** Throw unless `reply` matches one of {@link REPLY_FORMS}. */
 function checkReply(reply: string): void {
+  // After S8C1T the introducers are C1 controls: check the 7-bit form.
+  reply = reply.replace(
+    /[\x90\x9b\x9c\x9d]/g,
+    (c) =>
+      ({ "\x90": "\x1bP", "\x9b": "\x1b[", "\x9c": "\x1b\\", "\x9d": "\x1b]" })[
+        c
+      ]!,
+  );
   if (!REPLY_FORMS.some((re) => re.test(reply))) {
     throw new Error(`malformed reply ${JSON.stringify(reply)}`);
   }

@@ -42,7 +42,11 @@ runCases("replies", [
   },
   { name: "DECXCPR", input: `${CSI}4;2H${CSI}?6n`, replies: [`${CSI}?4;2;1R`] },
   { name: "DSR printer", input: `${CSI}?15n`, replies: [`${CSI}?13n`] },
-  { name: "DSR UDK", input: `${CSI}?25n`, replies: [`${CSI}?21n`] },
+  {
+    name: "DSR UDK (unlocked, as xterm)",
+    input: `${CSI}?25n`,
+    replies: [`${CSI}?20n`],
+  },
   { name: "DSR keyboard", input: `${CSI}?26n`, replies: [`${CSI}?27;1;0;0n`] },
   { name: "DSR locator", input: `${CSI}?55n`, replies: [`${CSI}?50n`] },
   { name: "unknown DSR is ignored", input: `${CSI}99n${CSI}?99n`, replies: [] },
@@ -276,7 +280,7 @@ runCases("replies", [
   },
   {
     name: "OSC 4 invalid colour is ignored",
-    input: `${OSC}4;1;chartreuse${ST}${OSC}4;300;#ffffff${ST}`,
+    input: `${OSC}4;1;chartreusy${ST}${OSC}4;300;#ffffff${ST}`,
     check: (t) => assertEquals(t.term.paletteOverride(1), null),
   },
   {

@@ -20,14 +20,16 @@ import { NRC_SETS } from "../../core/emulator/charsets.ts";
 const RQM: [string, string, number][] = [
   ["?1", "", 2],
   ["?1", `${CSI}?1h`, 1],
-  ["?2", "", 3],
+  ["?2", "", 1], // xterm: DECANM set (ANSI)
   ["?3", "", 2],
   ["?3", `${CSI}?40h${CSI}?3h`, 1],
-  ["?4", "", 4],
+  ["?4", "", 2], // xterm keeps DECSCLM as a flag
+  ["?4", `${CSI}?4h`, 1],
   ["?5", `${CSI}?5h`, 1],
   ["?6", `${CSI}?6h`, 1],
   ["?7", "", 1],
-  ["?8", "", 3],
+  ["?8", "", 1], // xterm: auto-repeat on
+  ["?8", `${CSI}?8l`, 2],
   ["?9", `${CSI}?9h`, 1],
   ["?12", `${CSI}?12h`, 1],
   ["?25", `${CSI}?25l`, 2],
@@ -38,7 +40,8 @@ const RQM: [string, string, number][] = [
   ["?47", `${CSI}?47h`, 1],
   ["?66", `${CSI}?66h`, 1],
   ["?66", `${ESC}=`, 1],
-  ["?67", "", 4],
+  ["?67", "", 2], // DECBKM: Backspace sends DEL (Debian's xterm)
+  ["?67", `${CSI}?67h`, 1],
   ["?69", "", 2],
   ["?1000", `${CSI}?1000h`, 1],
   ["?1002", `${CSI}?1002h`, 1],
@@ -61,11 +64,13 @@ const RQM: [string, string, number][] = [
   ["?2026", "", 2],
   ["?9999", "", 0],
   ["1", "", 4],
-  ["2", "", 4],
+  ["2", "", 2], // KAM: xterm reports the flag
+  ["2", `${CSI}2h`, 1],
   ["3", "", 4],
   ["4", "", 2],
   ["4", `${CSI}4h`, 1],
-  ["12", "", 3],
+  ["12", "", 1], // SRM: set (no local echo) is xterm's default
+  ["12", `${CSI}12l`, 2],
   ["13", "", 4],
   ["20", `${CSI}20h`, 1],
   ["20", "", 2],
@@ -235,10 +240,17 @@ runCases("OSC events", [
       assertEquals(t.events, [{ type: "clipboard", selection: "c", text: "" }]),
   },
   {
-    name: "OSC 52 query gets no answer and no event",
+    name: "OSC 52 query: no answer from the core, a clipboard-read event",
     input: `${OSC}52;c;?\x07`,
     replies: [],
-    check: (t) => assertEquals(t.events, []),
+    check: (t) => {
+      assertEquals(t.events, [{ type: "clipboard-read", selection: "c" }]);
+      assertEquals(
+        t.term.clipboardReply("c", "héllo 52"),
+        `${OSC}52;c;aMOpbGxvIDUy${ST}`,
+      );
+      assertEquals(t.term.clipboardReply("", ""), `${OSC}52;s0;${ST}`);
+    },
   },
   {
     name: "OSC 52 with a bad selection is ignored",

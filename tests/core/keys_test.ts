@@ -173,6 +173,11 @@ Deno.test("Enter, Tab, Backspace, Escape", () => {
     ["Escape", "Escape", "A", "\x1b\x1b"],
     ["Escape", "Escape", "C", "\x1b"],
   ]);
+  // DECBKM (?67) set: Backspace sends BS, Ctrl+Backspace DEL (xterm).
+  table([
+    ["Backspace", "Backspace", "", "\x08"],
+    ["Backspace", "Backspace", "C", "\x7f"],
+  ], { ...NORMAL, backarrowBs: true });
   // LNM: Enter sends CR LF.
   table([
     ["Enter", "Enter", "", "\r\n"],

@@ -77,6 +77,13 @@ const NO_TMUX_SLSR_WHY = "tmux has no SL/SR (CSI Ps SP @ / A); vttest " +
 const DECSCA_WHY = "tmux has no DECSCA protected areas; vttest wants a " +
   "solid box of *'s in the middle, as we draw";
 
+const DOUBLE_SIZE_WHY = "tmux has no DEC double-size lines (ESC # 3/4/6) and " +
+  "keeps 80 characters on them; a double-width line holds 40, so text past " +
+  "column 40 wraps (autowrap), as on a VT100; the line sizes are checked too";
+
+const DECREQTPARM_WHY = "tmux does not answer DECREQTPARM; vttest marks " +
+  "xterm's answer (no parity, 8 bits, 38400 baud) OK, as it shows";
+
 /** Choose item `item` of the current menu; the next screen is `name`. */
 function choose(item: string, name: string): VttestStep {
   return { keys: item + RET, name };
@@ -147,6 +154,28 @@ export const VTTEST_WALKS: VttestWalk[] = [
     ],
   },
   {
+    // Terminal reports that need keys: the answerback (none, as xterm's
+    // default), LNM (RETURN sends CR LF, then CR) and DECREQTPARM.
+    name: "menu6-keys",
+    steps: [
+      choose("6", "00-menu"),
+      choose("1", "01-answerback"),
+      choose("", "02-answerback-return"),
+      choose("", "03-menu"),
+      {
+        ...ours(choose("7", "04-decreqtparm"), DECREQTPARM_WHY),
+        tmuxKeys: null,
+      },
+      { ...ours(choose("", "05-menu"), DECREQTPARM_WHY), tmuxKeys: null },
+      choose("2", "06-lnm-set"),
+      // Our key encoder sends CR LF for RETURN in LNM, as xterm.
+      { keys: "\r\n", name: "07-lnm-reset" },
+      choose("", "08-lnm-done"),
+      choose("", "09-menu"),
+      choose("0", "10-main"),
+    ],
+  },
+  {
     // VT102 insert/delete character and line.
     name: "menu8",
     steps: [
@@ -209,6 +238,19 @@ export const VTTEST_WALKS: VttestWalk[] = [
       choose("0", "09-vt220-menu"),
       choose("0", "10-menu"),
       choose("0", "11-main"),
+    ],
+  },
+  {
+    // Double-sized characters: DECDWL, DECDHL top and bottom, DECSWL.
+    name: "menu4",
+    steps: [
+      ours(choose("4", "01-left"), DOUBLE_SIZE_WHY),
+      ours(choose("", "02-left-swl"), DOUBLE_SIZE_WHY),
+      ours(choose("", "03-centred"), DOUBLE_SIZE_WHY),
+      ours(choose("", "04-centred-swl"), DOUBLE_SIZE_WHY),
+      ours(choose("", "05-frame"), DOUBLE_SIZE_WHY),
+      ours(choose("", "06-half-box"), DOUBLE_SIZE_WHY),
+      choose("", "07-main"),
     ],
   },
   {

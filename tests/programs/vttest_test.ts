@@ -79,12 +79,26 @@ function checkBce(s: ProgramSession, fg: number, bg: number): void {
   }
 }
 
+/**
+ * The line sizes of the screen, one digit a row: 0 single, 1 double width,
+ * 2 double height (top half), 3 double height (bottom half).
+ */
+function checkSizes(s: ProgramSession, want: string): void {
+  const got = Array.from({ length: s.term.rows }, (_, y) => s.line(y).size)
+    .join("");
+  assert.equal(got, want, "line sizes");
+}
+
 /** Checks beyond the screen text, after the step of that name. */
 const EXTRA_CHECKS: Record<string, (s: ProgramSession) => void> = {
   "menu2/02-12": (s) => checkRendition(s, false),
   "menu2/02-13": (s) => checkRendition(s, true),
   // Yellow on blue; then the box only in colour, the rest default... but
   // the first screen is the one that must have no default cell at all.
+  "menu4/01-left": (s) => checkSizes(s, "000000001023023000000000"),
+  "menu4/02-left-swl": (s) => checkSizes(s, "000000001023023000001000"),
+  "menu4/05-frame": (s) => checkSizes(s, "000000023232323230000000"),
+  "menu4/06-half-box": (s) => checkSizes(s, "000000000000000000023232"),
   "menu11-bce/02-bce-blue": (s) =>
     checkBce(s, paletteColor(3), paletteColor(4)),
 };
