@@ -180,7 +180,10 @@ export function osc52(host: OscHost, args: string): void {
   });
 }
 
-/** OSC 9 ; 4 ; state ; percent (progress). Other OSC 9 forms are ignored. */
+/**
+ * OSC 9 ; 4 ; state ; percent (progress). Other numbered OSC 9 forms are
+ * ignored; `notify.ts` routes OSC 9 here and handles the message form.
+ */
 export function osc9(host: OscHost, args: string): void {
   const parts = args.split(";");
   if (parts[0] !== "4" || parts.length > 3) return;

@@ -28,6 +28,7 @@ import * as kitty from "./kitty_keyboard.ts";
 import * as lineSize from "./line_size.ts";
 import * as modes from "./mode_table.ts";
 import * as osc from "./osc.ts";
+import * as notify from "./notify.ts";
 import * as pen from "./pen.ts";
 import * as rect from "./rectangles.ts";
 import { rep } from "./repeat.ts";
@@ -202,12 +203,14 @@ export const OSC_COMMANDS: readonly Registration<number, OscHandler>[] = [
   osc_(4,    "PALETTE",   osc.osc4,            "Set or query palette colours"),
   osc_(7,    "CWD",       osc.osc7,            "Current directory (file:// URL)"),
   osc_(8,    "LINK",      osc.osc8,            "Hyperlink"),
-  osc_(9,    "PROGRESS",  osc.osc9,            "Progress (9;4;state;percent)"),
+  osc_(9,    "NOTIFY",    notify.osc9,         "iTerm2 notification (9;message); progress (9;4;state;percent)"),
   osc_(10,   "FG",        osc.osc10,           "Set or query the default foreground"),
   osc_(11,   "BG",        osc.osc11,           "Set or query the default background"),
   osc_(12,   "CURSOR",    osc.osc12,           "Set or query the cursor colour"),
+  osc_(30,   "WINDOW_NAME", notify.osc30,      "DomTerm: name the window (the window-name attribute)"),
   osc_(52,   "CLIPBOARD", osc.osc52,           "Set the clipboard (queries get no answer)"),
   osc_(72,   "HTML",      osc72,               "DomTerm: insert HTML"),
+  osc_(99,   "KITTY_NOTIFY", notify.osc99,     "kitty notification (i=, d=, p=title|body|?, e=1 base64)"),
   osc_(104,  "RESET_PALETTE", osc.osc104,      "Reset palette colours"),
   osc_(110,  "RESET_FG",  osc.osc110,          "Reset the default foreground"),
   osc_(111,  "RESET_BG",  osc.osc111,          "Reset the default background"),
@@ -218,6 +221,7 @@ export const OSC_COMMANDS: readonly Registration<number, OscHandler>[] = [
   osc_(133,  "PROMPT",    marks.semanticPrompt, "Semantic prompt marks (A, B, C, D, ...)"),
   osc_(633,  "VSCODE",    marks.vscodeMarks,   "VS Code shell integration marks"),
   osc_(721,  "REPLACE",   osc721,              "DomTerm: replace the children of a keyed element"),
+  osc_(777,  "RXVT_NOTIFY", notify.osc777,     "rxvt-unicode notification (777;notify;title;body)"),
   osc_(1337, "ITERM2",    osc1337,             "iTerm2: File= images and downloads, SetMark, CurrentDir="),
 ];
 

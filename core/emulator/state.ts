@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { newNotifyState, type NotifyState } from "./notify.ts";
 import { Buffer } from "../model/buffer.ts";
 import type { Line } from "../model/line.ts";
 import type { ImageEmbed } from "../model/line_extras.ts";
@@ -113,6 +114,10 @@ export interface TerminalState {
   iconTitle: string;
   /** OSC 7 directory URL. */
   cwd: string;
+  /** OSC 30 window name ("" for none). */
+  windowName: string;
+  /** kitty notifications being assembled (not in snapshots). */
+  notify: NotifyState;
   titleStack: TitleEntry[];
   kitty: KittyKeyboard;
   /** XTSAVE'd DEC private modes. */
@@ -190,6 +195,8 @@ export function initialState(
     title: "",
     iconTitle: "",
     cwd: "",
+    windowName: "",
+    notify: newNotifyState(),
     titleStack: [],
     kitty: new KittyKeyboard(),
     savedModes: new Map(),

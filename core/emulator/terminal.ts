@@ -325,6 +325,10 @@ export class Terminal implements TerminalView {
   get cwd(): string {
     return this.#s.cwd;
   }
+  /** Window name (OSC 30), "" for none. */
+  get windowName(): string {
+    return this.#s.windowName;
+  }
   /** Icon title (OSC 0 / 1). */
   get iconTitle(): string {
     return this.#s.iconTitle;

@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { newNotifyState } from "../emulator/notify.ts";
 import {
   A_CLUSTER,
   A_EXT_SHIFT,
@@ -155,6 +156,8 @@ export interface TerminalSnapshot {
   title: string;
   iconTitle: string;
   cwd: string;
+  /** OSC 30 window name. */
+  windowName: string;
   titleStack: TitleEntry[];
   kitty: [number[], number[]];
   savedModes: [number, boolean][];
@@ -340,6 +343,7 @@ export function writeSnapshot(
     title: s.title,
     iconTitle: s.iconTitle,
     cwd: s.cwd,
+    windowName: s.windowName,
     titleStack: s.titleStack.map((e) => ({ ...e })),
     kitty: s.kitty.save(),
     savedModes: [...s.savedModes],
@@ -953,6 +957,8 @@ export function readSnapshot(snapshot: unknown): ReadSnapshot {
     title: str(o.title, "title", 1 << 16),
     iconTitle: str(o.iconTitle, "iconTitle", 1 << 16),
     cwd: str(o.cwd, "cwd", 1 << 16),
+    windowName: str(o.windowName, "windowName", 1 << 16),
+    notify: newNotifyState(),
     titleStack,
     kitty,
     savedModes,
