@@ -26,6 +26,7 @@ import { Actions } from "./actions.ts";
 import { registerActions } from "./window_actions.ts";
 import { Menu } from "./menu.ts";
 import { FindBar } from "./find.ts";
+import { installWindowUi } from "./window_ui.ts";
 
 /** How long the "process exited" notice stays before the window closes. */
 const CLOSE_DELAY_MS = 1500;
@@ -87,8 +88,9 @@ function start(): void {
     // (once, for every window): this copy only draws.
     reply: () => {},
     onEvent: (e) => {
-      if (e.type === "title") document.title = e.title || "domterm";
-      else if (e.type === "resize-request") {
+      // Title, window name, progress, notifications, command ends.
+      if (windowUi.handle(e)) return;
+      if (e.type === "resize-request") {
         // XTWINOPS 8: after this write (not inside it), within the window.
         queueMicrotask(() => applySize(e.cols, e.rows));
       } else if (e.type === "clipboard") {
@@ -99,6 +101,7 @@ function start(): void {
     },
   });
   const renderer = new Renderer(root, term);
+  const windowUi = installWindowUi(root, term);
   installCopyHandler(root); // soft-wrapped rows copy as one line
   const bell = new VisualBell(root);
   const shellUi = new ShellUi(term, renderer, (d) => conn?.sendInput(d));
@@ -156,6 +159,7 @@ function start(): void {
       switch (msg.type) {
         case "ready":
           sessionStorage.setItem("domterm-session", String(msg.session));
+          windowUi.setCommand(msg.command ?? []);
           break;
         case "snapshot":
           performance.mark("domterm:snapshot-received");
@@ -173,6 +177,7 @@ function start(): void {
           find?.noteOutput();
           renderer.reset();
           shellUi.reset();
+          windowUi.reset();
           if (msg.droppedLines) {
             console.warn(
               `domterm: ${msg.droppedLines} old history lines were too much to send`,
@@ -370,6 +375,8 @@ function start(): void {
       shellUi,
       actions,
       find,
+      notifier: windowUi.notifier,
+      progress: windowUi.progress,
     },
   });
 }

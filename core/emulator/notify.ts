@@ -36,7 +36,11 @@ export function newNotifyState(): NotifyState {
   return { pending: new Map() };
 }
 
+// deno-lint-ignore no-control-regex
 const CONTROLS = /[\x00-\x1f\x7f-\x9f]+/g;
+/** The same, but a line feed stays (bodies may have several lines). */
+// deno-lint-ignore no-control-regex
+const CONTROLS_BUT_LF = /[\x00-\x09\x0b-\x1f\x7f-\x9f]+/g;
 
 /** Control characters become spaces (a title is one line). */
 function clean(s: string, max: number): string {
@@ -52,10 +56,7 @@ function emitNotify(
 ): void {
   const tt = clean(title, MAX_NOTIFY_TITLE);
   // A body keeps its line breaks; other controls go.
-  const bb = body.replace(/\r\n?/g, "\n").replace(
-    /[\x00-\x09\x0b-\x1f\x7f-\x9f]+/g,
-    " ",
-  )
+  const bb = body.replace(/\r\n?/g, "\n").replace(CONTROLS_BUT_LF, " ")
     .trim().slice(0, MAX_NOTIFY_BODY);
   if (tt === "" && bb === "") return;
   t.emit({ type: "notify", source, title: tt, body: bb, id });
