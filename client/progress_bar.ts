@@ -57,15 +57,9 @@ export class ProgressBar {
   /** Apply an OSC 9 ; 4 event. */
   set(state: 0 | 1 | 2 | 3 | 4, percent: number): void {
     const p = Math.max(0, Math.min(100, Math.round(percent)));
-    // A state without a percentage keeps the last one (as Windows Terminal).
-    const keep = (state === 2 || state === 4) && percent === 0;
     const next: ProgressState = {
       state,
-      percent: state === 0 || state === 3
-        ? 0
-        : keep
-        ? this.#current.percent
-        : p,
+      percent: state === 0 || state === 3 ? 0 : p,
     };
     this.#current = next;
     this.#el.hidden = state === 0;

@@ -21,7 +21,7 @@ export interface WindowUi {
   handle(e: TerminalEvent): boolean;
   /** The session's command line (from `ready`). */
   setCommand(command: readonly string[]): void;
-  /** After a snapshot was loaded: title and name from the new state. */
+  /** After a snapshot was loaded: title, name and progress from the new state. */
   reset(): void;
 }
 
@@ -80,6 +80,10 @@ export function installWindowUi(root: HTMLElement, term: Terminal): WindowUi {
       return false;
     },
     setCommand: (command) => title.setCommand(command),
-    reset: () => title.update(),
+    reset: () => {
+      const p = term.progress;
+      progress.set(p.state, p.percent); // updates the title too
+      title.update();
+    },
   };
 }

@@ -2,13 +2,13 @@
  * Desktop notifications and the window's name, as typed events: iTerm2's
  * `OSC 9 ; message`, rxvt-unicode's `OSC 777 ; notify ; title ; body`,
  * kitty's `OSC 99 ; metadata ; payload` (chunked, base64) and DomTerm's
- * `OSC 30 ; name`. The core only parses and bounds them; the page decides
+ * `OSC 30 ; name`, and the OSC 9 ; 4 progress. The core only parses and bounds them; the page decides
  * whether and how to show a notification (focus, permission, rate).
  *
  * @module
  */
 import type { Emulator } from "./context.ts";
-import { decodeBase64Text, MAX_TITLE_LENGTH, osc9 as progress } from "./osc.ts";
+import { decodeBase64Text, MAX_TITLE_LENGTH, parseProgress } from "./osc.ts";
 
 /** A notification's title is cut to this many characters here. */
 export const MAX_NOTIFY_TITLE = 1024;
@@ -70,7 +70,16 @@ function emitNotify(
  */
 export function osc9(t: Emulator, args: string): void {
   if (/^[0-9]+(;|$)/.test(args)) {
-    progress(t, args);
+    const p = parseProgress(args);
+    if (p === null) return;
+    // Error and paused without a percentage keep the last one (as Windows
+    // Terminal does).
+    if ((p.state === 2 || p.state === 4) && p.percent === 0) {
+      p.percent = t.s.progress.percent;
+    }
+    // Kept in the state, so a window that attaches later shows it too.
+    t.s.progress = p;
+    t.emit({ type: "progress", ...p });
     return;
   }
   emitNotify(t, "osc9", "", args);

@@ -11,6 +11,7 @@
  *
  * @module
  */
+import type { Progress } from "./osc.ts";
 import { newNotifyState, type NotifyState } from "./notify.ts";
 import { Buffer } from "../model/buffer.ts";
 import type { Line } from "../model/line.ts";
@@ -116,6 +117,8 @@ export interface TerminalState {
   cwd: string;
   /** OSC 30 window name ("" for none). */
   windowName: string;
+  /** OSC 9 ; 4 progress (state 0: none). */
+  progress: Progress;
   /** kitty notifications being assembled (not in snapshots). */
   notify: NotifyState;
   titleStack: TitleEntry[];
@@ -196,6 +199,7 @@ export function initialState(
     iconTitle: "",
     cwd: "",
     windowName: "",
+    progress: { state: 0, percent: 0 },
     notify: newNotifyState(),
     titleStack: [],
     kitty: new KittyKeyboard(),

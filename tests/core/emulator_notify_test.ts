@@ -42,9 +42,27 @@ runCases("OSC 9 notifications", [
         [0, 1, 2, 3, 4].map((state) => ({
           type: "progress",
           state,
-          percent: 50,
+          percent: state === 0 ? 0 : 50,
         })),
       ),
+  },
+  {
+    name: "error and paused without a percentage keep the last one",
+    input: `${OSC}9;4;1;30\x07${OSC}9;4;2\x07${OSC}9;4;4\x07${OSC}9;4;0;55\x07`,
+    check: (t) => {
+      assertEquals(t.events, [
+        { type: "progress", state: 1, percent: 30 },
+        { type: "progress", state: 2, percent: 30 },
+        { type: "progress", state: 4, percent: 30 },
+        { type: "progress", state: 0, percent: 0 },
+      ]);
+      assertEquals(t.term.progress, { state: 0, percent: 0 });
+    },
+  },
+  {
+    name: "the progress is kept in the state",
+    input: `${OSC}9;4;1;40\x07`,
+    check: (t) => assertEquals(t.term.progress, { state: 1, percent: 40 }),
   },
   {
     name: "other numbered ConEmu forms (9;9;cwd) are no notification",
@@ -196,9 +214,10 @@ runCases("shell-integration command events", [
   },
 ]);
 
-Deno.test("the window name survives a snapshot", () => {
+Deno.test("the window name and the progress survive a snapshot", () => {
   const a = new Terminal({ cols: 20, rows: 4 });
-  a.write(new TextEncoder().encode(`${OSC}30;named\x07`));
+  a.write(new TextEncoder().encode(`${OSC}30;named\x07${OSC}9;4;4;65\x07`));
   const b = Terminal.restore(JSON.parse(JSON.stringify(a.snapshot())));
   assertEquals(b.windowName, "named");
+  assertEquals(b.progress, { state: 4, percent: 65 });
 });

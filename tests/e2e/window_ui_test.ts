@@ -294,6 +294,22 @@ Deno.test("e2e window: title (OSC 2, command and OSC 7 directory), OSC 30 name, 
     assertEquals(s.title, "[40%] my title");
     const normalColor = s.color;
 
+    // A reload (a new window on the session) shows the same progress,
+    // name and title: they are part of the session's state.
+    await page.reload();
+    await page.waitForFunction(() => "domterm" in globalThis);
+    await page.waitForFunction(() => document.title === "[40%] my title");
+    await page.waitForTimeout(300);
+    s = await progressState(page);
+    assertEquals([s.shown, s.state, s.percent], [true, "normal", 40]);
+    assertEquals(
+      await page.evaluate(() =>
+        document.getElementById("terminal")!.getAttribute("window-name")
+      ),
+      "build box",
+    );
+    await page.click("#terminal");
+
     await runAndWait(page, "printf '\\e]9;4;2;70\\a'", "c5");
     await page.waitForTimeout(300);
     s = await progressState(page);
