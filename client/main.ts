@@ -27,6 +27,7 @@ import { registerActions } from "./window_actions.ts";
 import { Menu } from "./menu.ts";
 import { FindBar } from "./find.ts";
 import { ClipboardRead } from "./clipboard_read.ts";
+import { installWindowUi } from "./window_ui.ts";
 
 /** How long the "process exited" notice stays before the window closes. */
 const CLOSE_DELAY_MS = 1500;
@@ -90,8 +91,9 @@ function start(): void {
     // (once, for every window): this copy only draws.
     reply: () => {},
     onEvent: (e) => {
-      if (e.type === "title") document.title = e.title || "domterm";
-      else if (e.type === "resize-request") {
+      // Title, window name, progress, notifications, command ends.
+      if (windowUi.handle(e)) return;
+      if (e.type === "resize-request") {
         // XTWINOPS 8: after this write (not inside it), within the window.
         queueMicrotask(() => applySize(e.cols, e.rows));
       } else if (e.type === "clipboard") {
@@ -104,6 +106,7 @@ function start(): void {
     },
   });
   const renderer = new Renderer(root, term);
+  const windowUi = installWindowUi(root, term);
   installCopyHandler(root); // soft-wrapped rows copy as one line
   const bell = new VisualBell(root);
   const shellUi = new ShellUi(term, renderer, (d) => conn?.sendInput(d));
@@ -161,6 +164,7 @@ function start(): void {
       switch (msg.type) {
         case "ready":
           sessionStorage.setItem("domterm-session", String(msg.session));
+          windowUi.setCommand(msg.command ?? []);
           break;
         case "snapshot":
           performance.mark("domterm:snapshot-received");
@@ -178,6 +182,7 @@ function start(): void {
           find?.noteOutput();
           renderer.reset();
           shellUi.reset();
+          windowUi.reset();
           if (msg.droppedLines) {
             console.warn(
               `domterm: ${msg.droppedLines} old history lines were too much to send`,
@@ -382,6 +387,8 @@ function start(): void {
       actions,
       find,
       clipboardRead,
+      notifier: windowUi.notifier,
+      progress: windowUi.progress,
     },
   });
 }

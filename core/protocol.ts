@@ -163,6 +163,8 @@ export interface ReadyMessage {
    */
   offset: number;
   resumed: boolean;
+  /** The session's command line (for the window title); absent from older servers. */
+  command?: string[];
 }
 
 /**

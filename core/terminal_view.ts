@@ -146,4 +146,25 @@ export type TerminalEvent =
    * large as the window allows). The client honours it within the window
    * and resizes as usual.
    */
-  | { type: "resize-request"; cols: number; rows: number };
+  | { type: "resize-request"; cols: number; rows: number }
+  /**
+   * A desktop notification asked for by OSC 9 (iTerm2), OSC 777 ; notify
+   * (rxvt-unicode) or OSC 99 (kitty). Plain text: title and body have no
+   * control characters but line breaks in the body, and are length-capped
+   * (`core/emulator/notify.ts`); either may be empty, not both. `id` is
+   * kitty's `i=` ("" otherwise).
+   */
+  | {
+    type: "notify";
+    source: "osc9" | "osc777" | "osc99";
+    title: string;
+    body: string;
+    id: string;
+  }
+  /** OSC 30 (DomTerm): the window's name ("" removes it). */
+  | { type: "window-name"; name: string }
+  /**
+   * Shell integration (OSC 133 / 633 C and D): a command started running
+   * (`start`) or finished (`end`, with its exit status when the shell said).
+   */
+  | { type: "command"; phase: "start" | "end"; exit: number | null };

@@ -306,6 +306,7 @@ export class Session {
       rows: this.rows,
       offset: entries ? resume!.offset : this.bytesRead,
       resumed: entries !== null,
+      command: this.command,
       ...ready,
     } as ServerMessage);
     if (entries) {

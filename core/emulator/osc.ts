@@ -241,19 +241,29 @@ export function osc52(host: OscHost, args: string): void {
   });
 }
 
-/** OSC 9 ; 4 ; state ; percent (progress). Other OSC 9 forms are ignored. */
-export function osc9(host: OscHost, args: string): void {
+/** An OSC 9 ; 4 progress: state 0 none, 1 normal, 2 error, 3 indeterminate, 4 paused. */
+export interface Progress {
+  state: 0 | 1 | 2 | 3 | 4;
+  /** 0-100. */
+  percent: number;
+}
+
+/**
+ * Parse the text of `OSC 9 ; 4 ; state ; percent` after "9;" (progress),
+ * or null when it is not a valid progress (other numbered OSC 9 forms
+ * included). `notify.ts` handles OSC 9 and calls this.
+ */
+export function parseProgress(args: string): Progress | null {
   const parts = args.split(";");
-  if (parts[0] !== "4" || parts.length > 3) return;
+  if (parts[0] !== "4" || parts.length > 3) return null;
   const num = (s: string | undefined) =>
     s === undefined || s === "" ? 0 : /^[0-9]{1,6}$/.test(s) ? +s : -1;
   const state = num(parts[1]), percent = num(parts[2]);
-  if (state < 0 || state > 4 || percent < 0) return;
-  host.emit({
-    type: "progress",
-    state: state as 0 | 1 | 2 | 3 | 4,
-    percent: Math.min(100, percent),
-  });
+  if (state < 0 || state > 4 || percent < 0) return null;
+  return {
+    state: state as Progress["state"],
+    percent: state === 0 ? 0 : Math.min(100, percent),
+  };
 }
 
 /** `OSC 0 ; Pt`: set the icon title and the window title. */

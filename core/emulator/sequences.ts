@@ -28,6 +28,7 @@ import * as kitty from "./kitty_keyboard.ts";
 import * as lineSize from "./line_size.ts";
 import * as modes from "./mode_table.ts";
 import * as osc from "./osc.ts";
+import * as notify from "./notify.ts";
 import * as pen from "./pen.ts";
 import * as rect from "./rectangles.ts";
 import { rep } from "./repeat.ts";
@@ -227,7 +228,7 @@ export const OSC_COMMANDS: readonly Registration<number, OscHandler>[] = [
   osc_(5,    "SPECIAL",   osc.osc5,            "Set or query the special colours (0 bold, 1 underline, 2 blink, 3 reverse, 4 italic)"),
   osc_(7,    "CWD",       osc.osc7,            "Current directory (file:// URL)"),
   osc_(8,    "LINK",      osc.osc8,            "Hyperlink"),
-  osc_(9,    "PROGRESS",  osc.osc9,            "Progress (9;4;state;percent)"),
+  osc_(9,    "NOTIFY",    notify.osc9,         "iTerm2 notification (9;message); progress (9;4;state;percent)"),
   osc_(10,   "FG",        osc.dynamicColorOsc(10), "Set or query the default foreground (further arguments: 11, 12, ...)"),
   osc_(11,   "BG",        osc.dynamicColorOsc(11), "Set or query the default background"),
   osc_(12,   "CURSOR",    osc.dynamicColorOsc(12), "Set or query the cursor colour"),
@@ -238,8 +239,10 @@ export const OSC_COMMANDS: readonly Registration<number, OscHandler>[] = [
   osc_(17,   "HIGHLIGHT_BG", osc.dynamicColorOsc(17), "Set or query the highlight background"),
   osc_(18,   "TEK_CURSOR", osc.dynamicColorOsc(18), "Set or query the Tektronix cursor colour"),
   osc_(19,   "HIGHLIGHT_FG", osc.dynamicColorOsc(19), "Set or query the highlight foreground"),
+  osc_(30,   "WINDOW_NAME", notify.osc30,      "DomTerm: name the window (the window-name attribute)"),
   osc_(52,   "CLIPBOARD", osc.osc52,           "Set the clipboard (queries get no answer)"),
   osc_(72,   "HTML",      osc72,               "DomTerm: insert HTML"),
+  osc_(99,   "KITTY_NOTIFY", notify.osc99,     "kitty notification (i=, d=, p=title|body|?, e=1 base64)"),
   osc_(104,  "RESET_PALETTE", osc.osc104,      "Reset palette colours (all, special colours too, without an index)"),
   osc_(105,  "RESET_SPECIAL", osc.osc105,      "Reset special colours (all without an index)"),
   osc_(110,  "RESET_FG",  osc.resetDynamicOsc(110), "Reset the default foreground"),
@@ -256,6 +259,7 @@ export const OSC_COMMANDS: readonly Registration<number, OscHandler>[] = [
   osc_(133,  "PROMPT",    marks.semanticPrompt, "Semantic prompt marks (A, B, C, D, ...)"),
   osc_(633,  "VSCODE",    marks.vscodeMarks,   "VS Code shell integration marks"),
   osc_(721,  "REPLACE",   osc721,              "DomTerm: replace the children of a keyed element"),
+  osc_(777,  "RXVT_NOTIFY", notify.osc777,     "rxvt-unicode notification (777;notify;title;body)"),
   osc_(1337, "ITERM2",    osc1337,             "iTerm2: File= images and downloads, SetMark, CurrentDir="),
 ];
 

@@ -331,10 +331,27 @@ export function domtermCsiU(host: ShellMarksHost, params: Params): boolean {
 /** `OSC 133 ; A|B|C|D|... [; params]`: semantic prompt marks (FinalTerm, iTerm2, kitty). */
 export function semanticPrompt(t: Emulator, args: string): void {
   osc133(t.marks, args);
+  commandEvent(t, args);
+}
+
+/** Report a command's start (C) and end (D; exit status) to the embedder. */
+function commandEvent(t: Emulator, args: string): void {
+  const c = args.charAt(0);
+  if (args.length > 1 && args.charAt(1) !== ";") return;
+  if (c === "C") t.emit({ type: "command", phase: "start", exit: null });
+  else if (c === "D") {
+    const code = args.split(";")[1] ?? "";
+    t.emit({
+      type: "command",
+      phase: "end",
+      exit: /^-?\d{1,10}$/.test(code) ? parseInt(code, 10) : null,
+    });
+  }
 }
 /** `OSC 633 ; A|B|C|D|E|P ...`: VS Code's shell integration marks. */
 export function vscodeMarks(t: Emulator, args: string): void {
   osc633(t.marks, args);
+  commandEvent(t, args);
 }
 /** `OSC 119 ; id`: DomTerm: start a new group. */
 export function groupStart(t: Emulator, args: string): void {

@@ -11,6 +11,8 @@
  *
  * @module
  */
+import type { Progress } from "./osc.ts";
+import { newNotifyState, type NotifyState } from "./notify.ts";
 import { Buffer } from "../model/buffer.ts";
 import type { Line } from "../model/line.ts";
 import type { ImageEmbed } from "../model/line_extras.ts";
@@ -113,6 +115,12 @@ export interface TerminalState {
   iconTitle: string;
   /** OSC 7 directory URL. */
   cwd: string;
+  /** OSC 30 window name ("" for none). */
+  windowName: string;
+  /** OSC 9 ; 4 progress (state 0: none). */
+  progress: Progress;
+  /** kitty notifications being assembled (not in snapshots). */
+  notify: NotifyState;
   titleStack: TitleEntry[];
   kitty: KittyKeyboard;
   /** XTSAVE'd DEC private modes. */
@@ -190,6 +198,9 @@ export function initialState(
     title: "",
     iconTitle: "",
     cwd: "",
+    windowName: "",
+    progress: { state: 0, percent: 0 },
+    notify: newNotifyState(),
     titleStack: [],
     kitty: new KittyKeyboard(),
     savedModes: new Map(),

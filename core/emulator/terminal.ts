@@ -328,6 +328,14 @@ export class Terminal implements TerminalView {
   get cwd(): string {
     return this.#s.cwd;
   }
+  /** Window name (OSC 30), "" for none. */
+  get windowName(): string {
+    return this.#s.windowName;
+  }
+  /** The OSC 9 ; 4 progress (state 0: none). */
+  get progress(): { state: 0 | 1 | 2 | 3 | 4; percent: number } {
+    return { ...this.#s.progress };
+  }
   /** Icon title (OSC 0 / 1). */
   get iconTitle(): string {
     return this.#s.iconTitle;

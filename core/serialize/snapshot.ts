@@ -16,6 +16,8 @@
  *
  * @module
  */
+import type { Progress } from "../emulator/osc.ts";
+import { newNotifyState } from "../emulator/notify.ts";
 import {
   A_CLUSTER,
   A_EXT_SHIFT,
@@ -160,6 +162,10 @@ export interface TerminalSnapshot {
   title: string;
   iconTitle: string;
   cwd: string;
+  /** OSC 30 window name. */
+  windowName: string;
+  /** OSC 9 ; 4 progress. */
+  progress: { state: number; percent: number };
   titleStack: TitleEntry[];
   kitty: [number[], number[]];
   savedModes: [number, boolean][];
@@ -345,6 +351,8 @@ export function writeSnapshot(
     title: s.title,
     iconTitle: s.iconTitle,
     cwd: s.cwd,
+    windowName: s.windowName,
+    progress: { ...s.progress },
     titleStack: s.titleStack.map((e) => ({ ...e })),
     kitty: s.kitty.save(),
     savedModes: [...s.savedModes],
@@ -971,6 +979,9 @@ export function readSnapshot(snapshot: unknown): ReadSnapshot {
     title: str(o.title, "title", 1 << 16),
     iconTitle: str(o.iconTitle, "iconTitle", 1 << 16),
     cwd: str(o.cwd, "cwd", 1 << 16),
+    windowName: str(o.windowName, "windowName", 1 << 16),
+    progress: readProgress(o.progress),
+    notify: newNotifyState(),
     titleStack,
     kitty,
     savedModes,
@@ -1007,4 +1018,13 @@ export function readSnapshot(snapshot: unknown): ReadSnapshot {
   const derived = penAttr(state) >>> 0;
   if (derived !== state.attr >>> 0) fail("attr does not match the pen");
   return { state, parser: o.parser as ParserState };
+}
+
+/** The snapshot's `progress`: state 0-4, percent 0-100. */
+function readProgress(v: unknown): Progress {
+  const o = obj(v, "progress");
+  return {
+    state: int(o.state, "progress.state", 0, 4) as Progress["state"],
+    percent: int(o.percent, "progress.percent", 0, 100),
+  };
 }

@@ -270,8 +270,8 @@ runCases("OSC events", [
       ]),
   },
   {
-    name: "OSC 9;4 with a bad state, and OSC 9 notifications, are ignored",
-    input: `${OSC}9;4;7;1\x07${OSC}9;4;x\x07${OSC}9;hello\x07`,
+    name: "OSC 9;4 with a bad state is ignored",
+    input: `${OSC}9;4;7;1\x07${OSC}9;4;x\x07`,
     check: (t) => assertEquals(t.events, []),
   },
 ]);

@@ -217,7 +217,8 @@ Deno.test("e2e save as HTML: Ctrl+Shift+S writes a standalone file that looks an
         ),
       };
     });
-    assertEquals(r.title, "domterm");
+    // The window's title: the command and the shell's directory (OSC 7).
+    assertMatch(r.title, /^bash \u2014 \/.*domterm-e2e-save-/);
     assertEquals(r.bg, "rgb(28, 31, 38)", "the dark theme's background");
     assertEquals(r.fg, "rgb(213, 217, 224)");
     assertEquals(r.red, { text: "RED", color: "rgb(229, 112, 122)" });
