@@ -136,4 +136,9 @@ export type TerminalEvent =
    * large as the window allows). The client honours it within the window
    * and resizes as usual.
    */
-  | { type: "resize-request"; cols: number; rows: number };
+  | { type: "resize-request"; cols: number; rows: number }
+  /**
+   * DomTerm `CSI 92 ; 1 u` / `CSI 92 ; 2 u`: turn the window's automatic
+   * pager on / off (the page's pager acts on it).
+   */
+  | { type: "pager"; automatic: boolean };

@@ -116,6 +116,8 @@ export interface Window {
   stale: boolean;
   /** The window said it is going away on purpose. */
   closing: boolean;
+  /** Its pager stopped output (a `pause` message): never made stale. */
+  paused?: boolean;
   /**
    * Waiting for its snapshot: what the stream brings meanwhile waits here
    * (in order) and follows the snapshot.
@@ -446,6 +448,15 @@ export class Session {
     w.closing = true;
   }
 
+  /**
+   * Window `w`'s pager stopped output, or let it go on. A paused window
+   * holds the program back like a window alone: it is never left out as
+   * stale, so it misses nothing and gets no snapshot that skips ahead.
+   */
+  pause(w: Window, paused: boolean): void {
+    w.paused = paused;
+  }
+
   /** A window acknowledged `bytes` more processed output bytes. */
   ack(w: Window, bytes: number): void {
     w.acked = Math.min(w.sent, w.acked + bytes);
@@ -576,7 +587,7 @@ export class Session {
   #checkStale(): void {
     if (!this.paused) return;
     const slow = [...this.windows].filter((w) =>
-      !w.stale && w.sent - w.acked > this.#low
+      !w.stale && !w.paused && w.sent - w.acked > this.#low
     );
     const keepingUp = [...this.windows].some((w) =>
       !w.stale && w.sent - w.acked <= this.#low
