@@ -80,7 +80,9 @@ export class LineCounter {
           break;
         case State.Esc:
           if (b === 0x5b) state = State.Csi; // [
-          else if (b === 0x5d || b === 0x50 || b === 0x5f || b === 0x5e || b === 0x58) {
+          else if (
+            b === 0x5d || b === 0x50 || b === 0x5f || b === 0x5e || b === 0x58
+          ) {
             state = State.Str; // ] P _ ^ X
           } else if (b >= 0x20 && b <= 0x2f) state = State.Esc; // intermediates
           else state = State.Text;

@@ -315,7 +315,9 @@ export function parseClientMessage(text: string): ClientMessage | string {
       return r;
     }
     case "pause":
-      if (typeof o.paused !== "boolean") return "pause: paused must be a boolean";
+      if (typeof o.paused !== "boolean") {
+        return "pause: paused must be a boolean";
+      }
       return { type: "pause", paused: o.paused };
     case "closing":
     case "detach":

@@ -15,13 +15,21 @@ runCases("pager CSI 92 u", [
     cursor: [4, 0],
     replies: [],
     check: (t) =>
-      expectEqual(pagerEvents(t), [{ type: "pager", automatic: true }], "events"),
+      expectEqual(
+        pagerEvents(t),
+        [{ type: "pager", automatic: true }],
+        "events",
+      ),
   },
   {
     name: "CSI 92 ; 2 u turns it off",
     input: `${CSI}92;2u`,
     check: (t) =>
-      expectEqual(pagerEvents(t), [{ type: "pager", automatic: false }], "events"),
+      expectEqual(
+        pagerEvents(t),
+        [{ type: "pager", automatic: false }],
+        "events",
+      ),
   },
   {
     name: "on, then off, in order",
@@ -30,7 +38,10 @@ runCases("pager CSI 92 u", [
     check: (t) =>
       expectEqual(
         pagerEvents(t),
-        [{ type: "pager", automatic: true }, { type: "pager", automatic: false }],
+        [{ type: "pager", automatic: true }, {
+          type: "pager",
+          automatic: false,
+        }],
         "events",
       ),
   },
