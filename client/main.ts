@@ -26,6 +26,7 @@ import { Actions } from "./actions.ts";
 import { registerActions } from "./window_actions.ts";
 import { Menu } from "./menu.ts";
 import { FindBar } from "./find.ts";
+import { Pager } from "./pager.ts";
 
 /** How long the "process exited" notice stays before the window closes. */
 const CLOSE_DELAY_MS = 1500;
@@ -79,6 +80,8 @@ function start(): void {
   let conn: Connection | null = null;
   /** The find bar (set up once the input handler is). */
   let find: FindBar | null = null;
+  /** The pager (set up once the renderer and input handler are). */
+  let pager: Pager | null = null;
   /** When the user last typed (performance.now()). */
   const term = new Terminal({
     cols: 80,
@@ -95,6 +98,7 @@ function start(): void {
         // OSC 52: programs may write the clipboard (never read it).
         navigator.clipboard?.writeText(e.text).catch(() => {});
       } else if (e.type === "bell") bell.ring();
+      else if (e.type === "pager") pager?.setAutomatic(e.automatic);
       renderer.schedule();
     },
   });
@@ -147,6 +151,7 @@ function start(): void {
     }
   };
   conn = new Connection(key, () => size, {
+    admit: (data) => pager?.admit(data) ?? data.length,
     output(data) {
       term.write(data);
       renderer.schedule();
@@ -173,6 +178,7 @@ function start(): void {
           find?.noteOutput();
           renderer.reset();
           shellUi.reset();
+          pager?.reset();
           if (msg.droppedLines) {
             console.warn(
               `domterm: ${msg.droppedLines} old history lines were too much to send`,
@@ -229,6 +235,7 @@ function start(): void {
     modes: () => term.modes,
     cursorRect: () => renderer.cursorRect(),
     onUserInput: () => {
+      pager?.noteUser();
       renderer.noteUserInput();
       renderer.scrollToBottom();
     },
@@ -241,6 +248,21 @@ function start(): void {
     unfoldLine: (i) => !term.buffer.isAlt && shellUi.unfoldLine(i),
     focusTerminal: () => input.refocus(),
   });
+  pager = new Pager(root, {
+    term,
+    hold: () => conn?.hold(),
+    release: () => conn?.release(),
+    send: (d) => conn?.sendInput(d),
+    scrollPages: (n) => renderer.scrollPages(n),
+    scrollToTop: () => renderer.scrollToTop(),
+    scrollToBottom: () => renderer.scrollToBottom(),
+    shownRow: (i) => renderer.shownRow(i),
+    focusTerminal: () => input.refocus(),
+    // A reload of this tab keeps the choice.
+    onAutomaticChange: (on) =>
+      sessionStorage.setItem("domterm-pager", on ? "1" : "0"),
+  });
+  if (sessionStorage.getItem("domterm-pager") === "1") pager.setAutomatic(true);
   // Scroll events do not bubble; a capturing listener sees the viewport's.
   root.addEventListener("scroll", () => find?.onScroll(), {
     capture: true,
@@ -254,7 +276,13 @@ function start(): void {
   // Ctrl+Shift+F finds.
   root.addEventListener("keydown", (e) => {
     if (!e.ctrlKey || !e.shiftKey || e.altKey || e.metaKey) return;
-    const name = e.code === "KeyD" ? "detach" : e.code === "KeyF" ? "find" : "";
+    const name = e.code === "KeyD"
+      ? "detach"
+      : e.code === "KeyF"
+      ? "find"
+      : e.code === "KeyM"
+      ? "pause-output"
+      : "";
     if (name === "") return;
     e.preventDefault();
     e.stopPropagation();
@@ -328,6 +356,7 @@ function start(): void {
       if (rows) getSelection()?.selectAllChildren(rows);
     },
     find: () => find?.open(terminalSelection(root)?.toString() ?? ""),
+    pager: pager,
     clearHistory: () => conn?.sendClearHistory(),
     saveHtml,
     zoom: (a) => zoom.apply(a),
@@ -370,6 +399,7 @@ function start(): void {
       shellUi,
       actions,
       find,
+      pager,
     },
   });
 }
