@@ -57,16 +57,28 @@ export class LineCounter {
     let state = this.#state;
     let col = this.#col;
     const cols = this.cols;
+    /** The column before a CR just taken (the PTY sends CR LF). */
+    let colBeforeCr = -1;
     for (let i = 0; i < data.length; i++) {
       const b = data[i];
       switch (state) {
         case State.Text:
           if (b === ESC) state = State.Esc;
           else if (b === 0x0a || b === 0x0b || b === 0x0c) {
-            if (lines === budget) return this.#stop(i, lines, state, col);
+            if (lines === budget) {
+              // Stop before the CR of a CR LF too: the cursor stays at the
+              // end of the last line shown.
+              return colBeforeCr >= 0
+                ? this.#stop(i - 1, lines, state, colBeforeCr)
+                : this.#stop(i, lines, state, col);
+            }
             lines++;
             col = 0;
-          } else if (b === 0x0d) col = 0;
+          } else if (b === 0x0d) {
+            colBeforeCr = col;
+            col = 0;
+            continue;
+          }
           else if (b === 0x08) col = Math.max(0, col - 1);
           else if (b >= 0x20 && (b < 0x80 || b >= 0xc0) && b !== 0x7f) {
             // A character that does not fit wraps to a new line first.
@@ -77,6 +89,7 @@ export class LineCounter {
             }
             col++;
           }
+          colBeforeCr = -1;
           break;
         case State.Esc:
           if (b === 0x5b) state = State.Csi; // [

@@ -85,6 +85,20 @@ const countCases: CountCase[] = [
     expect: [{ bytes: 5, lines: 2 }],
   },
   {
+    name: "stops before the CR of a CR LF (the PTY's newline)",
+    cols: 80,
+    budget: 1,
+    chunks: ["1\r\n2\r\n3\r\n"],
+    expect: [{ bytes: 4, lines: 1 }],
+  },
+  {
+    name: "after a CR LF stop the next page starts with it",
+    cols: 80,
+    budget: 1,
+    chunks: ["12\r\n3\r\n", "\r\n3\r\n"],
+    expect: [{ bytes: 5, lines: 1 }, { bytes: 3, lines: 1 }],
+  },
+  {
     name: "takes everything within the budget",
     cols: 80,
     budget: 5,
