@@ -78,8 +78,7 @@ export class LineCounter {
             colBeforeCr = col;
             col = 0;
             continue;
-          }
-          else if (b === 0x08) col = Math.max(0, col - 1);
+          } else if (b === 0x08) col = Math.max(0, col - 1);
           else if (b >= 0x20 && (b < 0x80 || b >= 0xc0) && b !== 0x7f) {
             // A character that does not fit wraps to a new line first.
             if (col >= cols) {
