@@ -176,11 +176,16 @@ Deno.test("e2e pager: seq 1 100000 stops after a screenful with seq blocked; Spa
   try {
     await waitForRow(page, PROMPT);
     const bash = await shellPid(page);
-    // The menu's "Automatic pager" entry, by its action.
-    await page.evaluate(() =>
-      // deno-lint-ignore no-explicit-any
-      (globalThis as any).domterm.actions.run("automatic-pager")
-    );
+    // The menu's "Automatic pager" entry, clicked; it then has a check mark.
+    const box = (await page.locator("#terminal").boundingBox())!;
+    const entry = page.locator(".dt-menu-item", { hasText: "Automatic pager" });
+    await page.mouse.click(box.x + 300, box.y + 60, { button: "right" });
+    assertEquals(await entry.getAttribute("aria-checked"), "false");
+    await entry.click();
+    await page.mouse.click(box.x + 300, box.y + 60, { button: "right" });
+    assertEquals(await entry.getAttribute("aria-checked"), "true");
+    await screenshot(page, "pager-menu.png");
+    await page.keyboard.press("Escape");
     assert((await pagerState(page)).automatic, "automatic pager on");
     const rows: number = await page.evaluate(() =>
       // deno-lint-ignore no-explicit-any
