@@ -185,6 +185,7 @@ export class Pager {
     if (!this.#stopped) return;
     this.#stopped = false;
     this.#bar.hidden = true;
+    this.#root.classList.remove("dt-pager-paused");
     switch (how) {
       case "page":
         this.#budget = this.#page();
@@ -220,6 +221,17 @@ export class Pager {
     this.#host.hold();
     this.#title.textContent = title;
     this.#bar.hidden = false;
+    // Room for the bar below the last row (static/ui.css), and the view
+    // scrolled down over it when it followed output.
+    const vp = this.#root.querySelector<HTMLElement>(".dt-viewport");
+    const follow = vp !== null &&
+      vp.scrollHeight - vp.clientHeight - vp.scrollTop < 2;
+    this.#root.style.setProperty(
+      "--dt-pager-room",
+      `${Math.ceil(this.#bar.getBoundingClientRect().height) + 12}px`,
+    );
+    this.#root.classList.add("dt-pager-paused");
+    if (vp && follow) vp.scrollTop = vp.scrollHeight;
   }
 
   #onKeyDown = (e: KeyboardEvent): void => {
