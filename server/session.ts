@@ -190,6 +190,12 @@ export class Session {
   /** The window whose size the PTY follows. */
   #active: Window | null = null;
   #staleTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * The last window was paused (its pager) when it closed on purpose, a
+   * reload most likely: reading stays held until a window attaches, so
+   * the program does not run on unseen meanwhile.
+   */
+  #holdForReload = false;
   #graceTimer: ReturnType<typeof setTimeout> | undefined;
   #detachTimer: ReturnType<typeof setTimeout> | undefined;
   #detachedTimeoutMs: number | undefined;
@@ -330,6 +336,10 @@ export class Session {
       this.#sendSnapshot(w);
     }
     this.windows.add(w);
+    if (this.#holdForReload) {
+      this.#holdForReload = false;
+      this.#checkFlow();
+    }
     // A window alone decides the size; one more follows the active one.
     if (this.windows.size === 1 || this.#active === null) this.#active = w;
     if (this.#active === w) {
@@ -376,6 +386,9 @@ export class Session {
    */
   detach(w: Window): void {
     if (!this.windows.delete(w)) return;
+    if (w.paused && w.closing && this.windows.size === 0) {
+      this.#holdForReload = true;
+    }
     if (this.#active === w) {
       this.#active = [...this.windows].pop() ?? null;
       if (this.#active) {
@@ -574,7 +587,7 @@ export class Session {
   }
 
   #checkFlow(): void {
-    if (this.paused && this.#lag() <= this.#low) {
+    if (this.paused && !this.#holdForReload && this.#lag() <= this.#low) {
       this.paused = false;
       clearTimeout(this.#staleTimer);
       const r = this.#resume;

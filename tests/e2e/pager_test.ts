@@ -404,3 +404,29 @@ Deno.test("e2e pager: Ctrl+Shift+M pauses a flood, arrows and PgUp move through 
     await run.close();
   }
 });
+
+Deno.test("e2e pager: a reload while paused keeps the automatic pager, pauses again, and loses or doubles no line", async () => {
+  const run = await startDomterm(BASH, {
+    env: ENV,
+    serverArgs: ["--scrollback", "120000"],
+  });
+  const { page } = run;
+  try {
+    await waitForRow(page, PROMPT);
+    await page.keyboard.type("printf '\\e[92;1u'; seq 1 100000");
+    await page.keyboard.press("Enter");
+    await waitPaused(page);
+    await page.reload();
+    await page.waitForFunction(() => "domterm" in globalThis);
+    // The new page starts from the session's snapshot (all the server read)
+    // and, the pager still on, stops again a screenful later.
+    await waitPaused(page);
+    assert((await pagerState(page)).automatic, "still on after the reload");
+    await page.keyboard.press("a");
+    await waitForRow(page, "100000", 60_000);
+    await waitCursorLine(page, PROMPT, 20_000);
+    assertSeq(await bufferLines(page), 100000);
+  } finally {
+    await run.close();
+  }
+});
