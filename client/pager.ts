@@ -125,6 +125,8 @@ export class Pager {
     if (on === this.#automatic) return;
     this.#automatic = on;
     if (on) {
+      // It did not follow the output while off: start at a line's start.
+      this.#counter.reset();
       if (!this.#stopped) this.#budget = this.#page();
     } else if (this.#stopped) this.continue("free");
     else this.#budget = Infinity;
@@ -161,7 +163,9 @@ export class Pager {
       // the emulator takes up to it, and what follows is counted.
       const on = indexAfterPagerOn(data);
       const part = on < 0 ? data : data.subarray(0, on);
-      this.#counter.take(part, Infinity);
+      // With the automatic pager on, the counter follows columns and escape
+      // sequences for the next count; off, it is spared (see setAutomatic).
+      if (this.#automatic) this.#counter.take(part, Infinity);
       return part.length;
     }
     const { bytes, lines } = this.#counter.take(data, budget);
