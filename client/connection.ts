@@ -58,6 +58,14 @@ const FINAL_CODES = new Set([
 export interface ConnectionHandlers {
   /** Output bytes, in order; they count as processed when this returns. */
   output(data: Uint8Array): void;
+  /**
+   * How many bytes of `data` (the next output) may be handed on now (the
+   * pager, client/pager.ts); the rest is offered again next. To stop
+   * output there it calls {@link Connection.hold}: nothing more is handed
+   * on or acknowledged until {@link Connection.release}. Taking nothing
+   * (0) holds too.
+   */
+  admit?(data: Uint8Array): number;
   message(msg: ServerMessage): void;
   /** The socket closed for good (code and reason from the server, if any). */
   closed(code: number, reason: string): void;
@@ -95,6 +103,8 @@ export class Connection {
   #offset = 0;
   #scheduled = false;
   #yield = new MessageChannel();
+  /** Output is held (the pager): see ConnectionHandlers.admit. */
+  #held = false;
   #attempt = 0;
   #final = false;
   /** The page holds the session's stream up to `position` (a snapshot or a resume came). */
@@ -227,6 +237,37 @@ export class Connection {
     this.#ws?.close();
   }
 
+  /** True while output is held by the pager. */
+  get held(): boolean {
+    return this.#held;
+  }
+
+  /**
+   * Hold output (the pager): what is not handed on yet stays queued,
+   * unprocessed and unacknowledged, so the server stops reading the PTY
+   * once HIGH_WATER is reached; the server is told (a `pause` message) so
+   * that it keeps the window in flow control.
+   */
+  hold(): void {
+    if (this.#held) return;
+    this.#held = true;
+    this.#send({ type: "pause", paused: true });
+  }
+
+  /**
+   * Hand held output on again (the pager continues); `admit` is asked
+   * again for what follows.
+   */
+  release(): void {
+    if (!this.#held) return;
+    this.#held = false;
+    this.#send({ type: "pause", paused: false });
+    if (!this.#scheduled && this.#queue.length > 0) {
+      this.#scheduled = true;
+      this.#yield.port2.postMessage(null);
+    }
+  }
+
   /** Send input for the program (a string of characters, UTF-8 encoded here). */
   sendInput(data: string | Uint8Array<ArrayBuffer>): void {
     if (!this.connected) return;
@@ -297,14 +338,24 @@ export class Connection {
   #drain(): void {
     const end = performance.now() + SLICE_MS;
     const queue = this.#queue;
-    while (queue.length > 0) {
+    while (queue.length > 0 && !this.#held) {
       const item = queue[0];
       if (!(item instanceof Uint8Array)) {
         queue.shift();
         item();
       } else {
         const start = this.#offset;
-        const stop = Math.min(item.length, start + PIECE);
+        let stop = Math.min(item.length, start + PIECE);
+        if (this.#handlers.admit && stop > start) {
+          // The pager may take less (it stops at the byte where a screenful
+          // is complete, and holds the rest: see hold()).
+          stop = start +
+            Math.max(0, this.#handlers.admit(item.subarray(start, stop)));
+          if (stop === start) {
+            this.hold(); // taking nothing is holding
+            break;
+          }
+        }
         this.#handlers.output(
           start === 0 && stop === item.length
             ? item
@@ -319,8 +370,9 @@ export class Connection {
           this.#offset = stop;
         }
         if (this.#unacked >= ACK_EVERY) this.#flushAck();
+        if (this.#held) break;
       }
-      if (queue.length > 0 && performance.now() >= end) {
+      if (queue.length > 0 && !this.#held && performance.now() >= end) {
         this.#flushAck();
         this.#yield.port2.postMessage(null);
         return;

@@ -28,6 +28,7 @@ import { Menu } from "./menu.ts";
 import { FindBar } from "./find.ts";
 import { ClipboardRead } from "./clipboard_read.ts";
 import { installWindowUi } from "./window_ui.ts";
+import { Pager } from "./pager.ts";
 
 /** How long the "process exited" notice stays before the window closes. */
 const CLOSE_DELAY_MS = 1500;
@@ -83,6 +84,8 @@ function start(): void {
   let find: FindBar | null = null;
   /** OSC 52 reads: the policy and its prompt (set up below). */
   let clipboardRead: ClipboardRead | null = null;
+  /** The pager (set up once the renderer and input handler are). */
+  let pager: Pager | null = null;
   /** When the user last typed (performance.now()). */
   const term = new Terminal({
     cols: 80,
@@ -102,6 +105,7 @@ function start(): void {
       } else if (e.type === "clipboard-read") {
         clipboardRead?.request(e.selection);
       } else if (e.type === "bell") bell.ring();
+      else if (e.type === "pager") pager?.setAutomatic(e.automatic);
       renderer.schedule();
     },
   });
@@ -155,6 +159,7 @@ function start(): void {
     }
   };
   conn = new Connection(key, () => size, {
+    admit: (data) => pager?.admit(data) ?? data.length,
     output(data) {
       term.write(data);
       renderer.schedule();
@@ -183,6 +188,7 @@ function start(): void {
           renderer.reset();
           shellUi.reset();
           windowUi.reset();
+          pager?.reset();
           if (msg.droppedLines) {
             console.warn(
               `domterm: ${msg.droppedLines} old history lines were too much to send`,
@@ -239,6 +245,7 @@ function start(): void {
     modes: () => term.modes,
     cursorRect: () => renderer.cursorRect(),
     onUserInput: () => {
+      pager?.noteUser();
       renderer.noteUserInput();
       renderer.scrollToBottom();
     },
@@ -251,6 +258,21 @@ function start(): void {
     unfoldLine: (i) => !term.buffer.isAlt && shellUi.unfoldLine(i),
     focusTerminal: () => input.refocus(),
   });
+  pager = new Pager(root, {
+    term,
+    hold: () => conn?.hold(),
+    release: () => conn?.release(),
+    send: (d) => conn?.sendInput(d),
+    scrollPages: (n) => renderer.scrollPages(n),
+    scrollToTop: () => renderer.scrollToTop(),
+    scrollToBottom: () => renderer.scrollToBottom(),
+    shownRow: (i) => renderer.shownRow(i),
+    focusTerminal: () => input.refocus(),
+    // A reload of this tab keeps the choice.
+    onAutomaticChange: (on) =>
+      sessionStorage.setItem("domterm-pager", on ? "1" : "0"),
+  });
+  if (sessionStorage.getItem("domterm-pager") === "1") pager.setAutomatic(true);
   // Scroll events do not bubble; a capturing listener sees the viewport's.
   root.addEventListener("scroll", () => find?.onScroll(), {
     capture: true,
@@ -264,7 +286,13 @@ function start(): void {
   // Ctrl+Shift+F finds.
   root.addEventListener("keydown", (e) => {
     if (!e.ctrlKey || !e.shiftKey || e.altKey || e.metaKey) return;
-    const name = e.code === "KeyD" ? "detach" : e.code === "KeyF" ? "find" : "";
+    const name = e.code === "KeyD"
+      ? "detach"
+      : e.code === "KeyF"
+      ? "find"
+      : e.code === "KeyM"
+      ? "pause-output"
+      : "";
     if (name === "") return;
     e.preventDefault();
     e.stopPropagation();
@@ -338,6 +366,7 @@ function start(): void {
       if (rows) getSelection()?.selectAllChildren(rows);
     },
     find: () => find?.open(terminalSelection(root)?.toString() ?? ""),
+    pager: pager,
     clearHistory: () => conn?.sendClearHistory(),
     saveHtml,
     zoom: (a) => zoom.apply(a),
@@ -389,6 +418,7 @@ function start(): void {
       clipboardRead,
       notifier: windowUi.notifier,
       progress: windowUi.progress,
+      pager,
     },
   });
 }

@@ -7,6 +7,7 @@
 import type { Actions } from "./actions.ts";
 import type { ZoomAction } from "./zoom.ts";
 import { terminalSelection } from "./selection.ts";
+import type { Pager } from "./pager.ts";
 
 /** What the actions act on, from the page. */
 export interface WindowParts {
@@ -21,6 +22,8 @@ export interface WindowParts {
   find: () => void;
   /** Clear the session's history (every window's). */
   clearHistory: () => void;
+  /** The pager: automatic on/off, pause/continue (client/pager.ts). */
+  pager: Pager;
   saveHtml: () => Promise<void>;
   zoom: (action: ZoomAction) => void;
   /** A new window on a new session. */
@@ -80,6 +83,21 @@ export function registerActions(actions: Actions, w: WindowParts): void {
     key: "Ctrl+Shift+S",
     group: "file",
     run: w.saveHtml,
+  });
+  actions.register({
+    name: "automatic-pager",
+    label: "Automatic pager",
+    group: "view",
+    checked: () => w.pager.automatic,
+    run: () => w.pager.setAutomatic(!w.pager.automatic),
+  });
+  actions.register({
+    name: "pause-output",
+    label: "Pause output",
+    key: "Ctrl+Shift+M",
+    group: "view",
+    checked: () => w.pager.paused,
+    run: () => w.pager.toggle(),
   });
   actions.register({
     name: "zoom-in",

@@ -126,6 +126,16 @@ export interface ClearHistoryMessage {
   type: "clear-history";
 }
 
+/**
+ * Client -> server: the window's pager stopped output (`paused: true`) or
+ * let it go on. A paused window is never left out of flow control as
+ * stale: the program waits for it, as it would for a window alone.
+ */
+export interface PauseMessage {
+  type: "pause";
+  paused: boolean;
+}
+
 /** A reload attaches again within this time, or a closed last window hangs the program up. */
 export const CLOSE_GRACE_MS = 3000;
 
@@ -138,7 +148,8 @@ export type ClientMessage =
   | ClosingMessage
   | DetachMessage
   | FocusMessage
-  | ClearHistoryMessage;
+  | ClearHistoryMessage
+  | PauseMessage;
 
 /** Server -> client: answer to a valid hello. */
 export interface ReadyMessage {
@@ -305,6 +316,11 @@ export function parseClientMessage(text: string): ClientMessage | string {
       if (isSize(o.column, 1e9)) r.column = o.column;
       return r;
     }
+    case "pause":
+      if (typeof o.paused !== "boolean") {
+        return "pause: paused must be a boolean";
+      }
+      return { type: "pause", paused: o.paused };
     case "closing":
     case "detach":
     case "focus":

@@ -167,4 +167,9 @@ export type TerminalEvent =
    * Shell integration (OSC 133 / 633 C and D): a command started running
    * (`start`) or finished (`end`, with its exit status when the shell said).
    */
-  | { type: "command"; phase: "start" | "end"; exit: number | null };
+  | { type: "command"; phase: "start" | "end"; exit: number | null }
+  /**
+   * DomTerm `CSI 92 ; 1 u` / `CSI 92 ; 2 u`: turn the window's automatic
+   * pager on / off (the page's pager acts on it).
+   */
+  | { type: "pager"; automatic: boolean };

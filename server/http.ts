@@ -330,6 +330,9 @@ export function startServer(options: ServerOptions): DomtermServer {
         case "clear-history":
           session.clearHistory();
           break;
+        case "pause":
+          session.pause(win, m.paused);
+          break;
         case "hello":
           send(socket, { type: "error", message: "already connected" });
           break;

@@ -116,6 +116,8 @@ export interface Window {
   stale: boolean;
   /** The window said it is going away on purpose. */
   closing: boolean;
+  /** Its pager stopped output (a `pause` message): never made stale. */
+  paused?: boolean;
   /**
    * Waiting for its snapshot: what the stream brings meanwhile waits here
    * (in order) and follows the snapshot.
@@ -188,6 +190,12 @@ export class Session {
   /** The window whose size the PTY follows. */
   #active: Window | null = null;
   #staleTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * The last window was paused (its pager) when it closed on purpose, a
+   * reload most likely: reading stays held until a window attaches, so
+   * the program does not run on unseen meanwhile.
+   */
+  #holdForReload = false;
   #graceTimer: ReturnType<typeof setTimeout> | undefined;
   #detachTimer: ReturnType<typeof setTimeout> | undefined;
   #detachedTimeoutMs: number | undefined;
@@ -329,6 +337,10 @@ export class Session {
       this.#sendSnapshot(w);
     }
     this.windows.add(w);
+    if (this.#holdForReload) {
+      this.#holdForReload = false;
+      this.#checkFlow();
+    }
     // A window alone decides the size; one more follows the active one.
     if (this.windows.size === 1 || this.#active === null) this.#active = w;
     if (this.#active === w) {
@@ -375,6 +387,9 @@ export class Session {
    */
   detach(w: Window): void {
     if (!this.windows.delete(w)) return;
+    if (w.paused && w.closing && this.windows.size === 0) {
+      this.#holdForReload = true;
+    }
     if (this.#active === w) {
       this.#active = [...this.windows].pop() ?? null;
       if (this.#active) {
@@ -445,6 +460,15 @@ export class Session {
   /** The window says it is going away on purpose. */
   closing(w: Window): void {
     w.closing = true;
+  }
+
+  /**
+   * Window `w`'s pager stopped output, or let it go on. A paused window
+   * holds the program back like a window alone: it is never left out as
+   * stale, so it misses nothing and gets no snapshot that skips ahead.
+   */
+  pause(w: Window, paused: boolean): void {
+    w.paused = paused;
   }
 
   /** A window acknowledged `bytes` more processed output bytes. */
@@ -564,7 +588,7 @@ export class Session {
   }
 
   #checkFlow(): void {
-    if (this.paused && this.#lag() <= this.#low) {
+    if (this.paused && !this.#holdForReload && this.#lag() <= this.#low) {
       this.paused = false;
       clearTimeout(this.#staleTimer);
       const r = this.#resume;
@@ -577,7 +601,7 @@ export class Session {
   #checkStale(): void {
     if (!this.paused) return;
     const slow = [...this.windows].filter((w) =>
-      !w.stale && w.sent - w.acked > this.#low
+      !w.stale && !w.paused && w.sent - w.acked > this.#low
     );
     const keepingUp = [...this.windows].some((w) =>
       !w.stale && w.sent - w.acked <= this.#low

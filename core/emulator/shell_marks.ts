@@ -37,6 +37,7 @@
  */
 import type { Params } from "../parser/handler.ts";
 import type { Emulator } from "./context.ts";
+import { pagerCsiU } from "./pager.ts";
 import { restoreCursor } from "./cursor.ts";
 import type { LineMark } from "../model/line_extras.ts";
 import type { Line } from "../model/line.ts";
@@ -365,8 +366,12 @@ export function groupPush(t: Emulator, args: string): void {
 export function groupPop(t: Emulator, args: string): void {
   oscGroup(t.marks, 121, args);
 }
-/** `CSI u` SCORC (without parameters); `CSI Ps u`: DomTerm's shell-integration numbers (11-20, 83). */
+/**
+ * `CSI u` SCORC (without parameters); `CSI Ps u`: DomTerm's
+ * shell-integration numbers (11-20, 83) and its pager switch (92, see
+ * pager.ts).
+ */
 export function csiU(t: Emulator, p: Params): void {
   if (p.length === 0) restoreCursor(t.s);
-  else domtermCsiU(t.marks, p);
+  else if (!pagerCsiU(t, p)) domtermCsiU(t.marks, p);
 }

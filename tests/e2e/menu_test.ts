@@ -50,7 +50,8 @@ async function screenshot(page: Page, name: string): Promise<void> {
 Deno.test("e2e menu: right click, the button and Shift+F10 open it; keys move and run; entries do what their keys do", async () => {
   const run = await startDomterm(["bash", "--norc", "--noprofile", "-i"], {
     env: ENV,
-    viewport: { width: 800, height: 480 },
+    // Tall enough for the whole menu below the pointer.
+    viewport: { width: 800, height: 560 },
   });
   const { page } = run;
   try {
@@ -79,6 +80,8 @@ Deno.test("e2e menu: right click, the button and Shift+F10 open it; keys move an
       "Find\u2026|Ctrl+Shift+F|",
       "Clear scrollback||",
       "Save as HTML\u2026|Ctrl+Shift+S|",
+      "Automatic pager||",
+      "Pause output|Ctrl+Shift+M|",
       "Zoom in|Ctrl+Shift+=|",
       "Zoom out|Ctrl+Shift+-|",
       "Reset zoom|Ctrl+Shift+0|",
