@@ -8,6 +8,8 @@ import { Terminal, type TerminalSnapshot } from "../core/emulator/terminal.ts";
 import type { ServerMessage } from "../core/protocol.ts";
 import { Connection } from "./connection.ts";
 import { InputHandler } from "./input.ts";
+import { LineInput } from "./line_input.ts";
+import { LineEditorView } from "./line_editor_view.ts";
 import { MouseHandler } from "./mouse.ts";
 import { Renderer } from "./renderer.ts";
 import {
@@ -95,6 +97,7 @@ function start(): void {
         // OSC 52: programs may write the clipboard (never read it).
         navigator.clipboard?.writeText(e.text).catch(() => {});
       } else if (e.type === "bell") bell.ring();
+      else if (e.type === "input-mode") lineInput?.setMode(e.mode);
       renderer.schedule();
     },
   });
@@ -106,6 +109,7 @@ function start(): void {
   let attachPending = false;
   renderer.onRender = () => {
     shellUi.update();
+    lineView?.update();
     find?.onRender();
     if (attachPending) {
       attachPending = false;
@@ -156,6 +160,7 @@ function start(): void {
       switch (msg.type) {
         case "ready":
           sessionStorage.setItem("domterm-session", String(msg.session));
+          lineInput.reset();
           break;
         case "snapshot":
           performance.mark("domterm:snapshot-received");
@@ -203,6 +208,18 @@ function start(): void {
         case "error":
           showStatus(msg.message, true);
           break;
+        case "edit":
+          lineInput.onEdit(msg);
+          break;
+        case "raw":
+          lineInput.onRaw();
+          break;
+        case "input-mode":
+          lineInput.setMode(msg.mode);
+          break;
+        case "edit-state":
+          lineInput.onRemoteState(msg);
+          break;
       }
     },
     closed(code, reason) {
@@ -224,8 +241,13 @@ function start(): void {
   // Closing or reloading the tab is on purpose; a crash or a lost network is not.
   addEventListener("pagehide", () => conn?.sendClosing());
 
+  const lineInput = new LineInput({
+    sendBytes: (data) => conn?.sendInput(data),
+    sendMessage: (msg) => conn?.sendMessage(msg),
+    changed: () => lineView.update(),
+  });
   const input = new InputHandler(root, {
-    send: (data) => conn?.sendInput(data),
+    send: (data) => lineInput.input(data),
     modes: () => term.modes,
     cursorRect: () => renderer.cursorRect(),
     onUserInput: () => {
@@ -246,6 +268,11 @@ function start(): void {
     capture: true,
     passive: true,
   });
+  const lineView = new LineEditorView(root, lineInput, {
+    cursorRect: () => renderer.cursorRect(),
+    cell: () => renderer.measureCell(),
+    cols: () => term.cols,
+  });
   input.onFocusChange = (focused) => {
     renderer.setFocused(focused);
     if (focused) conn?.sendFocus();
@@ -254,6 +281,12 @@ function start(): void {
   // Ctrl+Shift+F finds.
   root.addEventListener("keydown", (e) => {
     if (!e.ctrlKey || !e.shiftKey || e.altKey || e.metaKey) return;
+    if (e.code === "KeyL") {
+      e.preventDefault();
+      e.stopPropagation();
+      lineInput.cycleMode(); // Ctrl+Shift+L: the next input mode
+      return;
+    }
     const name = e.code === "KeyD" ? "detach" : e.code === "KeyF" ? "find" : "";
     if (name === "") return;
     e.preventDefault();
@@ -341,6 +374,8 @@ function start(): void {
       );
     },
     detach: () => conn?.sendDetach(),
+    inputMode: () => lineInput.mode,
+    setInputMode: (m) => lineInput.setMode(m),
     close: () => {
       // Its pagehide says "closing" to the server. A tab the browser
       // will not let a script close stays: say how instead.
@@ -370,6 +405,7 @@ function start(): void {
       shellUi,
       actions,
       find,
+      lineInput,
     },
   });
 }

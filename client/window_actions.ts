@@ -7,6 +7,8 @@
 import type { Actions } from "./actions.ts";
 import type { ZoomAction } from "./zoom.ts";
 import { terminalSelection } from "./selection.ts";
+import type { InputMode } from "../core/protocol.ts";
+import { INPUT_MODE_NAMES, INPUT_MODES } from "./line_input.ts";
 
 /** What the actions act on, from the page. */
 export interface WindowParts {
@@ -28,6 +30,9 @@ export interface WindowParts {
   detach: () => void;
   /** Close this window (the last one's close hangs the program up). */
   close: () => void;
+  /** The window's input mode, and setting it (client/line_input.ts). */
+  inputMode?: () => InputMode;
+  setInputMode?: (mode: InputMode) => void;
 }
 
 /** Registers the window's actions. */
@@ -102,6 +107,16 @@ export function registerActions(actions: Actions, w: WindowParts): void {
     group: "view",
     run: () => w.zoom("reset"),
   });
+  // Input modes (docs/input-modes.md): four checked entries; Ctrl+Shift+L cycles.
+  for (const mode of w.setInputMode ? INPUT_MODES : []) {
+    actions.register({
+      name: `input-mode-${mode}`,
+      label: `Input mode: ${INPUT_MODE_NAMES[mode]}`,
+      group: "input",
+      checked: () => w.inputMode?.() === mode,
+      run: () => w.setInputMode!(mode),
+    });
+  }
   actions.register({
     name: "new-window",
     label: "New window",

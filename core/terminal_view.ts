@@ -136,4 +136,9 @@ export type TerminalEvent =
    * large as the window allows). The client honours it within the window
    * and resizes as usual.
    */
-  | { type: "resize-request"; cols: number; rows: number };
+  | { type: "resize-request"; cols: number; rows: number }
+  /**
+   * DomTerm's `CSI 80 ; Pm u`: the program asks for an input mode (97 'a'
+   * automatic, 99 'c' character, 108 'l' line, 112 'p' pipe).
+   */
+  | { type: "input-mode"; mode: "auto" | "char" | "line" | "pipe" };

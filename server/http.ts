@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { handleKey, handleLine, relayEditState } from "./line_input.ts";
 import { openLink, processCwd } from "./opener.ts";
 import {
   CLOSE_BAD_KEY,
@@ -329,6 +330,15 @@ export function startServer(options: ServerOptions): DomtermServer {
           break;
         case "clear-history":
           session.clearHistory();
+          break;
+        case "key":
+          handleKey(session, win, m);
+          break;
+        case "line":
+          handleLine(session, win, m);
+          break;
+        case "edit-state":
+          relayEditState(session, win, m);
           break;
         case "hello":
           send(socket, { type: "error", message: "already connected" });

@@ -1,0 +1,186 @@
+/**
+ * The server's side of the line editor's automatic mode (docs/input-modes.md):
+ * a key from a window that is not editing is written to the PTY only if the
+ * terminal is raw. If it is canonical, the key is handed back (`edit`) and
+ * so is every later key from that window until its `line` comes: the window
+ * edits them locally in exactly the order they were typed, and nothing is
+ * written twice or lost. The terminal's state comes from termios
+ * (tcgetattr on the master), never from guessing at the output.
+ *
+ * @module
+ */
+import type {
+  EditMessage,
+  EditStateMessage,
+  KeyMessage,
+  LineMessage,
+} from "../core/protocol.ts";
+import type { Termios } from "./pty/pty.ts";
+import type { Window } from "./session.ts";
+import { send } from "./socket_send.ts";
+import { historyStore } from "./input_history.ts";
+
+/** What line_input needs of a session. */
+export interface LineInputSession {
+  readonly windows: ReadonlySet<Window>;
+  readonly pty: {
+    getTermios(): Termios;
+    foregroundGroup(): number | null;
+  };
+  /** Writes input from a window (which becomes the active one). */
+  input(data: Uint8Array, w: Window): Promise<void>;
+  /** Puts text into the output stream as if the program had written it. */
+  echo(data: Uint8Array): void;
+}
+
+interface WindowLineState {
+  /** Keys from this window are handed back until its `line` comes. */
+  editing: boolean;
+  /** Line or pipe mode: the terminal's state does not end the editing. */
+  forced: boolean;
+  /** `raw` was sent for this editing. */
+  rawSent: boolean;
+  /** The history key of the line being edited. */
+  historyKey: string;
+  /** History revision each program's list had when last sent to the window. */
+  sentRevs: Map<string, number>;
+}
+
+const states = new WeakMap<Window, WindowLineState>();
+const encoder = new TextEncoder();
+
+function stateOf(w: Window): WindowLineState {
+  let s = states.get(w);
+  if (!s) {
+    s = {
+      editing: false,
+      forced: false,
+      rawSent: false,
+      historyKey: "",
+      sentRevs: new Map(),
+    };
+    states.set(w, s);
+  }
+  return s;
+}
+
+/** Whether this window is editing a line (for tests and the output check). */
+export function isEditing(w: Window): boolean {
+  return states.get(w)?.editing ?? false;
+}
+
+function termiosOf(session: LineInputSession): Termios | null {
+  try {
+    return session.pty.getTermios();
+  } catch {
+    return null; // the PTY is closing: treat as raw, the write is dropped anyway
+  }
+}
+
+/** The foreground program's name (Linux: /proc/PGID/comm), the history key. */
+function programName(session: LineInputSession): string {
+  const pgrp = session.pty.foregroundGroup();
+  if (pgrp !== null) {
+    try {
+      const name = Deno.readTextFileSync(`/proc/${pgrp}/comm`).trim();
+      if (name) return name;
+    } catch { /* not Linux, or it just exited */ }
+  }
+  return "default";
+}
+
+/** A `key` message from window `w`. */
+export function handleKey(
+  session: LineInputSession,
+  w: Window,
+  m: KeyMessage,
+): void {
+  const s = stateOf(w);
+  if (!s.editing) {
+    const t = termiosOf(session);
+    if (!m.force && (t === null || !t.canonical)) {
+      void session.input(encoder.encode(m.data), w);
+      return;
+    }
+    s.editing = true;
+    s.forced = m.force === true;
+    s.rawSent = false;
+    s.historyKey = programName(session);
+  }
+  const t = termiosOf(session);
+  const store = historyStore();
+  const msg: EditMessage = {
+    type: "edit",
+    seq: m.seq,
+    data: m.data,
+    echo: t?.echo ?? true,
+    cc: t?.cc ?? {
+      intr: "\x03",
+      quit: "\x1c",
+      erase: "\x7f",
+      kill: "\x15",
+      eof: "\x04",
+      susp: "\x1a",
+    },
+    historyKey: s.historyKey,
+  };
+  const rev = store.revision(s.historyKey);
+  if (s.sentRevs.get(s.historyKey) !== rev) {
+    msg.history = store.get(s.historyKey);
+    s.sentRevs.set(s.historyKey, rev);
+  }
+  send(w.socket, msg);
+}
+
+/**
+ * A `line` message: the window's editing ended; its bytes follow as a
+ * binary frame. Adds `history` to the program's history.
+ */
+export function handleLine(
+  session: LineInputSession,
+  w: Window,
+  m: LineMessage,
+): void {
+  const s = stateOf(w);
+  s.editing = false;
+  if (m.history !== undefined && s.historyKey !== "") {
+    historyStore().add(s.historyKey, m.history);
+  }
+  if (m.echo) session.echo(encoder.encode(m.echo));
+}
+
+/**
+ * A window's `edit-state`: relayed to the session's other windows, which
+ * draw the line being edited (masked input arrives as a length only).
+ */
+export function relayEditState(
+  session: LineInputSession,
+  from: Window,
+  m: EditStateMessage,
+): void {
+  const out: EditStateMessage = m.masked !== undefined
+    ? { type: "edit-state", text: "", caret: 0, masked: m.masked }
+    : { type: "edit-state", text: m.text, caret: m.caret };
+  for (const w of session.windows) {
+    if (w !== from) send(w.socket, out);
+  }
+}
+
+/**
+ * After output: a window editing a line while the terminal is no longer
+ * canonical (a program went raw) is told so; it sends what it has as keys.
+ */
+export function checkAfterOutput(session: LineInputSession): void {
+  let t: Termios | null | undefined;
+  for (const w of session.windows) {
+    const s = states.get(w);
+    if (!s?.editing || s.forced || s.rawSent) continue;
+    t ??= termiosOf(session);
+    if (t !== null && !t.canonical) {
+      // Keys stay handed back until the window's `line`: it sends its
+      // text first, then the keys still on their way, in order.
+      s.rawSent = true;
+      send(w.socket, { type: "raw" });
+    }
+  }
+}
