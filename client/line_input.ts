@@ -30,6 +30,7 @@ import type {
   EditStateMessage,
   InputMode,
 } from "../core/protocol.ts";
+import { MAX_CONTROL_MESSAGE } from "../core/protocol.ts";
 
 /** The input modes in the order Ctrl+Shift+L cycles through them. */
 export const INPUT_MODES: readonly InputMode[] = [
@@ -49,6 +50,15 @@ export const INPUT_MODE_NAMES: Record<InputMode, string> = {
 
 /** Largest `key` message payload (text frames are capped at 64 KiB). */
 const KEY_CHUNK = 16 * 1024;
+
+/** Input in order: key bytes, or a paste (its text, and its bytes for a raw program). */
+interface Input {
+  data: string;
+  paste?: string;
+}
+
+const PASTE_START = "\x1b[200~";
+const PASTE_END = "\x1b[201~";
 
 /** What the line input needs from the page. */
 export interface LineInputHost {
@@ -82,22 +92,32 @@ export class LineInput {
   /** Keys coming back up to this seq arrived after their line ended: sent again. */
   #staleUpTo = 0;
   /** Keys typed while earlier ones are still on their way back. */
-  #queue: string[] = [];
+  #queue: Input[] = [];
 
   constructor(readonly host: LineInputHost) {}
 
   /** Bytes from the key handler (keys, paste, composed text). */
   input(data: string): void {
     if (data === "") return;
+    this.#input({ data });
+  }
+
+  /** A paste: `text` as pasted, `data` the bytes a raw program gets. */
+  paste(text: string, data: string): void {
+    if (text === "") return;
+    this.#input({ data, paste: text });
+  }
+
+  #input(i: Input): void {
     if (this.mode === "char" && !this.editing) {
-      this.host.sendBytes(data);
+      this.host.sendBytes(i.data);
       return;
     }
     if (this.#waiting()) {
-      this.#queue.push(data);
+      this.#queue.push(i);
       return;
     }
-    this.#process(data);
+    this.#process(i);
   }
 
   /** Switches the input mode (menu, Ctrl+Shift+L, CSI 80 u, `domterm input-mode`). */
@@ -120,13 +140,12 @@ export class LineInput {
   onEdit(m: EditMessage): void {
     this.#lastBack = Math.max(this.#lastBack, m.seq);
     if (m.history) this.histories.set(m.historyKey, m.history);
-    if (m.seq <= this.#staleUpTo) {
-      // Its line ended before it came back: it goes out again as a key.
-      this.#process(m.data);
-    } else {
-      if (!this.editing) this.#startEditing(m);
-      this.#process(m.data);
-    }
+    const i: Input = m.paste !== undefined
+      ? { data: m.data, paste: m.paste }
+      : { data: m.data };
+    // A key whose line ended before it came back goes out again as a key.
+    if (m.seq > this.#staleUpTo && !this.editing) this.#startEditing(m);
+    this.#process(i);
     this.#drain();
   }
 
@@ -178,29 +197,48 @@ export class LineInput {
     );
   }
 
-  #process(data: string): void {
+  #process(input: Input): void {
+    const { data, paste } = input;
     if (!this.editing) {
       if (this.mode === "char") {
         this.host.sendBytes(data);
         return;
       }
+      const force = this.mode === "auto" ? {} : { force: true };
+      if (paste !== undefined) {
+        const msg: ClientMessage = {
+          type: "key",
+          seq: this.#seq + 1,
+          data,
+          paste,
+          ...force,
+        };
+        if (JSON.stringify(msg).length <= MAX_CONTROL_MESSAGE) {
+          this.#seq++;
+          this.host.sendMessage(msg);
+          return;
+        }
+      }
+      // Within the text frame cap: pieces (a long paste's text is in `data`).
       for (let i = 0; i < data.length; i += KEY_CHUNK) {
         this.host.sendMessage({
           type: "key",
           seq: ++this.#seq,
           data: data.slice(i, i + KEY_CHUNK),
-          ...(this.mode === "auto" ? {} : { force: true }),
+          ...force,
         });
       }
       return;
     }
-    const keys = splitKeys(data);
+    const keys = splitKeys(
+      paste !== undefined ? PASTE_START + paste + PASTE_END : data,
+    );
     for (let i = 0; i < keys.length; i++) {
       const r = this.editor.key(keys[i]);
       if (r.done) {
         this.#finish(r);
         const rest = keys.slice(i + 1).map(keyBytes).join("");
-        if (rest !== "") this.#process(rest);
+        if (rest !== "") this.#process({ data: rest });
         return;
       }
     }

@@ -248,6 +248,7 @@ function start(): void {
   });
   const input = new InputHandler(root, {
     send: (data) => lineInput.input(data),
+    paste: (text, data) => lineInput.paste(text, data),
     modes: () => term.modes,
     cursorRect: () => renderer.cursorRect(),
     onUserInput: () => {

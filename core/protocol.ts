@@ -141,6 +141,11 @@ export interface KeyMessage {
   data: string;
   /** Line or pipe mode: hand the key back even when the terminal is raw. */
   force?: boolean;
+  /**
+   * A paste: the text as pasted (`data` is what a raw program gets for it);
+   * the line editor inserts it whole, newlines included.
+   */
+  paste?: string;
 }
 
 /**
@@ -280,15 +285,17 @@ export interface ErrorMessage {
 /**
  * Server -> client: edit this key locally (it was not written to the PTY):
  * the terminal is canonical, or an earlier key was handed back. Carries the
- * terminal's state for the editor: ECHO (off: mask the input), the special
+ * terminal's state for the editor: `echo` (false when the terminal is
+ * canonical with ECHO off, a password: the input is masked), the special
  * characters from termios, the history key (the foreground program's name)
  * and, when the window does not have its current revision, that history.
  */
 export interface EditMessage {
   type: "edit";
-  /** The `key` message's seq and data. */
+  /** The `key` message's seq, data and paste. */
   seq: number;
   data: string;
+  paste?: string;
   echo: boolean;
   cc: {
     intr: string;
@@ -413,6 +420,7 @@ export function parseClientMessage(text: string): ClientMessage | string {
       if (!Number.isSafeInteger(o.seq)) return "key: bad seq";
       const k: KeyMessage = { type: "key", seq: o.seq as number, data: o.data };
       if (o.force === true) k.force = true;
+      if (typeof o.paste === "string") k.paste = o.paste;
       return k;
     }
     case "line": {

@@ -61,7 +61,11 @@ export class HistoryStore {
       }
     } catch (e) {
       // A broken file is kept aside, not overwritten unseen.
-      this.#log(`history: ${this.path} is not valid JSON (${(e as Error).message}); starting empty`);
+      this.#log(
+        `history: ${this.path} is not valid JSON (${
+          (e as Error).message
+        }); starting empty`,
+      );
       try {
         Deno.renameSync(this.path, `${this.path}.broken`);
       } catch { /* nothing more to do */ }
@@ -116,7 +120,9 @@ export class HistoryStore {
         await Deno.writeTextFile(tmp, text, { mode: 0o600 });
         await Deno.rename(tmp, this.path);
       } catch (e) {
-        this.#log(`history: cannot write ${this.path}: ${(e as Error).message}`);
+        this.#log(
+          `history: cannot write ${this.path}: ${(e as Error).message}`,
+        );
       }
     });
   }

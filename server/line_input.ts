@@ -106,6 +106,7 @@ export function handleKey(
     s.forced = m.force === true;
     s.rawSent = false;
     s.historyKey = programName(session);
+    if (!s.forced) watch(session);
   }
   const t = termiosOf(session);
   const store = historyStore();
@@ -113,7 +114,10 @@ export function handleKey(
     type: "edit",
     seq: m.seq,
     data: m.data,
-    echo: t?.echo ?? true,
+    ...(m.paste !== undefined ? { paste: m.paste } : {}),
+    // A raw program with ECHO off (readline) echoes by itself: only a
+    // canonical terminal without ECHO means "do not show" (a password).
+    echo: t === null || t.echo || !t.canonical,
     cc: t?.cc ?? {
       intr: "\x03",
       quit: "\x1c",
@@ -164,6 +168,29 @@ export function relayEditState(
   for (const w of session.windows) {
     if (w !== from) send(w.socket, out);
   }
+}
+
+/** Sessions whose termios is polled while a window edits in automatic mode. */
+const watched = new WeakMap<LineInputSession, ReturnType<typeof setInterval>>();
+
+/** How often termios is read while a window edits (a program may go raw silently). */
+const WATCH_MS = 200;
+
+function watch(session: LineInputSession): void {
+  if (watched.has(session)) return;
+  const timer = setInterval(() => {
+    const busy = [...session.windows].some((w) => {
+      const s = states.get(w);
+      return s?.editing && !s.forced && !s.rawSent;
+    });
+    if (!busy || termiosOf(session) === null) {
+      clearInterval(timer);
+      watched.delete(session);
+      return;
+    }
+    checkAfterOutput(session);
+  }, WATCH_MS);
+  watched.set(session, timer);
 }
 
 /**
