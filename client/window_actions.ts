@@ -107,14 +107,21 @@ export function registerActions(actions: Actions, w: WindowParts): void {
     group: "view",
     run: () => w.zoom("reset"),
   });
-  // Input modes (docs/input-modes.md): four checked entries; Ctrl+Shift+L cycles.
-  for (const mode of w.setInputMode ? INPUT_MODES : []) {
+  // Input modes (docs/input-modes.md): one entry that names the current
+  // mode and moves to the next, as Ctrl+Shift+L does.
+  if (w.setInputMode && w.inputMode) {
+    const current = w.inputMode, set = w.setInputMode;
     actions.register({
-      name: `input-mode-${mode}`,
-      label: `Input mode: ${INPUT_MODE_NAMES[mode]}`,
+      name: "input-mode",
+      get label() {
+        return `Input mode: ${INPUT_MODE_NAMES[current()]}`;
+      },
+      key: "Ctrl+Shift+L",
       group: "input",
-      checked: () => w.inputMode?.() === mode,
-      run: () => w.setInputMode!(mode),
+      run: () => {
+        const i = INPUT_MODES.indexOf(current());
+        set(INPUT_MODES[(i + 1) % INPUT_MODES.length]);
+      },
     });
   }
   actions.register({

@@ -77,6 +77,12 @@ function termiosOf(session: LineInputSession): Termios | null {
   }
 }
 
+/** True for a key that is exactly the INTR, QUIT or SUSP character. */
+function isSignalChar(data: string, t: Termios): boolean {
+  return data.length === 1 &&
+    (data === t.cc.intr || data === t.cc.quit || data === t.cc.susp);
+}
+
 /** The foreground program's name (Linux: /proc/PGID/comm), the history key. */
 function programName(session: LineInputSession): string {
   const pgrp = session.pty.foregroundGroup();
@@ -98,7 +104,12 @@ export function handleKey(
   const s = stateOf(w);
   if (!s.editing) {
     const t = termiosOf(session);
-    if (!m.force && (t === null || !t.canonical)) {
+    // Raw: the program's. A lone INTR, QUIT or SUSP with no line being
+    // edited goes straight through too: that is what the editor would do
+    // with it, and it must not wait behind output (Ctrl-C in a flood).
+    if (
+      !m.force && (t === null || !t.canonical || isSignalChar(m.data, t))
+    ) {
       void session.input(encoder.encode(m.data), w);
       return;
     }

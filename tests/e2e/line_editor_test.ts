@@ -343,3 +343,82 @@ Deno.test("e2e line editor: modes: CSI 80;99u character, menu/Ctrl+Shift+L cycle
     );
   });
 });
+
+Deno.test("e2e line editor: pipe mode echoes the line for a program that does not (menu entry cycles to it)", async () => {
+  // Raw, no echo: reads up to a carriage return, then answers.
+  const prog = "import os,sys,tty,termios\n" +
+    "tty.setraw(0, termios.TCSANOW)\n" +
+    "os.write(1, b'READY\\r\\n')\n" +
+    "got = b''\n" +
+    "while not got.endswith(b'\\r'): got += os.read(0, 1)\n" +
+    "os.write(1, ('GOT %s\\r\\n' % got[:-1].decode()).encode())\n" +
+    "import time; time.sleep(5)\n";
+  await withDomterm(["python3", "-c", prog], async ({ page }) => {
+    await waitForRow(page, "READY");
+    // Automatic -> character -> line -> pipe, as the menu entry does.
+    for (let i = 0; i < 3; i++) {
+      await page.evaluate(() =>
+        (globalThis as unknown as {
+          domterm: { actions: { run(n: string): void } };
+        }).domterm.actions.run("input-mode")
+      );
+    }
+    assertEquals(
+      await page.evaluate(() =>
+        (globalThis as unknown as LineInputGlobal).domterm.lineInput.mode
+      ),
+      "pipe",
+    );
+    await page.keyboard.type("hi there");
+    await waitForEditLine(page, "hi there");
+    await page.keyboard.press("Enter");
+    await waitForRow(page, "GOT hi there");
+    // The local echo is in the stream: a row of its own, before the answer.
+    const rows = await rowTexts(page);
+    assertEquals(rows.indexOf("hi there") + 1, rows.indexOf("GOT hi there"));
+  });
+});
+
+Deno.test("e2e line editor: a second window sees the line being edited", async () => {
+  const e = await env();
+  const t = await startDomterm(BASH, { env: e.env });
+  try {
+    const page = t.page;
+    await waitForRow(page, "$");
+    await page.keyboard.type("cat");
+    await page.keyboard.press("Enter");
+    await page.waitForTimeout(300);
+    const session = await page.evaluate(() =>
+      sessionStorage.getItem("domterm-session")
+    );
+    const key = new URL(t.url.replace("#", "?")).searchParams.get("key")!;
+    const second = await t.browser.newPage({
+      viewport: { width: 800, height: 480 },
+    });
+    await second.goto(
+      `${t.url.split("#")[0]}#key=${
+        encodeURIComponent(key)
+      }&session=${session}`,
+    );
+    await second.waitForFunction(() => "domterm" in globalThis);
+    await waitForRow(second, "$ cat");
+    await page.bringToFront();
+    await page.keyboard.type("shared line");
+    await waitForEditLine(page, "shared line");
+    await waitForEditLine(second, "shared line");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll("#terminal .dt-row")).filter((r) =>
+        (r.textContent ?? "").trimEnd() === "shared line"
+      ).length === 2
+    );
+    await second.waitForFunction(() => {
+      const el = document.querySelector<HTMLElement>(".dt-edit-line");
+      return el === null || el.hidden;
+    });
+    assertEquals(await countRows(second, "shared line"), 2);
+  } finally {
+    await t.close();
+    await Deno.remove(e.dir, { recursive: true });
+  }
+});
