@@ -157,7 +157,7 @@ export const CSI_SEQUENCES: readonly Registration<string, CsiHandler>[] = [
   csi("r",   "DECSTBM",  scroll.decstbm,     "Set the scroll region"),
   csi("s",   "DECSLRM",  cursor.scoscOrDecslrm, "Set left/right margins with ?69, else SCOSC (save cursor)"),
   csi("t",   "XTWINOPS", win.xtwinops,       "Window operations: 8 resize, 11/13/14/15/16/18/19 reports, 22/23 title stack"),
-  csi("u",   "SCORC",    marks.csiU,         "Restore cursor; with parameters DomTerm's shell integration (11-20, 83)"),
+  csi("u",   "SCORC",    marks.csiU,         "Restore cursor; with parameters DomTerm's marks (11-20, 83), input mode (80)"),
   csi("?J",  "DECSED",   erase.decsed,       "Selective erase in display"),
   csi("?K",  "DECSEL",   erase.decsel,       "Selective erase in line"),
   csi("?W",  "DECST8C",  tabs.decst8c,       "Tab stops every 8 columns (Ps 5)"),

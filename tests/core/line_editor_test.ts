@@ -11,6 +11,7 @@ import {
   LineEditor,
 } from "../../core/line_editor/editor.ts";
 import { splitKeys } from "../../core/line_editor/keys.ts";
+import { makeTerminal } from "./helpers.ts";
 
 interface Case {
   name: string;
@@ -365,4 +366,18 @@ Deno.test("line editor: history helpers", () => {
   assertEquals(findInHistory(["ab", "cd", "ab"], "ab", 1, true), 0);
   assertEquals(findInHistory(["ab", "cd", "ab"], "ab", 1, false), 2);
   assertEquals(findInHistory(["ab"], "zz", 0, true), -1);
+});
+
+Deno.test("CSI 80 ; N u asks for an input mode; other numbers do not", () => {
+  const t = makeTerminal(20, 4);
+  t.term.write("\x1b[80;97u\x1b[80;99u\x1b[80;108u\x1b[80;112u\x1b[80;1u");
+  assertEquals(
+    t.events.filter((e) => e.type === "input-mode"),
+    [
+      { type: "input-mode", mode: "auto" },
+      { type: "input-mode", mode: "char" },
+      { type: "input-mode", mode: "line" },
+      { type: "input-mode", mode: "pipe" },
+    ],
+  );
 });
