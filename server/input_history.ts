@@ -140,6 +140,11 @@ export function historyStore(log?: (msg: string) => void): HistoryStore {
   return store;
 }
 
+/** Replaces the server's history store (tests point it at a temporary file). */
+export function setHistoryStore(s: HistoryStore): void {
+  store = s;
+}
+
 /** Sets the history cap (for the settings file; see docs/input-modes.md). */
 export function setHistoryCap(cap: number): void {
   historyStore().setCap(cap);

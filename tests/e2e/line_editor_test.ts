@@ -341,6 +341,16 @@ Deno.test("e2e line editor: modes: CSI 80;99u character, menu/Ctrl+Shift+L cycle
       (globalThis as unknown as LineInputGlobal).domterm.lineInput.mode ===
         "auto"
     );
+    // `domterm input-mode` from inside the session, through the server.
+    await page.keyboard.type("domterm input-mode char");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as LineInputGlobal).domterm.lineInput.mode ===
+          "char",
+      undefined,
+      { timeout: 20_000 },
+    );
   });
 });
 
