@@ -119,6 +119,21 @@ export class LineEditorView {
     this.el.replaceChildren(...parts);
   }
 
+  /**
+   * The caret's cell while a line is edited here (client coordinates), for
+   * the IME's candidate window; null otherwise.
+   */
+  caretRect():
+    | { left: number; top: number; width: number; height: number }
+    | null {
+    if (!this.input.editing || this.el.hidden) return null;
+    const caret = this.el.querySelector(".dt-edit-caret");
+    if (!caret) return null;
+    const r = caret.getBoundingClientRect();
+    const cell = this.options.cell();
+    return { left: r.left, top: r.top, width: cell.width, height: cell.height };
+  }
+
   /** Puts the overlay at the cursor, as wide as the grid. */
   #place(): void {
     const cur = this.options.cursorRect();

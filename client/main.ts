@@ -105,6 +105,8 @@ function start(): void {
   installCopyHandler(root); // soft-wrapped rows copy as one line
   const bell = new VisualBell(root);
   const shellUi = new ShellUi(term, renderer, (d) => conn?.sendInput(d));
+  /** The line editor's drawing (set up once the input handler is). */
+  let lineView: LineEditorView | null = null;
   /** A snapshot was loaded and is not drawn yet (for the attach timing marks). */
   let attachPending = false;
   renderer.onRender = () => {
@@ -244,13 +246,14 @@ function start(): void {
   const lineInput = new LineInput({
     sendBytes: (data) => conn?.sendInput(data),
     sendMessage: (msg) => conn?.sendMessage(msg),
-    changed: () => lineView.update(),
+    changed: () => lineView?.update(),
   });
   const input = new InputHandler(root, {
     send: (data) => lineInput.input(data),
     paste: (text, data) => lineInput.paste(text, data),
     modes: () => term.modes,
-    cursorRect: () => renderer.cursorRect(),
+    // While a line is edited, the IME opens at its caret.
+    cursorRect: () => lineView?.caretRect() ?? renderer.cursorRect(),
     onUserInput: () => {
       renderer.noteUserInput();
       renderer.scrollToBottom();
@@ -269,7 +272,7 @@ function start(): void {
     capture: true,
     passive: true,
   });
-  const lineView = new LineEditorView(root, lineInput, {
+  lineView = new LineEditorView(root, lineInput, {
     cursorRect: () => renderer.cursorRect(),
     cell: () => renderer.measureCell(),
     cols: () => term.cols,

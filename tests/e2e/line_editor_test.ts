@@ -138,6 +138,30 @@ Deno.test("e2e line editor: cat in automatic mode edits locally, echoes once, Ct
   });
 });
 
+Deno.test("e2e line editor: a click places the caret, a drag selects", async () => {
+  await withDomterm(["cat"], async ({ page }) => {
+    await page.waitForTimeout(300);
+    await page.keyboard.type("abcdef");
+    await waitForEditLine(page, "abcdef");
+    const box = await page.evaluate(() => {
+      const el = document.querySelector(".dt-edit-line span[data-start]")!;
+      const r = el.getBoundingClientRect();
+      return { x: r.left, y: r.top + r.height / 2, w: r.width / 6 };
+    });
+    // Just inside the left half of "c": the caret goes before it.
+    await page.mouse.click(box.x + 2 * box.w + 1, box.y);
+    await page.keyboard.type("X");
+    await waitForEditLine(page, "abXcdef");
+    // Drag over "cde" (after the X): typing replaces the selection.
+    await page.mouse.move(box.x + 3 * box.w + 1, box.y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 6 * box.w + 1, box.y, { steps: 4 });
+    await page.mouse.up();
+    await page.keyboard.type("Y");
+    await waitForEditLine(page, "abXYf");
+  });
+});
+
 Deno.test("e2e line editor: read -s masks the input; the secret is in no DOM, history or snapshot", async () => {
   await withDomterm(BASH, async ({ page }, dir) => {
     await waitForRow(page, "$");
@@ -179,11 +203,19 @@ Deno.test("e2e line editor: history recall with Up in a python REPL-like loop", 
     await page.keyboard.type("abc");
     await page.keyboard.press("Enter");
     await waitForRow(page, "cba");
+    // Text from an IME or a dead key (an input event, no keydown) is inserted.
+    await page.keyboard.type("ab");
+    await page.keyboard.insertText("\u00e7\u00e9");
+    await waitForEditLine(page, "ab\u00e7\u00e9");
+    await page.keyboard.press("Enter");
+    await waitForRow(page, "\u00e9\u00e7ba");
     await page.keyboard.type("xyz");
     await page.keyboard.press("Enter");
     await waitForRow(page, "zyx");
     await page.keyboard.press("ArrowUp");
     await waitForEditLine(page, "xyz");
+    await page.keyboard.press("ArrowUp");
+    await waitForEditLine(page, "ab\u00e7\u00e9");
     await page.keyboard.press("ArrowUp");
     await waitForEditLine(page, "abc");
     await page.keyboard.type("d");
