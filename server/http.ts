@@ -4,7 +4,12 @@
  *
  * @module
  */
-import { handleKey, handleLine, relayEditState } from "./line_input.ts";
+import {
+  handleKey,
+  handleLine,
+  relayEditState,
+  windowGone,
+} from "./line_input.ts";
 import { openLink, processCwd } from "./opener.ts";
 import {
   CLOSE_BAD_KEY,
@@ -354,6 +359,7 @@ export function startServer(options: ServerOptions): DomtermServer {
     };
     socket.onclose = () => {
       clearTimeout(helloTimer);
+      if (session && win) windowGone(session, win);
       if (session && win) session.detach(win);
     };
     socket.onerror = () => {};

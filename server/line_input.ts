@@ -44,6 +44,8 @@ interface WindowLineState {
   historyKey: string;
   /** History revision each program's list had when last sent to the window. */
   sentRevs: Map<string, number>;
+  /** The other windows are showing this window's line. */
+  shown: boolean;
 }
 
 const states = new WeakMap<Window, WindowLineState>();
@@ -58,6 +60,7 @@ function stateOf(w: Window): WindowLineState {
       rawSent: false,
       historyKey: "",
       sentRevs: new Map(),
+      shown: false,
     };
     states.set(w, s);
   }
@@ -173,11 +176,27 @@ export function relayEditState(
   from: Window,
   m: EditStateMessage,
 ): void {
+  stateOf(from).shown = m.text !== null;
   const out: EditStateMessage = m.masked !== undefined
     ? { type: "edit-state", text: "", caret: 0, masked: m.masked }
     : { type: "edit-state", text: m.text, caret: m.caret };
   for (const w of session.windows) {
     if (w !== from) send(w.socket, out);
+  }
+}
+
+/**
+ * Window `w` is gone (its socket closed): the other windows stop showing
+ * the line it was editing.
+ */
+export function windowGone(session: LineInputSession, w: Window): void {
+  const s = states.get(w);
+  if (!s?.shown) return;
+  s.shown = false;
+  for (const other of session.windows) {
+    if (other !== w) {
+      send(other.socket, { type: "edit-state", text: null, caret: 0 });
+    }
   }
 }
 
