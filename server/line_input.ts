@@ -86,15 +86,27 @@ function isSignalChar(data: string, t: Termios): boolean {
     (data === t.cc.intr || data === t.cc.quit || data === t.cc.susp);
 }
 
-/** The foreground program's name (Linux: /proc/PGID/comm), the history key. */
-function programName(session: LineInputSession): string {
+/** Names the history a program chooses in its environment (`DOMTERM_HISTORY=bc`). */
+const HISTORY_ENV = "DOMTERM_HISTORY=";
+
+/**
+ * The history key: the foreground program's own choice
+ * (`DOMTERM_HISTORY` in its environment), else its name (Linux:
+ * /proc/PGID/environ and /proc/PGID/comm); "default" elsewhere.
+ */
+function historyKeyOf(session: LineInputSession): string {
   const pgrp = session.pty.foregroundGroup();
-  if (pgrp !== null) {
-    try {
-      const name = Deno.readTextFileSync(`/proc/${pgrp}/comm`).trim();
-      if (name) return name;
-    } catch { /* not Linux, or it just exited */ }
-  }
+  if (pgrp === null) return "default";
+  try {
+    const env = Deno.readTextFileSync(`/proc/${pgrp}/environ`).split("\0");
+    const chosen = env.find((e) => e.startsWith(HISTORY_ENV));
+    const key = chosen?.slice(HISTORY_ENV.length).trim();
+    if (key) return key.slice(0, 100);
+  } catch { /* not Linux, or it just exited */ }
+  try {
+    const name = Deno.readTextFileSync(`/proc/${pgrp}/comm`).trim();
+    if (name) return name;
+  } catch { /* as above */ }
   return "default";
 }
 
@@ -119,7 +131,7 @@ export function handleKey(
     s.editing = true;
     s.forced = m.force === true;
     s.rawSent = false;
-    s.historyKey = programName(session);
+    s.historyKey = historyKeyOf(session);
     if (!s.forced) watch(session);
   }
   const t = termiosOf(session);

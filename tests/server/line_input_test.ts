@@ -108,6 +108,31 @@ Deno.test("line input: raw keys written, canonical keys handed back in order unt
   }
 });
 
+Deno.test("line input: a program chooses its history with DOMTERM_HISTORY", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "domterm-line-input-" });
+  setHistoryStore(new HistoryStore(`${dir}/domterm/history.json`));
+  const s = await startServer({
+    command: "env",
+    args: ["DOMTERM_HISTORY=calc", "sh", "-c", "echo READY; exec cat"],
+    assets: {},
+    log: () => {},
+    shellIntegration: false,
+  });
+  const c = new TestClient(`ws://127.0.0.1:${s.port}/ws`);
+  try {
+    await c.opened;
+    c.send({ type: "hello", key: s.key, cols: 80, rows: 24 });
+    await c.until(() => c.text.includes("READY"), "the program");
+    c.send({ type: "key", seq: 1, data: "a" });
+    await c.until(() => edits(c).length === 1, "handed back");
+    assertEquals(edits(c)[0].historyKey, "calc");
+  } finally {
+    await c.close();
+    await s.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("history store: per program, capped, written atomically, a broken file set aside", async () => {
   const dir = await Deno.makeTempDir({ prefix: "domterm-history-" });
   try {
