@@ -10,6 +10,7 @@ import { Connection } from "./connection.ts";
 import { InputHandler } from "./input.ts";
 import { LineInput } from "./line_input.ts";
 import { LineEditorView } from "./line_editor_view.ts";
+import { PredictiveEcho } from "./predict_view.ts";
 import { MouseHandler } from "./mouse.ts";
 import { Renderer } from "./renderer.ts";
 import {
@@ -107,11 +108,14 @@ function start(): void {
   const shellUi = new ShellUi(term, renderer, (d) => conn?.sendInput(d));
   /** The line editor's drawing (set up once the input handler is). */
   let lineView: LineEditorView | null = null;
+  /** Predictive echo (set up with the line editor's drawing). */
+  let predict: PredictiveEcho | null = null;
   /** A snapshot was loaded and is not drawn yet (for the attach timing marks). */
   let attachPending = false;
   renderer.onRender = () => {
     shellUi.update();
     lineView?.update();
+    predict?.update();
     find?.onRender();
     if (attachPending) {
       attachPending = false;
@@ -155,6 +159,7 @@ function start(): void {
   conn = new Connection(key, () => size, {
     output(data) {
       term.write(data);
+      predict?.output();
       renderer.schedule();
       find?.noteOutput();
     },
@@ -211,6 +216,7 @@ function start(): void {
           showStatus(msg.message, true);
           break;
         case "edit":
+          predict?.clear();
           lineInput.onEdit(msg);
           break;
         case "raw":
@@ -249,7 +255,13 @@ function start(): void {
     changed: () => lineView?.update(),
   });
   const input = new InputHandler(root, {
-    send: (data) => lineInput.input(data),
+    send: (data) => {
+      // Keys that reach the program at once may be echoed ahead (off by default).
+      const direct = !lineInput.editing &&
+        (lineInput.mode === "char" || lineInput.mode === "auto");
+      lineInput.input(data);
+      if (direct) predict?.sent(data);
+    },
     paste: (text, data) => lineInput.paste(text, data),
     modes: () => term.modes,
     // While a line is edited, the IME opens at its caret.
@@ -271,6 +283,21 @@ function start(): void {
   root.addEventListener("scroll", () => find?.onScroll(), {
     capture: true,
     passive: true,
+  });
+  predict = new PredictiveEcho(root, {
+    get cursorX() {
+      return term.cursorX;
+    },
+    get cursorY() {
+      return term.cursorY;
+    },
+    get cols() {
+      return term.cols;
+    },
+    cellText: (x, y) => term.buffer.screenLine(y).text(x),
+  }, {
+    cursorRect: () => renderer.cursorRect(),
+    cell: () => renderer.measureCell(),
   });
   lineView = new LineEditorView(root, lineInput, {
     cursorRect: () => renderer.cursorRect(),
@@ -410,6 +437,7 @@ function start(): void {
       actions,
       find,
       lineInput,
+      predict,
     },
   });
 }
