@@ -190,7 +190,6 @@ export class LineInput {
     this.historyKey = m.historyKey;
     this.editor.cc = { ...DEFAULT_CONTROL_CHARS, ...m.cc };
     this.editor.reset();
-    this.editor.killRing.length = 0;
     // No history while typing a password (nor recalled into one).
     this.editor.setHistory(
       this.masked ? [] : this.histories.get(m.historyKey) ?? [],
@@ -262,6 +261,8 @@ export class LineInput {
   }
 
   #endEditing(msg: ClientMessage, bytes: string): void {
+    // A password's kills must not be yanked into a later line.
+    if (this.masked) this.editor.killRing.length = 0;
     this.editing = false;
     this.masked = false;
     this.#staleUpTo = this.#backUpTo;

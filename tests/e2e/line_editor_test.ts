@@ -138,7 +138,7 @@ Deno.test("e2e line editor: cat in automatic mode edits locally, echoes once, Ct
   });
 });
 
-Deno.test("e2e line editor: a click places the caret, a drag selects", async () => {
+Deno.test("e2e line editor: a click places the caret, a drag selects, Alt+Enter adds a line", async () => {
   await withDomterm(["cat"], async ({ page }) => {
     await page.waitForTimeout(300);
     await page.keyboard.type("abcdef");
@@ -159,6 +159,19 @@ Deno.test("e2e line editor: a click places the caret, a drag selects", async () 
     await page.mouse.up();
     await page.keyboard.type("Y");
     await waitForEditLine(page, "abXYf");
+    // Alt+Enter: a second line in the same input; Enter sends both.
+    await page.keyboard.press("End");
+    await page.keyboard.press("Alt+Enter");
+    await page.keyboard.type("2nd");
+    await waitForEditLine(page, "abXYf\n2nd");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll("#terminal .dt-row")].map((
+        r,
+      ) => (r.textContent ?? "").trimEnd());
+      return rows.filter((r) => r === "abXYf").length === 2 &&
+        rows.filter((r) => r === "2nd").length === 2;
+    });
   });
 });
 
