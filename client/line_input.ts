@@ -58,6 +58,8 @@ interface Input {
 }
 
 const PASTE_START = "\x1b[200~";
+const FOCUS_IN = "\x1b[I";
+const FOCUS_OUT = "\x1b[O";
 const PASTE_END = "\x1b[201~";
 
 /** What the line input needs from the page. */
@@ -99,6 +101,11 @@ export class LineInput {
   /** Bytes from the key handler (keys, paste, composed text). */
   input(data: string): void {
     if (data === "") return;
+    if (data === FOCUS_IN || data === FOCUS_OUT) {
+      // Focus reports (?1004) are not keys: never edited, never held back.
+      this.host.sendBytes(data);
+      return;
+    }
     this.#input({ data });
   }
 
