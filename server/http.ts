@@ -8,6 +8,7 @@ import {
   handleKey,
   handleLine,
   relayEditState,
+  windowAttached,
   windowGone,
 } from "./line_input.ts";
 import { openLink, processCwd } from "./opener.ts";
@@ -274,6 +275,7 @@ export function startServer(options: ServerOptions): DomtermServer {
           ? { offset: m.offset, gridSeq: m.gridSeq ?? 0 }
           : undefined,
       );
+      windowAttached(s, win);
       options.onConnect?.();
     };
 

@@ -12,6 +12,7 @@
 import type {
   EditMessage,
   EditStateMessage,
+  InputMode,
   KeyMessage,
   LineMessage,
 } from "../core/protocol.ts";
@@ -210,6 +211,24 @@ export function windowGone(session: LineInputSession, w: Window): void {
       send(other.socket, { type: "edit-state", text: null, caret: 0 });
     }
   }
+}
+
+/** The mode `domterm input-mode` last set per session (windows attaching later get it). */
+const sessionModes = new WeakMap<LineInputSession, InputMode>();
+
+/** `domterm input-mode`: every window of the session, and those that attach later. */
+export function setSessionInputMode(
+  session: LineInputSession,
+  mode: InputMode,
+): void {
+  sessionModes.set(session, mode);
+  for (const w of session.windows) send(w.socket, { type: "input-mode", mode });
+}
+
+/** A window attached: it gets the mode `domterm input-mode` set, if any. */
+export function windowAttached(session: LineInputSession, w: Window): void {
+  const mode = sessionModes.get(session);
+  if (mode) send(w.socket, { type: "input-mode", mode });
 }
 
 /** Sessions whose termios is polled while a window edits in automatic mode. */

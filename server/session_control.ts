@@ -13,7 +13,7 @@ import type {
 import type { DomtermServer } from "./http.ts";
 import type { Session } from "./session.ts";
 import { VERSION } from "./version.ts";
-import { send } from "./socket_send.ts";
+import { setSessionInputMode } from "./line_input.ts";
 
 /** The page URL that attaches to `session`. */
 export function attachUrl(server: DomtermServer, session: number): string {
@@ -98,9 +98,7 @@ export function sessionControl(
           if (!s) {
             return { ok: false, error: `there is no session ${req.session}` };
           }
-          for (const w of s.windows) {
-            send(w.socket, { type: "input-mode", mode: req.mode });
-          }
+          setSessionInputMode(s, req.mode);
           return { ok: true, session: s.id };
         }
         case "snapshot": {
