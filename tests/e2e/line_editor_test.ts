@@ -100,6 +100,9 @@ Deno.test("e2e line editor: cat in automatic mode edits locally, echoes once, Ct
     await waitForRow(page, "$ cat");
     assertEquals(await editing(page), false);
     await page.keyboard.press("Enter");
+    // Keys typed before bash has handed the terminal to cat reach the
+    // kernel as raw typeahead (see docs/input-modes.md): give it a moment.
+    await page.waitForTimeout(400);
     // cat is canonical: the first key starts local editing.
     await page.keyboard.type("hello wonderful world");
     await waitForEditLine(page, "hello wonderful world");
@@ -395,6 +398,15 @@ Deno.test("e2e line editor: modes: CSI 80;99u character, menu/Ctrl+Shift+L cycle
           "char",
       undefined,
       { timeout: 20_000 },
+    );
+    // A window that attaches later (here: a reload) gets that mode too.
+    await page.reload();
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as LineInputGlobal).domterm?.lineInput.mode ===
+          "char",
+      undefined,
+      { timeout: 10_000 },
     );
   });
 });
