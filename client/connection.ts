@@ -312,6 +312,11 @@ export class Connection {
     this.#send({ type: "detach" });
   }
 
+  /** Send a control message (the line editor's `key`, `line`, `edit-state`). */
+  sendMessage(msg: ClientMessage): void {
+    this.#send(msg);
+  }
+
   /** Clear the session's history (every window's, and the server's). */
   sendClearHistory(): void {
     this.#send({ type: "clear-history" });

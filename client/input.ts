@@ -48,6 +48,11 @@ export interface InputOptions {
   modes(): InputModes;
   /** Cursor cell in viewport (client) coordinates, where the IME textarea goes. */
   cursorRect?(): { left: number; top: number; width: number; height: number };
+  /**
+   * Takes a paste instead of `send`: the text as pasted and the bytes a
+   * program would get for it (bracketed or not, as it asked).
+   */
+  paste?(text: string, data: string): void;
   /** Called on every key or paste sent (e.g. to scroll to the bottom). */
   onUserInput?(): void;
   /** Called when text was copied from the terminal. */
@@ -410,7 +415,12 @@ export class InputHandler {
 
   #paste(text: string): void {
     if (text === "") return;
-    this.#send(encodePaste(text, this.#options.modes().bracketedPaste));
+    const data = encodePaste(text, this.#options.modes().bracketedPaste);
+    // The line editor takes a paste whole (client/line_input.ts).
+    if (this.#options.paste) {
+      this.#options.paste(text, data);
+      this.#options.onUserInput?.();
+    } else this.#send(data);
   }
 
   #onPaste = (e: ClipboardEvent): void => {

@@ -8,6 +8,9 @@ import { Terminal, type TerminalSnapshot } from "../core/emulator/terminal.ts";
 import type { ServerMessage } from "../core/protocol.ts";
 import { Connection } from "./connection.ts";
 import { InputHandler } from "./input.ts";
+import { LineInput } from "./line_input.ts";
+import { LineEditorView } from "./line_editor_view.ts";
+import { PredictiveEcho } from "./predict_view.ts";
 import { MouseHandler } from "./mouse.ts";
 import { Renderer } from "./renderer.ts";
 import {
@@ -106,6 +109,7 @@ function start(): void {
         clipboardRead?.request(e.selection);
       } else if (e.type === "bell") bell.ring();
       else if (e.type === "pager") pager?.setAutomatic(e.automatic);
+      else if (e.type === "input-mode") lineInput?.setMode(e.mode);
       renderer.schedule();
     },
   });
@@ -114,10 +118,16 @@ function start(): void {
   installCopyHandler(root); // soft-wrapped rows copy as one line
   const bell = new VisualBell(root);
   const shellUi = new ShellUi(term, renderer, (d) => conn?.sendInput(d));
+  /** The line editor's drawing (set up once the input handler is). */
+  let lineView: LineEditorView | null = null;
+  /** Predictive echo (set up with the line editor's drawing). */
+  let predict: PredictiveEcho | null = null;
   /** A snapshot was loaded and is not drawn yet (for the attach timing marks). */
   let attachPending = false;
   renderer.onRender = () => {
     shellUi.update();
+    lineView?.update();
+    predict?.update();
     find?.onRender();
     if (attachPending) {
       attachPending = false;
@@ -162,6 +172,7 @@ function start(): void {
     admit: (data) => pager?.admit(data) ?? data.length,
     output(data) {
       term.write(data);
+      predict?.output();
       renderer.schedule();
       find?.noteOutput();
     },
@@ -170,6 +181,7 @@ function start(): void {
         case "ready":
           sessionStorage.setItem("domterm-session", String(msg.session));
           windowUi.setCommand(msg.command ?? []);
+          lineInput.reset();
           break;
         case "snapshot":
           performance.mark("domterm:snapshot-received");
@@ -219,6 +231,19 @@ function start(): void {
         case "error":
           showStatus(msg.message, true);
           break;
+        case "edit":
+          predict?.clear();
+          lineInput.onEdit(msg);
+          break;
+        case "raw":
+          lineInput.onRaw();
+          break;
+        case "input-mode":
+          lineInput.setMode(msg.mode);
+          break;
+        case "edit-state":
+          lineInput.onRemoteState(msg);
+          break;
       }
     },
     closed(code, reason) {
@@ -240,10 +265,23 @@ function start(): void {
   // Closing or reloading the tab is on purpose; a crash or a lost network is not.
   addEventListener("pagehide", () => conn?.sendClosing());
 
+  const lineInput = new LineInput({
+    sendBytes: (data) => conn?.sendInput(data),
+    sendMessage: (msg) => conn?.sendMessage(msg),
+    changed: () => lineView?.update(),
+  });
   const input = new InputHandler(root, {
-    send: (data) => conn?.sendInput(data),
+    send: (data) => {
+      // Keys that reach the program at once may be echoed ahead (off by default).
+      const direct = !lineInput.editing &&
+        (lineInput.mode === "char" || lineInput.mode === "auto");
+      lineInput.input(data);
+      if (direct) predict?.sent(data);
+    },
+    paste: (text, data) => lineInput.paste(text, data),
     modes: () => term.modes,
-    cursorRect: () => renderer.cursorRect(),
+    // While a line is edited, the IME opens at its caret.
+    cursorRect: () => lineView?.caretRect() ?? renderer.cursorRect(),
     onUserInput: () => {
       pager?.noteUser();
       renderer.noteUserInput();
@@ -278,6 +316,26 @@ function start(): void {
     capture: true,
     passive: true,
   });
+  predict = new PredictiveEcho(root, {
+    get cursorX() {
+      return term.cursorX;
+    },
+    get cursorY() {
+      return term.cursorY;
+    },
+    get cols() {
+      return term.cols;
+    },
+    cellText: (x, y) => term.buffer.screenLine(y).text(x),
+  }, {
+    cursorRect: () => renderer.cursorRect(),
+    cell: () => renderer.measureCell(),
+  });
+  lineView = new LineEditorView(root, lineInput, {
+    cursorRect: () => renderer.cursorRect(),
+    cell: () => renderer.measureCell(),
+    cols: () => term.cols,
+  });
   input.onFocusChange = (focused) => {
     renderer.setFocused(focused);
     if (focused) conn?.sendFocus();
@@ -286,6 +344,12 @@ function start(): void {
   // Ctrl+Shift+F finds.
   root.addEventListener("keydown", (e) => {
     if (!e.ctrlKey || !e.shiftKey || e.altKey || e.metaKey) return;
+    if (e.code === "KeyL") {
+      e.preventDefault();
+      e.stopPropagation();
+      lineInput.cycleMode(); // Ctrl+Shift+L: the next input mode
+      return;
+    }
     const name = e.code === "KeyD"
       ? "detach"
       : e.code === "KeyF"
@@ -380,6 +444,8 @@ function start(): void {
       );
     },
     detach: () => conn?.sendDetach(),
+    inputMode: () => lineInput.mode,
+    setInputMode: (m) => lineInput.setMode(m),
     close: () => {
       // Its pagehide says "closing" to the server. A tab the browser
       // will not let a script close stays: say how instead.
@@ -419,6 +485,8 @@ function start(): void {
       notifier: windowUi.notifier,
       progress: windowUi.progress,
       pager,
+      lineInput,
+      predict,
     },
   });
 }

@@ -8,6 +8,8 @@ import type { Actions } from "./actions.ts";
 import type { ZoomAction } from "./zoom.ts";
 import { terminalSelection } from "./selection.ts";
 import type { Pager } from "./pager.ts";
+import type { InputMode } from "../core/protocol.ts";
+import { INPUT_MODE_NAMES, INPUT_MODES } from "./line_input.ts";
 
 /** What the actions act on, from the page. */
 export interface WindowParts {
@@ -31,6 +33,9 @@ export interface WindowParts {
   detach: () => void;
   /** Close this window (the last one's close hangs the program up). */
   close: () => void;
+  /** The window's input mode, and setting it (client/line_input.ts). */
+  inputMode?: () => InputMode;
+  setInputMode?: (mode: InputMode) => void;
 }
 
 /** Registers the window's actions. */
@@ -120,6 +125,23 @@ export function registerActions(actions: Actions, w: WindowParts): void {
     group: "view",
     run: () => w.zoom("reset"),
   });
+  // Input modes (docs/input-modes.md): one entry that names the current
+  // mode and moves to the next, as Ctrl+Shift+L does.
+  if (w.setInputMode && w.inputMode) {
+    const current = w.inputMode, set = w.setInputMode;
+    actions.register({
+      name: "input-mode",
+      get label() {
+        return `Input mode: ${INPUT_MODE_NAMES[current()]}`;
+      },
+      key: "Ctrl+Shift+L",
+      group: "input",
+      run: () => {
+        const i = INPUT_MODES.indexOf(current());
+        set(INPUT_MODES[(i + 1) % INPUT_MODES.length]);
+      },
+    });
+  }
   actions.register({
     name: "new-window",
     label: "New window",

@@ -136,6 +136,69 @@ export interface PauseMessage {
   paused: boolean;
 }
 
+/**
+ * Client -> server: a key typed in automatic input mode while the window is
+ * not editing a line (docs/input-modes.md). `data` is the bytes the key
+ * stands for. The server writes it to the PTY if the terminal is raw;
+ * if it is canonical, or if it already handed an earlier key back to this
+ * window and no `line` came since, it writes nothing and answers `edit`
+ * with the same `data`, so the window edits it locally, in order.
+ */
+export interface KeyMessage {
+  type: "key";
+  /** Numbers the window's keys (1, 2, ...); `edit` answers name it. */
+  seq: number;
+  data: string;
+  /** Line or pipe mode: hand the key back even when the terminal is raw. */
+  force?: boolean;
+  /**
+   * A paste: the text as pasted (`data` is what a raw program gets for it);
+   * the line editor inserts it whole, newlines included.
+   */
+  paste?: string;
+}
+
+/**
+ * Client -> server: the window's local line editing ended (Enter, INTR,
+ * EOF...). The bytes for the program follow as a binary frame. `history`,
+ * when present, is the line to add to the program's history (never sent
+ * for input typed with ECHO off).
+ */
+export interface LineMessage {
+  type: "line";
+  history?: string;
+  /**
+   * Pipe mode: text to show as if the program had echoed it (the line and
+   * a newline), put into the session's output stream so every window and
+   * the model have it.
+   */
+  echo?: string;
+}
+
+/**
+ * Client -> server: what this window's line editor shows now, relayed to the
+ * session's other windows (server -> client with the same shape). `text`
+ * null: no line is being edited. Masked input is never sent: `masked` is
+ * its length instead.
+ */
+export interface EditStateMessage {
+  type: "edit-state";
+  text: string | null;
+  caret: number;
+  masked?: number;
+}
+
+/** Longest history entry stored (a longer line is sent but not remembered). */
+export const MAX_HISTORY_LINE = 8192;
+
+/** The window's input modes (docs/input-modes.md). */
+export type InputMode = "auto" | "char" | "line" | "pipe";
+
+/** Whether `v` names an input mode. */
+export function isInputMode(v: unknown): v is InputMode {
+  return v === "auto" || v === "char" || v === "line" || v === "pipe";
+}
+
 /** A reload attaches again within this time, or a closed last window hangs the program up. */
 export const CLOSE_GRACE_MS = 3000;
 
@@ -149,7 +212,10 @@ export type ClientMessage =
   | DetachMessage
   | FocusMessage
   | ClearHistoryMessage
-  | PauseMessage;
+  | PauseMessage
+  | KeyMessage
+  | LineMessage
+  | EditStateMessage;
 
 /** Server -> client: answer to a valid hello. */
 export interface ReadyMessage {
@@ -229,6 +295,48 @@ export interface ErrorMessage {
   message: string;
 }
 
+/**
+ * Server -> client: edit this key locally (it was not written to the PTY):
+ * the terminal is canonical, or an earlier key was handed back. Carries the
+ * terminal's state for the editor: `echo` (false when the terminal is
+ * canonical with ECHO off, a password: the input is masked), the special
+ * characters from termios, the history key (the foreground program's name)
+ * and, when the window does not have its current revision, that history.
+ */
+export interface EditMessage {
+  type: "edit";
+  /** The `key` message's seq, data and paste. */
+  seq: number;
+  data: string;
+  paste?: string;
+  echo: boolean;
+  cc: {
+    intr: string;
+    quit: string;
+    erase: string;
+    kill: string;
+    eof: string;
+    susp: string;
+  };
+  historyKey: string;
+  history?: string[];
+}
+
+/**
+ * Server -> client: the terminal left canonical mode while this window was
+ * editing a line (automatic mode): the window sends what it has typed as
+ * keys, as the tty would hand typeahead to the program, and stops editing.
+ */
+export interface RawMessage {
+  type: "raw";
+}
+
+/** Server -> client: switch the window's input mode (`domterm input-mode`). */
+export interface InputModeMessage {
+  type: "input-mode";
+  mode: InputMode;
+}
+
 /** Messages the server sends as text frames. */
 export type ServerMessage =
   | ReadyMessage
@@ -236,7 +344,11 @@ export type ServerMessage =
   | GridMessage
   | DetachedMessage
   | ExitMessage
-  | ErrorMessage;
+  | ErrorMessage
+  | EditMessage
+  | RawMessage
+  | InputModeMessage
+  | EditStateMessage;
 
 /** Largest terminal size either side accepts. */
 export const MAX_COLS = 2000;
@@ -321,6 +433,38 @@ export function parseClientMessage(text: string): ClientMessage | string {
         return "pause: paused must be a boolean";
       }
       return { type: "pause", paused: o.paused };
+    case "key": {
+      if (typeof o.data !== "string") return "key: data must be a string";
+      if (!Number.isSafeInteger(o.seq)) return "key: bad seq";
+      const k: KeyMessage = { type: "key", seq: o.seq as number, data: o.data };
+      if (o.force === true) k.force = true;
+      if (typeof o.paste === "string") k.paste = o.paste;
+      return k;
+    }
+    case "line": {
+      const l: LineMessage = { type: "line" };
+      for (const f of ["history", "echo"] as const) {
+        if (o[f] === undefined) continue;
+        if (typeof o[f] !== "string") return `line: ${f} must be a string`;
+        l[f] = o[f] as string;
+      }
+      return l;
+    }
+    case "edit-state": {
+      if (o.text !== null && typeof o.text !== "string") {
+        return "edit-state: text must be a string or null";
+      }
+      if (!Number.isSafeInteger(o.caret) || (o.caret as number) < 0) {
+        return "edit-state: bad caret";
+      }
+      const e: EditStateMessage = {
+        type: "edit-state",
+        text: o.text,
+        caret: o.caret as number,
+      };
+      if (Number.isSafeInteger(o.masked)) e.masked = o.masked as number;
+      return e;
+    }
     case "closing":
     case "detach":
     case "focus":

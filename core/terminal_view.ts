@@ -172,4 +172,9 @@ export type TerminalEvent =
    * DomTerm `CSI 92 ; 1 u` / `CSI 92 ; 2 u`: turn the window's automatic
    * pager on / off (the page's pager acts on it).
    */
-  | { type: "pager"; automatic: boolean };
+  | { type: "pager"; automatic: boolean }
+  /**
+   * DomTerm's `CSI 80 ; Pm u`: the program asks for an input mode (97 'a'
+   * automatic, 99 'c' character, 108 'l' line, 112 'p' pipe).
+   */
+  | { type: "input-mode"; mode: "auto" | "char" | "line" | "pipe" };

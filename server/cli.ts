@@ -95,6 +95,8 @@ Sessions:
   detach [N|NAME]             detach every window of a session (default: the
                               one this runs in); Ctrl+Shift+D in the window
   kill N|NAME                 end a session (its program is hung up)
+  input-mode MODE [N|NAME]    auto, char, line or pipe: how the windows of a
+                              session take input (Ctrl+Shift+L in a window)
   save [N|NAME] FILE          the session, scrollback included, as a
                               standalone HTML file (Ctrl+Shift+S in a window)
   view-saved FILE             open such a file in an app window

@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { type InputMode, isInputMode } from "../core/protocol.ts";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 
@@ -46,6 +47,7 @@ export type ControlRequest =
   | { op: "kill"; session: number | string }
   | { op: "detach"; session: number | string }
   | { op: "snapshot"; session: number | string }
+  | { op: "input-mode"; session: number | string; mode: InputMode }
   | { op: "kill-server" };
 
 /** An answer. */
@@ -214,6 +216,16 @@ export function parseRequest(text: string): ControlRequest | string {
       }
       return r;
     }
+    case "input-mode":
+      if (!ref(o.session)) return "input-mode: needs a session number or name";
+      if (!isInputMode(o.mode)) {
+        return "input-mode: mode is auto, char, line or pipe";
+      }
+      return {
+        op: "input-mode",
+        session: o.session as number | string,
+        mode: o.mode,
+      };
     case "attach":
     case "kill":
     case "detach":

@@ -4,6 +4,13 @@
  *
  * @module
  */
+import {
+  handleKey,
+  handleLine,
+  relayEditState,
+  windowAttached,
+  windowGone,
+} from "./line_input.ts";
 import { openLink, processCwd } from "./opener.ts";
 import {
   CLOSE_BAD_KEY,
@@ -268,6 +275,7 @@ export function startServer(options: ServerOptions): DomtermServer {
           ? { offset: m.offset, gridSeq: m.gridSeq ?? 0 }
           : undefined,
       );
+      windowAttached(s, win);
       options.onConnect?.();
     };
 
@@ -333,6 +341,15 @@ export function startServer(options: ServerOptions): DomtermServer {
         case "pause":
           session.pause(win, m.paused);
           break;
+        case "key":
+          handleKey(session, win, m);
+          break;
+        case "line":
+          handleLine(session, win, m);
+          break;
+        case "edit-state":
+          relayEditState(session, win, m);
+          break;
         case "hello":
           send(socket, { type: "error", message: "already connected" });
           break;
@@ -347,6 +364,7 @@ export function startServer(options: ServerOptions): DomtermServer {
     };
     socket.onclose = () => {
       clearTimeout(helloTimer);
+      if (session && win) windowGone(session, win);
       if (session && win) session.detach(win);
     };
     socket.onerror = () => {};

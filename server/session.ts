@@ -52,6 +52,7 @@ import {
   planShellLaunchSync,
 } from "./shell/integration.ts";
 import { REPLAY_BYTES, ReplayLog } from "./replay.ts";
+import { checkAfterOutput } from "./line_input.ts";
 import { closeAfterFinal, send, sendBytes, sendText } from "./socket_send.ts";
 
 /** What starts a session. */
@@ -497,6 +498,20 @@ export class Session {
     }
   }
 
+  /**
+   * Puts `data` into the output stream as if the program had written it
+   * (pipe mode's local echo): every window, the replay log and the
+   * session's emulator get it at this offset.
+   */
+  echo(data: Uint8Array): void {
+    if (this.exitStatus || data.length === 0) return;
+    const chunk = data.slice() as Uint8Array<ArrayBuffer>;
+    this.bytesRead += chunk.length;
+    this.#broadcast(chunk);
+    this.#replay.pushBytes(chunk);
+    this.#term.write(chunk);
+  }
+
   /** Window `w` has the focus or typed: the PTY size follows it. */
   focus(w: Window): void {
     if (this.#active === w || !this.windows.has(w)) return;
@@ -662,6 +677,7 @@ export class Session {
       this.#broadcast(chunk);
       this.#replay.pushBytes(chunk);
       this.#term.write(chunk);
+      checkAfterOutput(this);
     }
     const status = await this.pty.exited;
     this.exitStatus = status;

@@ -13,6 +13,7 @@ import type {
 import type { DomtermServer } from "./http.ts";
 import type { Session } from "./session.ts";
 import { VERSION } from "./version.ts";
+import { setSessionInputMode } from "./line_input.ts";
 
 /** The page URL that attaches to `session`. */
 export function attachUrl(server: DomtermServer, session: number): string {
@@ -90,6 +91,14 @@ export function sessionControl(
             return { ok: false, error: `there is no session ${req.session}` };
           }
           s.detachAll();
+          return { ok: true, session: s.id };
+        }
+        case "input-mode": {
+          const s = find(server, req.session);
+          if (!s) {
+            return { ok: false, error: `there is no session ${req.session}` };
+          }
+          setSessionInputMode(s, req.mode);
           return { ok: true, session: s.id };
         }
         case "snapshot": {

@@ -177,7 +177,7 @@ export const CSI_SEQUENCES: readonly Registration<string, CsiHandler>[] = [
   csi("x",   "DECREQTPARM", reports.decreqtparm, "Request terminal parameters (VT100): 0 or 1"),
   csi("s",   "DECSLRM",  cursor.scoscOrDecslrm, "Set left/right margins with ?69, else SCOSC (save cursor)"),
   csi("t",   "XTWINOPS", win.xtwinops,       "Window operations: 1/2 (de)iconify, 3 move, 8 and 24+ resize, 11/13/14/15/16/18/19 reports, 20/21 title reports, 22/23 title stacks"),
-  csi("u",   "SCORC",    marks.csiU,         "Restore cursor; with parameters DomTerm's shell marks (11-20, 83), pager (92)"),
+  csi("u",   "SCORC",    marks.csiU,         "Restore cursor; with parameters DomTerm's shell marks (11-20, 83), pager (92), input mode (80)"),
   csi("?J",  "DECSED",   atLevel(2, erase.decsed),       "Selective erase in display"),
   csi("?K",  "DECSEL",   atLevel(2, erase.decsel),       "Selective erase in line"),
   csi("?W",  "DECST8C",  tabs.decst8c,       "Tab stops every 8 columns (Ps 5)"),

@@ -373,5 +373,17 @@ export function groupPop(t: Emulator, args: string): void {
  */
 export function csiU(t: Emulator, p: Params): void {
   if (p.length === 0) restoreCursor(t.s);
-  else if (!pagerCsiU(t, p)) domtermCsiU(t.marks, p);
+  else if (p.get(0, 0) === 80) {
+    // DomTerm's input mode request: CSI 80 ; 97|99|108|112 u.
+    const mode = INPUT_MODE_CODES[p.get(1, 0)];
+    if (mode) t.emit({ type: "input-mode", mode });
+  } else if (!pagerCsiU(t, p)) domtermCsiU(t.marks, p);
 }
+
+/** `CSI 80 ; N u`: N is the mode's letter ('a', 'c', 'l', 'p'). */
+const INPUT_MODE_CODES: Record<number, "auto" | "char" | "line" | "pipe"> = {
+  97: "auto",
+  99: "char",
+  108: "line",
+  112: "pipe",
+};

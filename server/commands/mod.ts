@@ -12,6 +12,7 @@ import { imgcat } from "./imgcat.ts";
 import { isDomterm } from "./is_domterm.ts";
 import { shellIntegration } from "./shell_integration.ts";
 import { viewSaved } from "./view_saved.ts";
+import { inputMode } from "./input_mode.ts";
 import {
   attach,
   detach,
@@ -45,6 +46,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   "detach": detach,
   "kill-server": killServer,
   "save": save,
+  "input-mode": inputMode,
 };
 
 /** True if `name` is a subcommand. */

@@ -27,7 +27,7 @@ export function controlSocket(): string {
   return Deno.env.get("DOMTERM_SOCKET") || socketPath();
 }
 
-async function ask(req: ControlRequest): Promise<ControlResponse> {
+export async function ask(req: ControlRequest): Promise<ControlResponse> {
   const path = controlSocket();
   const res = await request(path, req);
   if (res === null) {
@@ -45,7 +45,7 @@ export function ownSession(): number | null {
   return m ? Number(m[1]) : null;
 }
 
-function ref(v: string | undefined, what: string): number | string {
+export function ref(v: string | undefined, what: string): number | string {
   if (v === undefined) throw new UsageError(`which session? (${what})`);
   return /^\d+$/.test(v) ? Number(v) : v;
 }

@@ -58,6 +58,14 @@ export interface LibcConstants {
   readonly termiosLflagSize: 4 | 8;
   readonly ICANON: number;
   readonly ECHO: number;
+  /** struct termios: byte offset of c_cc, and the indices of the special characters in it. */
+  readonly termiosCcOffset: number;
+  readonly VINTR: number;
+  readonly VQUIT: number;
+  readonly VERASE: number;
+  readonly VKILL: number;
+  readonly VEOF: number;
+  readonly VSUSP: number;
   /** Signal names (Deno.Signal) to numbers. */
   readonly signals: Readonly<Partial<Record<Deno.Signal, number>>>;
 }
@@ -171,6 +179,13 @@ const LINUX: LibcConstants = {
   termiosLflagSize: 4,
   ICANON: 0x2,
   ECHO: 0x8,
+  termiosCcOffset: 17, // after four 32-bit flags and c_line
+  VINTR: 0,
+  VQUIT: 1,
+  VERASE: 2,
+  VKILL: 3,
+  VEOF: 4,
+  VSUSP: 10,
   signals: LINUX_SIGNALS,
 };
 
@@ -213,6 +228,13 @@ const DARWIN: LibcConstants = {
   termiosLflagSize: 8,
   ICANON: 0x100,
   ECHO: 0x8,
+  termiosCcOffset: 32, // after four 64-bit flags
+  VINTR: 8,
+  VQUIT: 9,
+  VERASE: 3,
+  VKILL: 5,
+  VEOF: 0,
+  VSUSP: 10,
   signals: DARWIN_SIGNALS,
 };
 
@@ -270,6 +292,7 @@ const SYMBOLS = {
   },
   fcntl: { parameters: ["i32", "i32", ...PAD_TYPES, "i64"], result: "i32" },
   tcgetattr: { parameters: ["i32", "buffer"], result: "i32" },
+  tcgetpgrp: { parameters: ["i32"], result: "i32" },
   read: { parameters: ["i32", "buffer", "usize"], result: "isize" },
   write: { parameters: ["i32", "buffer", "usize"], result: "isize" },
   close: { parameters: ["i32"], result: "i32" },

@@ -49,6 +49,21 @@ const KILL_GRACE_MS = 2000;
 
 const encoder = new TextEncoder();
 
+/** What {@linkcode Pty.getTermios} reports. */
+export interface Termios {
+  canonical: boolean;
+  echo: boolean;
+  /** The special characters, one character each, "" when disabled. */
+  cc: {
+    intr: string;
+    quit: string;
+    erase: string;
+    kill: string;
+    eof: string;
+    susp: string;
+  };
+}
+
 /** A NUL-terminated copy of `s`; rejects embedded NULs, which C would truncate at. */
 function cString(s: string, what: string): Uint8Array<ArrayBuffer> {
   if (s.includes("\0")) throw new Error(`pty: ${what} contains a NUL byte`);
@@ -302,12 +317,13 @@ export class Pty {
 
   /**
    * The slave's line discipline state (tcgetattr on the master reports the
-   * slave's termios): canonical (ICANON, line editing by the kernel) and ECHO.
-   * Test hook: the pty tests check raw mode with it.
+   * slave's termios): canonical (ICANON, line editing by the kernel), ECHO,
+   * and the special characters (INTR, QUIT, ERASE, KILL, EOF, SUSP; "" when
+   * disabled). The line editor's automatic mode is driven by it.
    *
    * @throws Error after close().
    */
-  getTermios(): { canonical: boolean; echo: boolean } {
+  getTermios(): Termios {
     if (this.#closing) throw new Error("pty: getTermios() after close()");
     const L = libc();
     const t = new Uint8Array(SIZES.termios);
@@ -318,10 +334,30 @@ export class Pty {
     const lflag = C.termiosLflagSize === 4
       ? view.getUint32(C.termiosLflagOffset, true)
       : Number(view.getBigUint64(C.termiosLflagOffset, true) & 0xffffffffn);
+    // _POSIX_VDISABLE is 0 on Linux and 0xff on macOS.
+    const cc = (index: number) => {
+      const b = t[C.termiosCcOffset + index];
+      return b === 0 || b === 0xff ? "" : String.fromCharCode(b);
+    };
     return {
       canonical: (lflag & C.ICANON) !== 0,
       echo: (lflag & C.ECHO) !== 0,
+      cc: {
+        intr: cc(C.VINTR),
+        quit: cc(C.VQUIT),
+        erase: cc(C.VERASE),
+        kill: cc(C.VKILL),
+        eof: cc(C.VEOF),
+        susp: cc(C.VSUSP),
+      },
     };
+  }
+
+  /** The terminal's foreground process group (tcgetpgrp on the master), or null. */
+  foregroundGroup(): number | null {
+    if (this.#closing) return null;
+    const pgrp = libc().symbols.tcgetpgrp(this.#fd);
+    return pgrp > 0 ? pgrp : null;
   }
 
   /**

@@ -71,7 +71,7 @@ Deno.test("e2e menu: right click, the button and Shift+F10 open it; keys move an
     const startGrid = await grid();
 
     // A right click: the menu at the pointer, the first entry focused.
-    await page.mouse.click(box.x + 300, box.y + 60, { button: "right" });
+    await page.mouse.click(box.x + 300, box.y + 30, { button: "right" });
     assertEquals(await menuEntries(page), [
       "Copy|Ctrl+Shift+C|disabled",
       "Copy as HTML||disabled",
@@ -85,6 +85,7 @@ Deno.test("e2e menu: right click, the button and Shift+F10 open it; keys move an
       "Zoom in|Ctrl+Shift+=|",
       "Zoom out|Ctrl+Shift+-|",
       "Reset zoom|Ctrl+Shift+0|",
+      "Input mode: Automatic|Ctrl+Shift+L|",
       "New window||",
       "Detach|Ctrl+Shift+D|",
       "Close||",
@@ -92,7 +93,7 @@ Deno.test("e2e menu: right click, the button and Shift+F10 open it; keys move an
     const at = await page.locator(".dt-menu").boundingBox();
     assert(
       at !== null && Math.abs(at.x - (box.x + 300)) < 2 &&
-        Math.abs(at.y - (box.y + 60)) < 2,
+        Math.abs(at.y - (box.y + 30)) < 2,
       `menu at the pointer: ${JSON.stringify(at)}`,
     );
     assertEquals(await focused(page), "Copy");

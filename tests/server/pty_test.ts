@@ -235,7 +235,8 @@ Deno.test("all 256 byte values and 1 MiB of random bytes round-trip byte-exact (
   const pty = spawn("sh", ["-c", "stty raw -echo; printf READY; exec cat"]);
   try {
     await readUntil(pty, "READY");
-    assert.deepEqual(pty.getTermios(), { canonical: false, echo: false });
+    const t = pty.getTermios();
+    assert.deepEqual([t.canonical, t.echo], [false, false]);
 
     const every = new Uint8Array(256 * 8).map((_, i) => i & 0xff);
     const [, back] = await Promise.all([
@@ -332,7 +333,16 @@ Deno.test("getTermios: canonical+echo for a fresh terminal, neither after stty r
   const plain = spawn("sh", ["-c", "echo READY; exec sleep 100"]);
   try {
     await readUntil(plain, "READY");
-    assert.deepEqual(plain.getTermios(), { canonical: true, echo: true });
+    const t = plain.getTermios();
+    assert.deepEqual([t.canonical, t.echo], [true, true]);
+    assert.deepEqual(t.cc, {
+      intr: "\x03",
+      quit: "\x1c",
+      erase: "\x7f",
+      kill: "\x15",
+      eof: "\x04",
+      susp: "\x1a",
+    });
   } finally {
     await plain.close();
   }
@@ -341,9 +351,27 @@ Deno.test("getTermios: canonical+echo for a fresh terminal, neither after stty r
   const raw = spawn("sh", ["-c", "stty raw -echo; echo READY; exec sleep 100"]);
   try {
     await readUntil(raw, "READY");
-    assert.deepEqual(raw.getTermios(), { canonical: false, echo: false });
+    const t = raw.getTermios();
+    assert.deepEqual([t.canonical, t.echo], [false, false]);
   } finally {
     await raw.close();
+  }
+});
+
+Deno.test("getTermios: special characters as stty sets them; foregroundGroup", async () => {
+  const pty = spawn("sh", [
+    "-c",
+    "stty intr ^X eof ^B kill ^K; echo READY; exec sleep 100",
+  ]);
+  try {
+    await readUntil(pty, "READY");
+    const t = pty.getTermios();
+    assert.equal(t.cc.intr, "\x18");
+    assert.equal(t.cc.eof, "\x02");
+    assert.equal(t.cc.kill, "\x0b");
+    assert.equal(pty.foregroundGroup(), pty.pid);
+  } finally {
+    await pty.close();
   }
 });
 
