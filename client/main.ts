@@ -26,6 +26,9 @@ import { Actions } from "./actions.ts";
 import { registerActions } from "./window_actions.ts";
 import { Menu } from "./menu.ts";
 import { FindBar } from "./find.ts";
+import { settings } from "./settings.ts";
+import { applyLook, applyTheme } from "./apply_settings.ts";
+import { installKeymap } from "./keymap.ts";
 
 /** How long the "process exited" notice stays before the window closes. */
 const CLOSE_DELAY_MS = 1500;
@@ -55,15 +58,40 @@ function readLaunch(): { key: string; session: number | null } {
 
 function hideStatus(): void {
   const el = document.getElementById("status");
-  if (el) el.hidden = true;
+  if (el) {
+    el.hidden = true;
+    delete el.dataset.settings;
+  }
 }
 
 function showStatus(text: string, isError = false): void {
   const el = document.getElementById("status");
   if (!el) return;
   el.textContent = text;
+  delete el.dataset.settings;
   el.classList.toggle("dt-error", isError);
   el.hidden = false;
+}
+
+/** The settings file's problems, shown for a while (the old values stay in force). */
+let problemsShown = "";
+let problemsTimer: ReturnType<typeof setTimeout> | undefined;
+function showSettingsProblems(problems: string[]): void {
+  const text = problems.join("\n");
+  if (text === problemsShown) return;
+  problemsShown = text;
+  clearTimeout(problemsTimer);
+  if (text === "") {
+    if (document.getElementById("status")?.dataset.settings) hideStatus();
+    return;
+  }
+  for (const p of problems) console.warn(`domterm: ${p}`);
+  showStatus(text, true);
+  const el = document.getElementById("status");
+  if (el) el.dataset.settings = "1";
+  problemsTimer = setTimeout(() => {
+    if (el?.dataset.settings) hideStatus();
+  }, 15_000);
 }
 
 function exitText(msg: { code: number | null; signal: number | null }): string {
@@ -95,6 +123,10 @@ function start(): void {
         // OSC 52: programs may write the clipboard (never read it).
         navigator.clipboard?.writeText(e.text).catch(() => {});
       } else if (e.type === "bell") bell.ring();
+      else if (e.type === "settings") {
+        // OSC 88: this window's own settings.
+        for (const p of settings.setWindow(e.json)) console.warn(`domterm: ${p}`);
+      }
       renderer.schedule();
     },
   });
@@ -202,6 +234,11 @@ function start(): void {
           break;
         case "error":
           showStatus(msg.message, true);
+          break;
+        case "settings":
+          showSettingsProblems(msg.problems);
+          settings.path = msg.path;
+          settings.setServer(msg.settings);
           break;
       }
     },
@@ -351,8 +388,19 @@ function start(): void {
       }, 500);
     },
   });
+  settings.onChange((s, changed) => {
+    if (applyLook(document, s, changed, renderer)) refit();
+  });
+  installKeymap(
+    globalThis,
+    actions,
+    () => settings.get().keys as Record<string, string>,
+    (m) => console.warn(`domterm: ${m}`),
+  );
   void loadUserStyle(document, key, (m) => console.warn(`domterm: ${m}`))
     .then((loaded) => {
+      // Its colour-scheme rules follow the theme setting too.
+      if (loaded) applyTheme(document, settings.get().theme as string);
       if (loaded) refit();
     });
 
@@ -370,6 +418,7 @@ function start(): void {
       shellUi,
       actions,
       find,
+      settings,
     },
   });
 }

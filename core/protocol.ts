@@ -126,6 +126,17 @@ export interface ClearHistoryMessage {
   type: "clear-history";
 }
 
+/**
+ * Client -> server: the settings page changed these keys (dotted keys,
+ * see core/settings/schema.ts); the server checks them and writes them to
+ * the settings file, and the change comes back to every window as a
+ * `settings` message.
+ */
+export interface SaveSettingsMessage {
+  type: "save-settings";
+  settings: Record<string, unknown>;
+}
+
 /** A reload attaches again within this time, or a closed last window hangs the program up. */
 export const CLOSE_GRACE_MS = 3000;
 
@@ -138,7 +149,8 @@ export type ClientMessage =
   | ClosingMessage
   | DetachMessage
   | FocusMessage
-  | ClearHistoryMessage;
+  | ClearHistoryMessage
+  | SaveSettingsMessage;
 
 /** Server -> client: answer to a valid hello. */
 export interface ReadyMessage {
@@ -216,6 +228,21 @@ export interface ErrorMessage {
   message: string;
 }
 
+/**
+ * Server -> client: the settings in force for this window (every key of
+ * core/settings/schema.ts): the file's, over them the session's
+ * (`domterm settings`), over them the command line's. Sent after `ready`
+ * and again on every change.
+ */
+export interface SettingsMessage {
+  type: "settings";
+  settings: Record<string, unknown>;
+  /** What is wrong in the settings file, one line each (`file:line: ...`). */
+  problems: string[];
+  /** The settings file's path (null: none), for the settings page. */
+  path: string | null;
+}
+
 /** Messages the server sends as text frames. */
 export type ServerMessage =
   | ReadyMessage
@@ -223,7 +250,8 @@ export type ServerMessage =
   | GridMessage
   | DetachedMessage
   | ExitMessage
-  | ErrorMessage;
+  | ErrorMessage
+  | SettingsMessage;
 
 /** Largest terminal size either side accepts. */
 export const MAX_COLS = 2000;
@@ -303,6 +331,15 @@ export function parseClientMessage(text: string): ClientMessage | string {
       if (isSize(o.column, 1e9)) r.column = o.column;
       return r;
     }
+    case "save-settings":
+      if (
+        typeof o.settings !== "object" || o.settings === null ||
+        Array.isArray(o.settings)
+      ) return "save-settings: settings must be an object";
+      return {
+        type: "save-settings",
+        settings: o.settings as Record<string, unknown>,
+      };
     case "closing":
     case "detach":
     case "focus":

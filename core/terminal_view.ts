@@ -136,4 +136,10 @@ export type TerminalEvent =
    * large as the window allows). The client honours it within the window
    * and resizes as usual.
    */
-  | { type: "resize-request"; cols: number; rows: number };
+  | { type: "resize-request"; cols: number; rows: number }
+  /**
+   * DomTerm's OSC 88 (`OSC 88 ; json ST`): settings for this window, a JSON
+   * object of dotted keys (core/settings/schema.ts), unchecked; the page
+   * checks it and applies it over the settings file's values.
+   */
+  | { type: "settings"; json: string };

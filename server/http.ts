@@ -19,6 +19,9 @@ import {
 import { keysEqual, newServerKey } from "./key.ts";
 import { Session, type Window } from "./session.ts";
 import { send } from "./socket_send.ts";
+import { SettingsStore } from "./settings/file.ts";
+import { WindowSettings } from "./settings/windows.ts";
+import { checkSettings } from "../core/settings/validate.ts";
 
 /** A static file the server hands out. */
 export interface Asset {
@@ -68,6 +71,14 @@ export interface ServerOptions {
   replayBytes?: number;
   /** How long a closed last window waits for a reload before the program is hung up (ms). */
   closeGraceMs?: number;
+  /**
+   * The settings file (server/settings/file.ts). Default: one without a
+   * file (the built-in defaults). Its `scrollback` and `file-opener` are
+   * used where the options above give none.
+   */
+  settings?: SettingsStore;
+  /** New sessions run the settings' `shell` when it is set (the command line named no command). */
+  shellFromSettings?: boolean;
 }
 
 /** Largest user stylesheet served, in bytes. Test hook: exported for the settings tests. */
@@ -141,6 +152,8 @@ export interface DomtermServer {
   /** The page URL with the key in the fragment. */
   readonly url: string;
   readonly sessions: ReadonlyMap<number, Session>;
+  /** The settings of the windows (the file's and each session's). */
+  readonly settings: WindowSettings;
   /**
    * Start a session without a window (`domterm new` before its window
    * connects): the window attaches with its number.
@@ -185,11 +198,22 @@ export function startServer(options: ServerOptions): DomtermServer {
     ? defaultUserCssPath()
     : options.userCssPath;
 
+  const store = options.settings ?? new SettingsStore(null);
+  const settings = new WindowSettings(store, () => sessions.values());
+  /** The history lines of new sessions: the option's, else the settings'. */
+  const scrollback = (): number | null =>
+    options.scrollback === undefined
+      ? store.current.scrollback as number | null
+      : options.scrollback;
+
   const allowedHosts =
     () => [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
 
+  const shell = () => store.current.shell as string[];
   function newSession(
-    command: string[] = [options.command, ...options.args],
+    command: string[] = options.shellFromSettings && shell().length
+      ? shell()
+      : [options.command, ...options.args],
     size = { cols: 80, rows: 24 },
     extra: { cwd?: string; name?: string } = {},
   ): Session {
@@ -200,9 +224,7 @@ export function startServer(options: ServerOptions): DomtermServer {
       args: command.slice(1),
       cols: size.cols,
       rows: size.rows,
-      scrollback: options.scrollback === undefined
-        ? DEFAULT_SCROLLBACK_LINES
-        : options.scrollback ?? Infinity,
+      scrollback: scrollback() ?? Infinity,
       env: options.env,
       cwd: extra.cwd ?? options.cwd,
       name: extra.name,
@@ -216,6 +238,7 @@ export function startServer(options: ServerOptions): DomtermServer {
     sessions.set(id, s);
     s.finished.finally(() => {
       sessions.delete(id);
+      settings.forget(id);
       if (sessions.size === 0) options.onIdle?.();
     });
     return s;
@@ -259,15 +282,12 @@ export function startServer(options: ServerOptions): DomtermServer {
         socket,
         m.cols,
         m.rows,
-        {
-          scrollback: options.scrollback === undefined
-            ? DEFAULT_SCROLLBACK_LINES
-            : options.scrollback,
-        },
+        { scrollback: scrollback() },
         m.offset !== undefined
           ? { offset: m.offset, gridSeq: m.gridSeq ?? 0 }
           : undefined,
       );
+      send(socket, settings.message(s.id));
       options.onConnect?.();
     };
 
@@ -330,12 +350,33 @@ export function startServer(options: ServerOptions): DomtermServer {
         case "clear-history":
           session.clearHistory();
           break;
+        case "save-settings": {
+          const sock = socket;
+          const { values, problems } = checkSettings(m.settings);
+          if (problems.length) {
+            send(sock, {
+              type: "error",
+              message: `settings not saved: ${
+                problems.map((p) => p.message).join("; ")
+              }`,
+            });
+            break;
+          }
+          store.save(values).catch((e) =>
+            send(sock, {
+              type: "error",
+              message: `cannot save the settings: ${(e as Error).message}`,
+            })
+          );
+          break;
+        }
         case "hello":
           send(socket, { type: "error", message: "already connected" });
           break;
         case "open":
           void openLink(m, {
-            fileOpener: options.fileOpener,
+            fileOpener: options.fileOpener ??
+              ((store.current["file-opener"] as string) || undefined),
             cwd: processCwd(session.pty.pid),
             log,
           });
@@ -404,6 +445,7 @@ export function startServer(options: ServerOptions): DomtermServer {
     key,
     url: `http://127.0.0.1:${port}/#key=${key}`,
     sessions,
+    settings,
     newSession,
     async shutdown() {
       await Promise.all([...sessions.values()].map((s) => s.close()));

@@ -232,3 +232,12 @@ export function osc111(host: OscHost): void {
 export function osc112(host: OscHost): void {
   resetDynamic(host, 2);
 }
+
+/** Longest OSC 88 settings text taken (longer is ignored). */
+export const MAX_OSC88 = 64 * 1024;
+
+/** OSC 88 ; json: DomTerm's window settings, handed to the page as an event. */
+export function osc88(host: OscHost, args: string): void {
+  if (args.length === 0 || args.length > MAX_OSC88) return;
+  host.emit({ type: "settings", json: args });
+}
