@@ -125,7 +125,9 @@ function start(): void {
       } else if (e.type === "bell") bell.ring();
       else if (e.type === "settings") {
         // OSC 88: this window's own settings.
-        for (const p of settings.setWindow(e.json)) console.warn(`domterm: ${p}`);
+        for (const p of settings.setWindow(e.json)) {
+          console.warn(`domterm: ${p}`);
+        }
       }
       renderer.schedule();
     },

@@ -714,8 +714,9 @@ export class Renderer {
    * The cursor the settings ask for (`cursor.style`, `cursor.blink`), shown
    * while the program has not chosen another (DECSCUSR); null: a block.
    */
-  defaultCursor: { style: "block" | "underline" | "bar"; blink: boolean } | null =
-    null;
+  defaultCursor:
+    | { style: "block" | "underline" | "bar"; blink: boolean }
+    | null = null;
   #cursorX = 0;
   #cursorWide = false;
   /** The row the cursor is on (also while it is hidden). */

@@ -8,10 +8,7 @@
  *
  * @module
  */
-import {
-  defaultSettings,
-  type Settings,
-} from "../core/settings/schema.ts";
+import { defaultSettings, type Settings } from "../core/settings/schema.ts";
 import { checkSettings } from "../core/settings/validate.ts";
 
 /** A listener: the new settings and the keys whose values changed. */

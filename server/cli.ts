@@ -102,6 +102,8 @@ Sessions:
                               standalone HTML file (Ctrl+Shift+S in a window)
   view-saved FILE             open such a file in an app window
   kill-server                 end every session and the server
+  settings [key=value...]     set settings for this session's windows (over
+                              the settings file's); none: print them
 
 Commands, for use inside a domterm window (they print escape sequences;
 outside domterm they exit 1 unless given --force):

@@ -46,7 +46,8 @@ export type ControlRequest =
   | { op: "kill"; session: number | string }
   | { op: "detach"; session: number | string }
   | { op: "snapshot"; session: number | string }
-  | { op: "kill-server" };
+  | { op: "kill-server" }
+  | { op: "settings"; session: number | string; set?: Record<string, unknown> };
 
 /** An answer. */
 export interface ControlResponse {
@@ -63,6 +64,9 @@ export interface ControlResponse {
   /** snapshot: the session's terminal (`Terminal.snapshot()`) at stream offset `offset`. */
   snapshot?: unknown;
   offset?: number;
+  /** settings: the session's settings in force, and the settings file's problems. */
+  settings?: Record<string, unknown>;
+  problems?: string[];
 }
 
 /** Longest request accepted, in bytes. */
@@ -211,6 +215,22 @@ export function parseRequest(text: string): ControlRequest | string {
           return "new: a name is 1-64 letters, digits, '_', '.' or '-'";
         }
         r.name = o.name;
+      }
+      return r;
+    }
+    case "settings": {
+      if (!ref(o.session)) return "settings: needs a session number or name";
+      const r: ControlRequest = {
+        op: "settings",
+        session: o.session as number | string,
+      };
+      if (o.set !== undefined) {
+        if (
+          typeof o.set !== "object" || o.set === null || Array.isArray(o.set)
+        ) {
+          return "settings: set must be an object";
+        }
+        r.set = o.set as Record<string, unknown>;
       }
       return r;
     }

@@ -9,7 +9,6 @@ import {
   CLOSE_BAD_KEY,
   CLOSE_BAD_MESSAGE,
   CLOSE_NO_SESSION,
-  DEFAULT_SCROLLBACK_LINES,
   type HelloMessage,
   parseClientMessage,
   USER_CSS_KEY_HEADER,
@@ -57,7 +56,7 @@ export interface ServerOptions {
   fileOpener?: string;
   /**
    * History lines each window keeps; null for no limit. Default:
-   * {@link DEFAULT_SCROLLBACK_LINES}.
+   * DEFAULT_SCROLLBACK_LINES (core/protocol.ts), or the settings'.
    */
   scrollback?: number | null;
   /**

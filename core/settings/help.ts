@@ -54,7 +54,9 @@ export function settingsTable(): string {
     rows.push(
       `| \`${s.key}\` | \`${esc(defaultText(s))}\` | ${esc(allowedText(s))} | ${
         where[s.appliesTo]
-      } | ${esc(s.description)}${s.option ? ` (option \`${s.option}\`)` : ""} |`,
+      } | ${esc(s.description)}${
+        s.option ? ` (option \`${s.option}\`)` : ""
+      } |`,
     );
   }
   return rows.join("\n") + "\n";

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { DEFAULT_SCROLLBACK_LINES, MAX_SCROLLBACK_LINES } from "../protocol.ts";
 
 /** A value a setting can hold (after validation). */
 export type SettingValue =
@@ -60,8 +61,6 @@ export interface SettingSpec {
   description: string;
 }
 
-/** Largest finite scrollback (kept equal to core/protocol.ts MAX_SCROLLBACK_LINES). */
-const MAX_SCROLLBACK = 100_000_000;
 
 /** Every setting, in the order docs and the settings page show them. */
 export const SETTINGS: readonly SettingSpec[] = [
@@ -144,9 +143,9 @@ export const SETTINGS: readonly SettingSpec[] = [
   {
     key: "scrollback",
     kind: "integer",
-    default: 10_000,
+    default: DEFAULT_SCROLLBACK_LINES,
     min: 0,
-    max: MAX_SCROLLBACK,
+    max: MAX_SCROLLBACK_LINES,
     word: "unlimited",
     option: "--scrollback",
     appliesTo: "server",
@@ -202,8 +201,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     kind: "boolean",
     default: false,
     appliesTo: "page",
-    description:
-      "closing a window detaches its session instead of ending it",
+    description: "closing a window detaches its session instead of ending it",
   },
   {
     key: "input-mode",

@@ -9,9 +9,9 @@
  */
 import {
   allowedText,
-  type SettingSpec,
   type Settings,
   SETTINGS_BY_KEY,
+  type SettingSpec,
   type SettingValue,
 } from "./schema.ts";
 
@@ -27,7 +27,8 @@ export interface SettingProblem {
 }
 
 const HEX = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
-const FN = /^(?:rgba?|hsla?)\(\s*[0-9.%+-]+(?:\s*[, /]\s*[0-9.%+-]+){2,3}\s*\)$/;
+const FN =
+  /^(?:rgba?|hsla?)\(\s*[0-9.%+-]+(?:\s*[, /]\s*[0-9.%+-]+){2,3}\s*\)$/;
 const NAME = /^[a-zA-Z]{3,30}$/;
 
 /** Whether `v` is a colour a setting may hold (also safe as a CSS value). */
@@ -45,7 +46,9 @@ const MODIFIERS = new Set(["ctrl", "shift", "alt", "meta", "cmd", "super"]);
 export function normalizeKey(text: string): string | null {
   const parts = text.split("+");
   // "Ctrl++" is Ctrl and the plus key.
-  if (parts.length > 1 && parts[parts.length - 1] === "" && text.endsWith("++")) {
+  if (
+    parts.length > 1 && parts[parts.length - 1] === "" && text.endsWith("++")
+  ) {
     parts.splice(parts.length - 2, 2, "+");
   }
   const key = parts.pop() ?? "";
@@ -154,7 +157,10 @@ export function checkSettings(
       const key = path.join(".");
       const spec = SETTINGS_BY_KEY.get(key);
       if (spec === undefined) {
-        if (isTable(raw) && [...SETTINGS_BY_KEY.keys()].some((k) => k.startsWith(key + "."))) {
+        if (
+          isTable(raw) &&
+          [...SETTINGS_BY_KEY.keys()].some((k) => k.startsWith(key + "."))
+        ) {
           visit(raw, path);
           continue;
         }
@@ -171,7 +177,11 @@ export function checkSettings(
         continue;
       }
       if (spec.kind === "keymap") {
-        values[key] = checkKeymap(raw as Record<string, unknown>, path, problems);
+        values[key] = checkKeymap(
+          raw as Record<string, unknown>,
+          path,
+          problems,
+        );
       } else values[key] = r.value;
     }
   };
@@ -200,7 +210,9 @@ function checkKeymap(
       problems.push({
         key,
         path: p,
-        message: `bad action ${show(action)} for key '${k}': allowed: an action name such as "copy"`,
+        message: `bad action ${
+          show(action)
+        } for key '${k}': allowed: an action name such as "copy"`,
       });
     } else out[norm] = action;
   }

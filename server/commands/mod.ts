@@ -22,6 +22,7 @@ import {
   save,
 } from "./sessions.ts";
 import { CommandError, UsageError } from "./tty.ts";
+import { settingsCommand } from "./settings.ts";
 
 /** A subcommand: its one-line usage and its body, which resolves with the exit status. */
 export interface Command {
@@ -45,6 +46,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   "detach": detach,
   "kill-server": killServer,
   "save": save,
+  "settings": settingsCommand,
 };
 
 /** True if `name` is a subcommand. */

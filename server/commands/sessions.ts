@@ -27,7 +27,7 @@ export function controlSocket(): string {
   return Deno.env.get("DOMTERM_SOCKET") || socketPath();
 }
 
-async function ask(req: ControlRequest): Promise<ControlResponse> {
+export async function ask(req: ControlRequest): Promise<ControlResponse> {
   const path = controlSocket();
   const res = await request(path, req);
   if (res === null) {

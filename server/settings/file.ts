@@ -8,11 +8,11 @@
  *
  * @module
  */
-import { parse, stringify, TomlError } from "smol-toml";
+import { parse, stringify, type TomlError } from "smol-toml";
 import {
   defaultSettings,
-  SETTINGS_BY_KEY,
   type Settings,
+  SETTINGS_BY_KEY,
   type SettingValue,
 } from "../../core/settings/schema.ts";
 import {
@@ -136,7 +136,9 @@ export class SettingsStore {
     } catch (e) {
       if (e instanceof Deno.errors.NotFound) text = "";
       else {
-        return this.#report([`${this.path}: cannot read: ${(e as Error).message}`]);
+        return this.#report([
+          `${this.path}: cannot read: ${(e as Error).message}`,
+        ]);
       }
     }
     if (text === this.#lastText) return false;
@@ -146,7 +148,9 @@ export class SettingsStore {
     const before = JSON.stringify(this.#fromFile);
     if (!syntax) {
       const next = defaultSettings();
-      const bad = new Set(problems.map((p) => p.path[0] === "keys" ? "keys" : p.key));
+      const bad = new Set(
+        problems.map((p) => p.path[0] === "keys" ? "keys" : p.key),
+      );
       for (const key of Object.keys(next)) {
         if (key in values) next[key] = values[key]!;
         else if (bad.has(key)) next[key] = this.#fromFile[key]; // keep the old value
@@ -234,7 +238,9 @@ export class SettingsStore {
    * cannot write.
    */
   async save(updates: Partial<Settings>): Promise<void> {
-    if (this.path === null) throw new Error("no settings file: HOME is not set");
+    if (this.path === null) {
+      throw new Error("no settings file: HOME is not set");
+    }
     let text = "";
     try {
       text = await Deno.readTextFile(this.path);
@@ -242,7 +248,9 @@ export class SettingsStore {
       if (!(e instanceof Deno.errors.NotFound)) throw e;
     }
     for (const [key, value] of Object.entries(updates)) {
-      if (!SETTINGS_BY_KEY.has(key)) throw new Error(`unknown setting '${key}'`);
+      if (!SETTINGS_BY_KEY.has(key)) {
+        throw new Error(`unknown setting '${key}'`);
+      }
       text = setKeyInText(text, key, value as SettingValue);
     }
     await Deno.mkdir(dirname(this.path), { recursive: true });
@@ -271,7 +279,9 @@ export function setKeyInText(
   value: SettingValue,
 ): string {
   const spec = SETTINGS_BY_KEY.get(key)!;
-  const rhs = value === null && spec.word ? `"${spec.word}"` : spec.kind === "keymap"
+  const rhs = value === null && spec.word
+    ? `"${spec.word}"`
+    : spec.kind === "keymap"
     ? null
     : tomlValue(value);
   const lines = text === "" ? [] : text.replace(/\n$/, "").split("\n");
@@ -310,7 +320,9 @@ export function setKeyInText(
       return lines.join("\n") + "\n";
     }
   }
-  const entry = `${/^[A-Za-z0-9_-]+$/.test(leaf) ? leaf : JSON.stringify(leaf)} = ${rhs}`;
+  const entry = `${
+    /^[A-Za-z0-9_-]+$/.test(leaf) ? leaf : JSON.stringify(leaf)
+  } = ${rhs}`;
   if (table.length === 0) {
     // Top-level keys go before the first table header.
     const first = lines.findIndex((l) => /^\s*\[/.test(l));
