@@ -302,21 +302,26 @@ export function setKeyInText(
     return lines.join("\n") + "\n";
   }
   const at = findKeyLine(text, path);
-  if (at !== undefined) {
+  if (at !== undefined && !/^\s*\[/.test(lines[at - 1])) {
     const line = lines[at - 1];
     const eq = line.indexOf("=");
-    // Only a one-line value is replaced in place.
-    let oneLine = eq > 0;
-    if (oneLine) {
+    // The value may go on over several lines (an array): replace them all.
+    for (
+      let end = at;
+      eq > 0 && end <= lines.length && end < at + 1000;
+      end++
+    ) {
+      const value = [line.slice(eq + 1), ...lines.slice(at, end)].join("\n");
       try {
-        parse(`v = ${line.slice(eq + 1).replace(/#[^"']*$/, "")}`);
+        parse(`v = ${value}`);
       } catch {
-        oneLine = false;
+        continue;
       }
-    }
-    if (oneLine) {
-      const name = line.slice(0, eq).trimEnd();
-      lines[at - 1] = `${name} = ${rhs}`;
+      lines.splice(
+        at - 1,
+        end - at + 1,
+        `${line.slice(0, eq).trimEnd()} = ${rhs}`,
+      );
       return lines.join("\n") + "\n";
     }
   }

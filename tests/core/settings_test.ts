@@ -15,6 +15,7 @@ import {
   SETTINGS_BY_KEY,
 } from "../../core/settings/schema.ts";
 import { findKeyLine } from "../../core/settings/lines.ts";
+import { screenLines } from "./helpers.ts";
 
 /** [key, value as given, the value kept] */
 const GOOD: [string, unknown, unknown][] = [
@@ -230,5 +231,29 @@ Deno.test("settings: the line of a key in a TOML text", () => {
   ];
   for (const [path, want] of cases) {
     assertEquals(findKeyLine(text, path), want, path.join("."));
+  }
+});
+
+Deno.test("OSC 88: the JSON goes out as a settings event (BEL or ST), too long or empty is dropped", async () => {
+  const { Terminal } = await import("../../core/emulator/terminal.ts");
+  const cases: [string, string[]][] = [
+    ['\x1b]88;{"theme":"light"}\x07', ['{"theme":"light"}']],
+    ['\x1b]88;{"font.size":16}\x1b\\', ['{"font.size":16}']],
+    ["\x1b]88;\x07", []],
+    [`\x1b]88;${"x".repeat(70_000)}\x07`, []],
+  ];
+  for (const [input, want] of cases) {
+    const got: string[] = [];
+    const t = new Terminal({
+      cols: 20,
+      rows: 3,
+      reply: () => {},
+      onEvent: (e) => {
+        if (e.type === "settings") got.push(e.json);
+      },
+    });
+    t.write(input + "ok");
+    assertEquals(got, want, JSON.stringify(input.slice(0, 30)));
+    assertEquals(screenLines(t)[0], "ok", "the text after it prints");
   }
 });
