@@ -29,6 +29,7 @@ import { FindBar } from "./find.ts";
 import { settings } from "./settings.ts";
 import { applyLook, applyTheme } from "./apply_settings.ts";
 import { installKeymap } from "./keymap.ts";
+import { SettingsPage } from "./settings_page.ts";
 
 /** How long the "process exited" notice stays before the window closes. */
 const CLOSE_DELAY_MS = 1500;
@@ -240,6 +241,7 @@ function start(): void {
         case "settings":
           showSettingsProblems(msg.problems);
           settings.path = msg.path;
+          settings.problems = msg.problems;
           settings.setServer(msg.settings);
           break;
       }
@@ -380,6 +382,7 @@ function start(): void {
       );
     },
     detach: () => conn?.sendDetach(),
+    settings: () => settingsPage.open(),
     close: () => {
       // Its pagehide says "closing" to the server. A tab the browser
       // will not let a script close stays: say how instead.
@@ -390,8 +393,16 @@ function start(): void {
       }, 500);
     },
   });
+  const settingsPage = new SettingsPage(document, {
+    current: () => settings.server(),
+    path: () => settings.path,
+    problems: () => settings.problems,
+    save: (values) => conn?.sendSaveSettings(values) ?? false,
+    focusTerminal: () => input.refocus(),
+  });
   settings.onChange((s, changed) => {
     if (applyLook(document, s, changed, renderer)) refit();
+    settingsPage.refresh();
   });
   installKeymap(
     globalThis,
@@ -421,6 +432,7 @@ function start(): void {
       actions,
       find,
       settings,
+      settingsPage,
     },
   });
 }

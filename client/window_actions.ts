@@ -28,6 +28,8 @@ export interface WindowParts {
   detach: () => void;
   /** Close this window (the last one's close hangs the program up). */
   close: () => void;
+  /** Open the settings page. */
+  settings: () => void;
 }
 
 /** Registers the window's actions. */
@@ -101,6 +103,12 @@ export function registerActions(actions: Actions, w: WindowParts): void {
     key: "Ctrl+Shift+0",
     group: "view",
     run: () => w.zoom("reset"),
+  });
+  actions.register({
+    name: "settings",
+    label: "Settings\u2026",
+    group: "view",
+    run: w.settings,
   });
   actions.register({
     name: "new-window",
