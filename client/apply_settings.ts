@@ -56,7 +56,8 @@ export function applyTheme(doc: Document, theme: string): void {
   doc.documentElement.dataset.dtTheme = theme;
 }
 
-const COLOR_PROPS: Record<string, string> = {
+/** The custom property each colour setting sets. */
+export const COLOR_PROPS: Readonly<Record<string, string>> = {
   "colors.foreground": "--dt-fg",
   "colors.background": "--dt-bg",
   "colors.cursor": "--dt-cursor",

@@ -18,6 +18,7 @@ import {
   type SettingValue,
 } from "../core/settings/schema.ts";
 import { checkSettings } from "../core/settings/validate.ts";
+import { COLOR_PROPS } from "./apply_settings.ts";
 
 /** What the page needs from the window. */
 export interface SettingsPageHost {
@@ -187,7 +188,10 @@ export class SettingsPage {
     const help = doc.createElement("div");
     help.className = "dt-settings-help";
     help.id = `${id}-help`;
-    help.textContent = `${spec.description}. Default: ${defaultText(spec)}`;
+    const def = defaultText(spec);
+    help.textContent = `${spec.description}. Default: ${
+      def === '""' || def === "[]" || def === "{}" ? "none" : def
+    }`;
     field.setAttribute("aria-describedby", help.id);
     const err = doc.createElement("div");
     err.className = "dt-settings-error";
@@ -199,7 +203,9 @@ export class SettingsPage {
       sw.setAttribute("aria-hidden", "true");
       const input = field;
       const paint = () => {
-        sw.style.background = input.value.trim() || "transparent";
+        // Empty: the theme's colour.
+        sw.style.background = input.value.trim() ||
+          `var(${COLOR_PROPS[spec.key] ?? "--dt-bg"})`;
       };
       input.addEventListener("input", paint);
       label.append(sw);
