@@ -262,8 +262,11 @@ function start(): void {
       }
     },
   }, session);
-  // Closing or reloading the tab is on purpose; a crash or a lost network is not.
-  addEventListener("pagehide", () => conn?.sendClosing());
+  // Closing or reloading the tab is on purpose; a crash or a lost network
+  // is not. With the detach-on-close setting a close only detaches.
+  addEventListener("pagehide", () => {
+    if (!settings.get()["detach-on-close"]) conn?.sendClosing();
+  });
 
   const input = new InputHandler(root, {
     send: (data) => conn?.sendInput(data),

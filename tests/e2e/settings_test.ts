@@ -9,6 +9,8 @@
 import { assert, assertEquals, assertMatch } from "../assert.ts";
 import { startDomterm, waitForRow } from "./domterm.ts";
 import type { Page } from "playwright-core";
+import { request, socketPath } from "../../server/control.ts";
+import { CLOSE_GRACE_MS } from "../../core/protocol.ts";
 
 /** Write `text` as an editor does: a new file renamed over the old one. */
 function writeSettings(path: string, text: string): void {
@@ -264,6 +266,33 @@ Deno.test("settings e2e: the settings page shows every key, saves to the file, a
       ),
       "Settings\u2026",
     );
+  } finally {
+    await dt.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("settings e2e: with detach-on-close, closing the last window detaches its session instead of ending it", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "domterm-settings-" });
+  const path = `${dir}/settings.toml`;
+  const run = `${dir}/run`;
+  Deno.mkdirSync(run, { mode: 0o700 });
+  writeSettings(path, "detach-on-close = true\n");
+  const dt = await startDomterm(["sh", "-c", "echo hi; exec sleep 120"], {
+    env: { DOMTERM_SETTINGS: path, DOMTERM_RUNTIME_DIR: run },
+  });
+  try {
+    await waitForRow(dt.page, "hi");
+    await dt.page.waitForFunction(() =>
+      // deno-lint-ignore no-explicit-any
+      (globalThis as any).domterm.settings.get()["detach-on-close"] === true
+    );
+    await dt.page.close();
+    // Longer than the grace a closed last window gets (CLOSE_GRACE_MS).
+    await new Promise((r) => setTimeout(r, CLOSE_GRACE_MS + 1500));
+    const res = await request(socketPath(run), { op: "list" });
+    assert(res !== null, "the server still runs");
+    assertEquals(res.sessions?.map((s) => s.state), ["detached"]);
   } finally {
     await dt.close();
     Deno.removeSync(dir, { recursive: true });
