@@ -64,9 +64,33 @@ export const COLOR_PROPS: Readonly<Record<string, string>> = {
   "colors.selection": "--dt-selection",
 };
 
-/** Set or remove a custom property of the root element. */
-function prop(doc: Document, name: string, value: string): void {
-  const style = doc.documentElement.style;
+/** Id of the `<style>` that holds the settings' custom properties. */
+export const SETTINGS_STYLE_ID = "dt-settings-style";
+
+/**
+ * The `:root` rule of the settings' own `<style>`, placed right after the
+ * stylesheet links: over domterm.css and ui.css (both themes), under the
+ * user's style.css, which is added later as the last style of the page.
+ * Values go in through the CSSOM, so none can end the rule.
+ */
+function rootRule(doc: Document): CSSStyleRule | null {
+  let el = doc.getElementById(SETTINGS_STYLE_ID) as HTMLStyleElement | null;
+  if (el === null) {
+    el = doc.createElement("style");
+    el.id = SETTINGS_STYLE_ID;
+    el.textContent = ":root {}";
+    const links = doc.head.querySelectorAll("link[rel=stylesheet]");
+    const last = links[links.length - 1];
+    if (last) last.after(el);
+    else doc.head.prepend(el);
+  }
+  const rule = el.sheet?.cssRules[0];
+  return rule instanceof CSSStyleRule ? rule : null;
+}
+
+/** Set or remove a custom property of the settings' rule. */
+function prop(rule: CSSStyleRule, name: string, value: string): void {
+  const style = rule.style;
   if (value === "") style.removeProperty(name);
   else if (style.getPropertyValue(name) !== value) {
     style.setProperty(name, value);
@@ -81,14 +105,18 @@ export function applyLook(
   renderer: Renderer,
 ): boolean {
   if (changed.includes("theme")) applyTheme(doc, s.theme as string);
-  for (const [key, name] of Object.entries(COLOR_PROPS)) {
-    prop(doc, name, s[key] as string);
+  const rule = rootRule(doc);
+  if (rule !== null) {
+    for (const [key, name] of Object.entries(COLOR_PROPS)) {
+      prop(rule, name, s[key] as string);
+    }
+    const palette = s.palette as string[];
+    for (let i = 0; i < 16; i++) {
+      prop(rule, `--dt-color-${i}`, palette[i] ?? "");
+    }
+    prop(rule, "--dt-font-family", s["font.family"] as string);
+    prop(rule, "--dt-font-size", `${s["font.size"]}px`);
   }
-  const palette = s.palette as string[];
-  for (let i = 0; i < 16; i++) prop(doc, `--dt-color-${i}`, palette[i] ?? "");
-  const family = s["font.family"] as string;
-  prop(doc, "--dt-font-family", family);
-  prop(doc, "--dt-font-size", `${s["font.size"]}px`);
   const style = s["cursor.style"] as "block" | "underline" | "bar";
   const blink = s["cursor.blink"] as boolean;
   renderer.defaultCursor = style === "block" && !blink

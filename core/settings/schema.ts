@@ -22,6 +22,8 @@ export type SettingValue =
 export type SettingKind =
   /** Any string (an empty string means "not set": the built-in behaviour). */
   | "string"
+  /** A CSS font family list: names, quotes, commas, spaces; "" for the stylesheet's. */
+  | "font"
   /** One of `values`. */
   | "enum"
   | "boolean"
@@ -61,7 +63,6 @@ export interface SettingSpec {
   description: string;
 }
 
-
 /** Every setting, in the order docs and the settings page show them. */
 export const SETTINGS: readonly SettingSpec[] = [
   {
@@ -74,7 +75,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   },
   {
     key: "font.family",
-    kind: "string",
+    kind: "font",
     default: "",
     appliesTo: "page",
     description:
@@ -275,6 +276,8 @@ export function allowedText(s: SettingSpec): string {
   switch (s.kind) {
     case "string":
       return "a string";
+    case "font":
+      return "font family names (letters, digits, spaces, quotes, commas, - _ .)";
     case "enum":
       return s.values!.map((v) => `"${v}"`).join(", ");
     case "boolean":

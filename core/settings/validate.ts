@@ -83,6 +83,11 @@ export function checkValue(
       return typeof raw === "string" && raw.length <= 4096
         ? { value: raw }
         : bad();
+    case "font":
+      return typeof raw === "string" && raw.length <= 1000 &&
+          /^[\p{L}\p{N} "',._-]*$/u.test(raw)
+        ? { value: raw.trim() }
+        : bad();
     case "enum":
       return typeof raw === "string" && spec.values!.includes(raw)
         ? { value: raw }
