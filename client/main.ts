@@ -404,7 +404,10 @@ function start(): void {
     focusTerminal: () => input.refocus(),
   });
   settings.onChange((s, changed) => {
-    if (applyLook(document, s, changed, renderer)) refit();
+    if (applyLook(document, s, changed, renderer)) {
+      zoom.baseChanged();
+      refit();
+    }
     settingsPage.refresh();
   });
   installKeymap(

@@ -9,7 +9,7 @@
  * @module
  */
 import { defaultSettings, type Settings } from "../core/settings/schema.ts";
-import { checkSettings } from "../core/settings/validate.ts";
+import { checkSettings, windowKeysOnly } from "../core/settings/validate.ts";
 
 /** A listener: the new settings and the keys whose values changed. */
 export type SettingsListener = (s: Settings, changed: string[]) => void;
@@ -67,7 +67,9 @@ export class SettingsStore {
     if (typeof obj !== "object" || obj === null || Array.isArray(obj)) {
       return ["OSC 88: not a JSON object"];
     }
-    const { values, problems } = checkSettings(obj as Record<string, unknown>);
+    const { values, problems } = windowKeysOnly(
+      checkSettings(obj as Record<string, unknown>),
+    );
     this.#window = { ...this.#window, ...values };
     this.#update();
     return problems.map((p) => `OSC 88: ${p.message}`);

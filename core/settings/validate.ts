@@ -262,3 +262,28 @@ export function parseAssignments(
   }
   return out;
 }
+
+/**
+ * Keep only the keys a window applies itself (`appliesTo: "page"`): what
+ * one session (`domterm settings`) or one window (OSC 88) may set. The
+ * others (scrollback, shell, browser...) belong to the settings file; each
+ * is a problem.
+ */
+export function windowKeysOnly(
+  r: { values: Partial<Settings>; problems: SettingProblem[] },
+): { values: Partial<Settings>; problems: SettingProblem[] } {
+  const values: Partial<Settings> = {};
+  const problems = [...r.problems];
+  for (const [key, v] of Object.entries(r.values)) {
+    if (SETTINGS_BY_KEY.get(key)?.appliesTo === "page") values[key] = v;
+    else {
+      problems.push({
+        key,
+        path: key.split("."),
+        message:
+          `'${key}' cannot be set for one session or window: set it in the settings file`,
+      });
+    }
+  }
+  return { values, problems };
+}

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Settings } from "../../core/settings/schema.ts";
-import { checkSettings } from "../../core/settings/validate.ts";
+import { checkSettings, windowKeysOnly } from "../../core/settings/validate.ts";
 import type { SettingsMessage } from "../../core/protocol.ts";
 import { send } from "../socket_send.ts";
 import type { SettingsStore } from "./file.ts";
@@ -59,7 +59,7 @@ export class WindowSettings {
    * are returned.
    */
   setForSession(s: SettingsSession, input: Record<string, unknown>): string[] {
-    const { values, problems } = checkSettings(input);
+    const { values, problems } = windowKeysOnly(checkSettings(input));
     if (problems.length) return problems.map((p) => p.message);
     this.#bySession.set(s.id, { ...this.#bySession.get(s.id), ...values });
     this.push(s);

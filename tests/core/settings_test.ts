@@ -8,6 +8,7 @@ import {
   checkSettings,
   normalizeKey,
   parseAssignments,
+  windowKeysOnly,
 } from "../../core/settings/validate.ts";
 import {
   defaultSettings,
@@ -265,4 +266,21 @@ Deno.test("OSC 88: the JSON goes out as a settings event (BEL or ST), too long o
     assertEquals(got, want, JSON.stringify(input.slice(0, 30)));
     assertEquals(screenLines(t)[0], "ok", "the text after it prints");
   }
+});
+
+Deno.test("settings: one session or window sets only what a window applies", () => {
+  const r = windowKeysOnly(
+    checkSettings({
+      theme: "dark",
+      scrollback: 5,
+      shell: "zsh",
+      font: { size: 3 },
+    }),
+  );
+  assertEquals(r.values, { theme: "dark" });
+  assertEquals(r.problems.map((p) => p.message), [
+    "bad value 3 for 'font.size': allowed: a number from 6 to 72",
+    "'scrollback' cannot be set for one session or window: set it in the settings file",
+    "'shell' cannot be set for one session or window: set it in the settings file",
+  ]);
 });

@@ -234,6 +234,8 @@ Deno.test("settings: `domterm settings key=value` inside a session sets that ses
     "echo set:$?",
     `'${Deno.execPath()}' run -A '${MAIN}' settings font.size=300`,
     "echo bad:$?",
+    `'${Deno.execPath()}' run -A '${MAIN}' settings scrollback=5`,
+    "echo file-only:$?",
     `'${Deno.execPath()}' run -A '${MAIN}' settings`,
     "sleep 30",
   ].join("; ");
@@ -277,7 +279,12 @@ Deno.test("settings: `domterm settings key=value` inside a session sets that ses
       out,
       /domterm settings: bad value 300 for 'font\.size': allowed: a number from 6 to 72\nbad:1/,
     );
+    assertMatch(
+      out,
+      /domterm settings: 'scrollback' cannot be set for one session or window: set it in the settings file\nfile-only:1/,
+    );
     assertMatch(out, /font\.size = 18\n/);
+    assertMatch(out, /scrollback = 10000\n/);
     assertMatch(out, /keys = \{"Ctrl\+Shift\+Y":"find"\}/);
     assertEquals(settingsMsgs(c).at(-1)!.settings["font.size"], 18);
     assert(settingsMsgs(other).length > 0, "the other window has settings");
