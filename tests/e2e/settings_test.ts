@@ -176,6 +176,7 @@ Deno.test("settings e2e: domterm starts with a bad settings file and says where;
           `${path}:4: bad value -4 for 'scrollback'`,
       ),
     );
+    await shot(page, "settings-bad-file");
     // The good key applies; the shell runs.
     await waitStyle(page, "background-color", "rgb(28, 31, 38)", "dark theme");
     await page.keyboard.type("echo $((6*7))\n");
