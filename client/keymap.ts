@@ -27,13 +27,15 @@ export function eventKey(e: KeyboardEvent): string | null {
 }
 
 /**
- * Run bound actions for keys pressed in `target` (captured before the
- * terminal's own key handling). `bindings` is read at each key, so a
- * settings change applies at once. Unknown action names are reported
- * once through `warn`.
+ * Run bound actions for keys pressed in the terminal element `root`
+ * (captured on `target`, before the terminal's own key handling); keys
+ * typed in the find bar or the settings page are theirs. `bindings` is
+ * read at each key, so a settings change applies at once. Unknown action
+ * names are reported once through `warn`.
  */
 export function installKeymap(
   target: EventTarget,
+  root: HTMLElement,
   actions: Actions,
   bindings: () => Readonly<Record<string, string>>,
   warn: (message: string) => void,
@@ -42,6 +44,11 @@ export function installKeymap(
   target.addEventListener("keydown", (ev) => {
     const e = ev as KeyboardEvent;
     if (e.isComposing) return;
+    const from = e.target;
+    if (
+      from instanceof Node && from !== root.ownerDocument.body &&
+      !root.contains(from)
+    ) return;
     const map = bindings();
     if (Object.keys(map).length === 0) return;
     const key = eventKey(e);

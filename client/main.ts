@@ -412,6 +412,7 @@ function start(): void {
   });
   installKeymap(
     globalThis,
+    root,
     actions,
     () => settings.get().keys as Record<string, string>,
     (m) => console.warn(`domterm: ${m}`),

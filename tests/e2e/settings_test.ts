@@ -253,9 +253,16 @@ Deno.test("settings e2e: the settings page shows every key, saves to the file, a
       '# my comment\n[keys]\n"Ctrl+Shift+Y" = "settings"\n\n[font]\nsize = 17\n\n[cursor]\nstyle = "underline"\n',
     );
     await page.waitForSelector(".dt-cursor.dt-cursor-underline");
-    // Escape closes without saving; the menu has the entry.
+    // Escape closes without saving; the menu has the entry. A bound key
+    // typed in the page is the page's.
     await page.keyboard.press("Control+Shift+KeyY");
     await page.waitForSelector("dialog.dt-settings[open]");
+    await page.focus("#dt-setting-font-family");
+    await page.keyboard.press("Control+Shift+KeyY");
+    assertEquals(
+      await page.evaluate(() => document.activeElement?.id),
+      "dt-setting-font-family",
+    );
     await page.keyboard.press("Escape");
     await page.waitForSelector("dialog.dt-settings:not([open])", {
       state: "attached",
