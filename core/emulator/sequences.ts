@@ -208,7 +208,7 @@ export const OSC_COMMANDS: readonly Registration<number, OscHandler>[] = [
   osc_(12,   "CURSOR",    osc.osc12,           "Set or query the cursor colour"),
   osc_(52,   "CLIPBOARD", osc.osc52,           "Set the clipboard (queries get no answer)"),
   osc_(72,   "HTML",      osc72,               "DomTerm: insert HTML"),
-  osc_(88,   "SETTINGS",  osc.osc88,           "DomTerm: settings for this window (a JSON object): a `settings` event"),
+  osc_(88,   "SETTINGS",  osc.osc88,           "DomTerm: settings for this window (JSON)"),
   osc_(104,  "RESET_PALETTE", osc.osc104,      "Reset palette colours"),
   osc_(110,  "RESET_FG",  osc.osc110,          "Reset the default foreground"),
   osc_(111,  "RESET_BG",  osc.osc111,          "Reset the default background"),
