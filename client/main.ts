@@ -30,6 +30,7 @@ import { settings } from "./settings.ts";
 import { applyLook, applyTheme } from "./apply_settings.ts";
 import { installKeymap } from "./keymap.ts";
 import { SettingsPage } from "./settings_page.ts";
+import { SettingsNotice } from "./settings_notice.ts";
 
 /** How long the "process exited" notice stays before the window closes. */
 const CLOSE_DELAY_MS = 1500;
@@ -59,40 +60,15 @@ function readLaunch(): { key: string; session: number | null } {
 
 function hideStatus(): void {
   const el = document.getElementById("status");
-  if (el) {
-    el.hidden = true;
-    delete el.dataset.settings;
-  }
+  if (el) el.hidden = true;
 }
 
 function showStatus(text: string, isError = false): void {
   const el = document.getElementById("status");
   if (!el) return;
   el.textContent = text;
-  delete el.dataset.settings;
   el.classList.toggle("dt-error", isError);
   el.hidden = false;
-}
-
-/** The settings file's problems, shown for a while (the old values stay in force). */
-let problemsShown = "";
-let problemsTimer: ReturnType<typeof setTimeout> | undefined;
-function showSettingsProblems(problems: string[]): void {
-  const text = problems.join("\n");
-  if (text === problemsShown) return;
-  problemsShown = text;
-  clearTimeout(problemsTimer);
-  if (text === "") {
-    if (document.getElementById("status")?.dataset.settings) hideStatus();
-    return;
-  }
-  for (const p of problems) console.warn(`domterm: ${p}`);
-  showStatus(text, true);
-  const el = document.getElementById("status");
-  if (el) el.dataset.settings = "1";
-  problemsTimer = setTimeout(() => {
-    if (el?.dataset.settings) hideStatus();
-  }, 15_000);
 }
 
 function exitText(msg: { code: number | null; signal: number | null }): string {
@@ -156,6 +132,7 @@ function start(): void {
   renderer.schedule();
 
   let exited = false;
+  const settingsNotice = new SettingsNotice(document);
   const actions = new Actions();
   const viewport = root.querySelector<HTMLElement>(".dt-viewport");
   const menu = new Menu(root, actions, {
@@ -239,7 +216,7 @@ function start(): void {
           showStatus(msg.message, true);
           break;
         case "settings":
-          showSettingsProblems(msg.problems);
+          settingsNotice.show(msg.problems);
           settings.path = msg.path;
           settings.problems = msg.problems;
           settings.setServer(msg.settings);

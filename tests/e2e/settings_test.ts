@@ -45,9 +45,10 @@ async function waitStyle(page: Page, prop: string, want: string, what: string) {
   }
 }
 
-function statusText(page: Page): Promise<string> {
+/** The text of the settings notice ("" when hidden). */
+function noticeText(page: Page): Promise<string> {
   return page.evaluate(() => {
-    const el = document.getElementById("status")!;
+    const el = document.querySelector<HTMLElement>(".dt-settings-notice")!;
     return el.hidden ? "" : el.textContent ?? "";
   });
 }
@@ -110,7 +111,7 @@ Deno.test("settings e2e: a settings file change recolours an open window at once
       { timeout: 10_000 },
     );
     await page.waitForSelector(".dt-cursor.dt-cursor-bar", { timeout: 10_000 });
-    assertEquals(await statusText(page), "", "no problem shown");
+    assertEquals(await noticeText(page), "", "no problem shown");
 
     // A bad value: reported with file and line; the old value stays.
     writeSettings(
@@ -126,12 +127,14 @@ Deno.test("settings e2e: a settings file change recolours an open window at once
     );
     await page.waitForFunction(
       () =>
-        /font\.size/.test(document.getElementById("status")!.textContent ?? ""),
+        /font\.size/.test(
+          document.querySelector(".dt-settings-notice")!.textContent ?? "",
+        ),
       undefined,
       { timeout: 15_000 },
     );
     assertEquals(
-      await statusText(page),
+      await noticeText(page),
       `${path}:5: bad value 500 for 'font.size': allowed: a number from 6 to 72`,
     );
     assertEquals(await termStyle(page, "--dt-font-size"), "22px");
@@ -164,11 +167,14 @@ Deno.test("settings e2e: domterm starts with a bad settings file and says where;
   const { page } = dt;
   try {
     await page.waitForFunction(
-      () => /beam/.test(document.getElementById("status")!.textContent ?? ""),
+      () =>
+        /beam/.test(
+          document.querySelector(".dt-settings-notice")!.textContent ?? "",
+        ),
       undefined,
       { timeout: 15_000 },
     );
-    const text = await statusText(page);
+    const text = await noticeText(page);
     assertMatch(
       text,
       new RegExp(
@@ -177,6 +183,12 @@ Deno.test("settings e2e: domterm starts with a bad settings file and says where;
       ),
     );
     await shot(page, "settings-bad-file");
+    await page.click(".dt-settings-notice");
+    assertEquals(await noticeText(page), "", "a click closes the notice");
+    await page.evaluate(() =>
+      // deno-lint-ignore no-explicit-any
+      (globalThis as any).domterm.input.focus()
+    );
     // The good key applies; the shell runs.
     await waitStyle(page, "background-color", "rgb(28, 31, 38)", "dark theme");
     await page.keyboard.type("echo $((6*7))\n");
