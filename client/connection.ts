@@ -322,6 +322,13 @@ export class Connection {
     this.#send({ type: "clear-history" });
   }
 
+  /** Ask the server to write these settings to the settings file (the settings page). */
+  sendSaveSettings(settings: Record<string, unknown>): boolean {
+    if (!this.connected) return false;
+    this.#send({ type: "save-settings", settings });
+    return true;
+  }
+
   #send(msg: ClientMessage): void {
     if (this.connected) this.#ws!.send(JSON.stringify(msg));
   }

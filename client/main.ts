@@ -32,6 +32,11 @@ import { FindBar } from "./find.ts";
 import { ClipboardRead } from "./clipboard_read.ts";
 import { installWindowUi } from "./window_ui.ts";
 import { Pager } from "./pager.ts";
+import { settings } from "./settings.ts";
+import { applyLook, applyTheme } from "./apply_settings.ts";
+import { installKeymap } from "./keymap.ts";
+import { SettingsPage } from "./settings_page.ts";
+import { SettingsNotice } from "./settings_notice.ts";
 
 /** How long the "process exited" notice stays before the window closes. */
 const CLOSE_DELAY_MS = 1500;
@@ -110,6 +115,12 @@ function start(): void {
       } else if (e.type === "bell") bell.ring();
       else if (e.type === "pager") pager?.setAutomatic(e.automatic);
       else if (e.type === "input-mode") lineInput?.setMode(e.mode);
+      else if (e.type === "settings") {
+        // OSC 88: this window's own settings.
+        for (const p of settings.setWindow(e.json)) {
+          console.warn(`domterm: ${p}`);
+        }
+      }
       renderer.schedule();
     },
   });
@@ -143,6 +154,7 @@ function start(): void {
   renderer.schedule();
 
   let exited = false;
+  const settingsNotice = new SettingsNotice(document);
   const actions = new Actions();
   const viewport = root.querySelector<HTMLElement>(".dt-viewport");
   const menu = new Menu(root, actions, {
@@ -244,6 +256,12 @@ function start(): void {
         case "edit-state":
           lineInput.onRemoteState(msg);
           break;
+        case "settings":
+          settingsNotice.show(msg.problems);
+          settings.path = msg.path;
+          settings.problems = msg.problems;
+          settings.setServer(msg.settings);
+          break;
       }
     },
     closed(code, reason) {
@@ -262,8 +280,11 @@ function start(): void {
       }
     },
   }, session);
-  // Closing or reloading the tab is on purpose; a crash or a lost network is not.
-  addEventListener("pagehide", () => conn?.sendClosing());
+  // Closing or reloading the tab is on purpose; a crash or a lost network
+  // is not. With the detach-on-close setting a close only detaches.
+  addEventListener("pagehide", () => {
+    if (!settings.get()["detach-on-close"]) conn?.sendClosing();
+  });
 
   const lineInput = new LineInput({
     sendBytes: (data) => conn?.sendInput(data),
@@ -446,6 +467,7 @@ function start(): void {
     detach: () => conn?.sendDetach(),
     inputMode: () => lineInput.mode,
     setInputMode: (m) => lineInput.setMode(m),
+    settings: () => settingsPage.open(),
     close: () => {
       // Its pagehide says "closing" to the server. A tab the browser
       // will not let a script close stays: say how instead.
@@ -456,8 +478,31 @@ function start(): void {
       }, 500);
     },
   });
+  const settingsPage = new SettingsPage(document, {
+    current: () => settings.server(),
+    path: () => settings.path,
+    problems: () => settings.problems,
+    save: (values) => conn?.sendSaveSettings(values) ?? false,
+    focusTerminal: () => input.refocus(),
+  });
+  settings.onChange((s, changed) => {
+    if (applyLook(document, s, changed, renderer)) {
+      zoom.baseChanged();
+      refit();
+    }
+    settingsPage.refresh();
+  });
+  installKeymap(
+    globalThis,
+    root,
+    actions,
+    () => settings.get().keys as Record<string, string>,
+    (m) => console.warn(`domterm: ${m}`),
+  );
   void loadUserStyle(document, key, (m) => console.warn(`domterm: ${m}`))
     .then((loaded) => {
+      // Its colour-scheme rules follow the theme setting too.
+      if (loaded) applyTheme(document, settings.get().theme as string);
       if (loaded) refit();
     });
 
@@ -487,6 +532,8 @@ function start(): void {
       pager,
       lineInput,
       predict,
+      settings,
+      settingsPage,
     },
   });
 }

@@ -710,6 +710,13 @@ export class Renderer {
   #dynamic: (string | null)[] = [null, null, null];
   /** Cursor state last applied, to skip redundant DOM writes. */
   #cursorState = "";
+  /**
+   * The cursor the settings ask for (`cursor.style`, `cursor.blink`), shown
+   * while the program has not chosen another (DECSCUSR); null: a block.
+   */
+  defaultCursor:
+    | { style: "block" | "underline" | "bar"; blink: boolean }
+    | null = null;
   #cursorX = 0;
   #cursorWide = false;
   /** The row the cursor is on (also while it is hidden). */
@@ -1391,8 +1398,12 @@ export class Renderer {
       return;
     }
     const ch = line.text(x);
-    let cls = `dt-cursor dt-cursor-${term.cursorStyle}`;
-    if (term.cursorBlink) cls += " dt-cursor-blink";
+    // The emulator's default (a steady block) shows the user's choice.
+    const own = term.cursorStyle === "block" && !term.cursorBlink
+      ? this.defaultCursor
+      : null;
+    let cls = `dt-cursor dt-cursor-${own ? own.style : term.cursorStyle}`;
+    if (own ? own.blink : term.cursorBlink) cls += " dt-cursor-blink";
     if (wide) cls += " dt-cursor-wide";
     if ((a & A_BOLD) !== 0) cls += " dt-bold";
     if ((a & A_ITALIC) !== 0) cls += " dt-italic";

@@ -36,6 +36,8 @@ export interface WindowParts {
   /** The window's input mode, and setting it (client/line_input.ts). */
   inputMode?: () => InputMode;
   setInputMode?: (mode: InputMode) => void;
+  /** Open the settings page. */
+  settings: () => void;
 }
 
 /** Registers the window's actions. */
@@ -142,6 +144,12 @@ export function registerActions(actions: Actions, w: WindowParts): void {
       },
     });
   }
+  actions.register({
+    name: "settings",
+    label: "Settings\u2026",
+    group: "view",
+    run: w.settings,
+  });
   actions.register({
     name: "new-window",
     label: "New window",

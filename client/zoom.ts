@@ -111,6 +111,21 @@ export class Zoom {
     return this.#base;
   }
 
+  /**
+   * The stylesheet's size changed (the `font.size` setting): measure it
+   * again at the next zoom, so Reset zoom goes back to the new size.
+   */
+  baseChanged(): void {
+    if (this.#size === 0) this.#base = 0;
+    else {
+      const size = this.#size;
+      this.#root.style.removeProperty("--dt-font-size");
+      this.#base = 0;
+      this.#baseSize();
+      this.#root.style.setProperty("--dt-font-size", `${size}px`);
+    }
+  }
+
   /** Apply `action`. Returns the new font size in CSS pixels. */
   apply(action: ZoomAction): number {
     const base = this.#baseSize();

@@ -199,6 +199,17 @@ export function isInputMode(v: unknown): v is InputMode {
   return v === "auto" || v === "char" || v === "line" || v === "pipe";
 }
 
+/**
+ * Client -> server: the settings page changed these keys (dotted keys,
+ * see core/settings/schema.ts); the server checks them and writes them to
+ * the settings file, and the change comes back to every window as a
+ * `settings` message.
+ */
+export interface SaveSettingsMessage {
+  type: "save-settings";
+  settings: Record<string, unknown>;
+}
+
 /** A reload attaches again within this time, or a closed last window hangs the program up. */
 export const CLOSE_GRACE_MS = 3000;
 
@@ -215,7 +226,8 @@ export type ClientMessage =
   | PauseMessage
   | KeyMessage
   | LineMessage
-  | EditStateMessage;
+  | EditStateMessage
+  | SaveSettingsMessage;
 
 /** Server -> client: answer to a valid hello. */
 export interface ReadyMessage {
@@ -337,6 +349,21 @@ export interface InputModeMessage {
   mode: InputMode;
 }
 
+/**
+ * Server -> client: the settings in force for this window (every key of
+ * core/settings/schema.ts): the file's, over them the session's
+ * (`domterm settings`), over them the command line's. Sent after `ready`
+ * and again on every change.
+ */
+export interface SettingsMessage {
+  type: "settings";
+  settings: Record<string, unknown>;
+  /** What is wrong in the settings file, one line each (`file:line: ...`). */
+  problems: string[];
+  /** The settings file's path (null: none), for the settings page. */
+  path: string | null;
+}
+
 /** Messages the server sends as text frames. */
 export type ServerMessage =
   | ReadyMessage
@@ -348,7 +375,8 @@ export type ServerMessage =
   | EditMessage
   | RawMessage
   | InputModeMessage
-  | EditStateMessage;
+  | EditStateMessage
+  | SettingsMessage;
 
 /** Largest terminal size either side accepts. */
 export const MAX_COLS = 2000;
@@ -465,6 +493,15 @@ export function parseClientMessage(text: string): ClientMessage | string {
       if (Number.isSafeInteger(o.masked)) e.masked = o.masked as number;
       return e;
     }
+    case "save-settings":
+      if (
+        typeof o.settings !== "object" || o.settings === null ||
+        Array.isArray(o.settings)
+      ) return "save-settings: settings must be an object";
+      return {
+        type: "save-settings",
+        settings: o.settings as Record<string, unknown>,
+      };
     case "closing":
     case "detach":
     case "focus":

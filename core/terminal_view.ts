@@ -177,4 +177,10 @@ export type TerminalEvent =
    * DomTerm's `CSI 80 ; Pm u`: the program asks for an input mode (97 'a'
    * automatic, 99 'c' character, 108 'l' line, 112 'p' pipe).
    */
-  | { type: "input-mode"; mode: "auto" | "char" | "line" | "pipe" };
+  | { type: "input-mode"; mode: "auto" | "char" | "line" | "pipe" }
+  /**
+   * DomTerm's OSC 88 (`OSC 88 ; json ST`): settings for this window, a JSON
+   * object of dotted keys (core/settings/schema.ts), unchecked; the page
+   * checks it and applies it over the settings file's values.
+   */
+  | { type: "settings"; json: string };

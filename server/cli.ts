@@ -19,6 +19,9 @@ import { sessionControl } from "./session_control.ts";
 import { writeSelfLauncher } from "./self_launcher.ts";
 import { writeShellScripts } from "./shell/integration.ts";
 import { dirname } from "node:path";
+import { defaultSettingsPath, SettingsStore } from "./settings/file.ts";
+import { settingsHelp } from "../core/settings/help.ts";
+import type { Settings } from "../core/settings/schema.ts";
 
 /** Parsed command line. */
 export interface CliOptions {
@@ -101,6 +104,8 @@ Sessions:
                               standalone HTML file (Ctrl+Shift+S in a window)
   view-saved FILE             open such a file in an app window
   kill-server                 end every session and the server
+  settings [key=value...]     set settings for this session's windows (over
+                              the settings file's); none: print them
 
 Commands, for use inside a domterm window (they print escape sequences;
 outside domterm they exit 1 unless given --force):
@@ -119,7 +124,8 @@ Environment of the command: your environment plus TERM=xterm-256color,
 COLORTERM=truecolor and DOMTERM=version=..;tty=..;session#=..;pid=..
 
 Exit status: 0 normally, 1 on a runtime error, 2 on a usage error.
-`;
+
+` + settingsHelp();
 
 /**
  * Parse argv (without the program name). Throws UsageError. Test hook:
@@ -237,6 +243,19 @@ export function parseCli(argv: string[]): CliOptions {
   return o;
 }
 
+/** The settings the command line overrides (an option wins over the file). */
+function cliOverrides(opts: CliOptions): Partial<Settings> {
+  const o: Partial<Settings> = {};
+  if (opts.scrollback !== undefined) o.scrollback = opts.scrollback;
+  if (opts.browser !== undefined) o.browser = opts.browser;
+  if (opts.fileOpener !== undefined) o["file-opener"] = opts.fileOpener;
+  if (opts.noShellIntegration) o["shell-integration"] = false;
+  if (opts.detachedTimeout !== undefined) {
+    o["detached-timeout"] = opts.detachedTimeout;
+  }
+  return o;
+}
+
 /** The command a session runs by default: $SHELL, else /bin/sh. */
 export function defaultCommand(): string[] {
   const shell = Deno.env.get("SHELL");
@@ -268,6 +287,13 @@ export async function main(
     console.log(`domterm ${VERSION}`);
     return 0;
   }
+  // The settings file: a bad value is reported and never stops the start.
+  const store = new SettingsStore(defaultSettingsPath(), cliOverrides(opts));
+  store.load();
+  const settings = store.current;
+  if (opts.browser === undefined && settings.browser) {
+    opts.browser = settings.browser as string;
+  }
   // One server per user: ask the running one, if any, for a new session.
   let controlPath: string | null = null;
   try {
@@ -295,9 +321,15 @@ export async function main(
     }
   }
 
+  const shellSetting = settings.shell as string[];
   const [command, ...args] = opts.command.length
     ? opts.command
+    : shellSetting.length
+    ? shellSetting
     : defaultCommand();
+  const shellIntegration = settings["shell-integration"] as boolean;
+  const detachedTimeout = opts.detachedTimeout ??
+    (settings["detached-timeout"] as number | null) ?? undefined;
 
   const { promise: idle, resolve: done } = Promise.withResolvers<void>();
   let launcher: string | null = null;
@@ -342,12 +374,14 @@ export async function main(
       command,
       args,
       assets,
-      shellIntegration: !opts.noShellIntegration,
+      shellIntegration,
       scrollback: opts.scrollback,
-      detachedTimeoutMs: opts.detachedTimeout === undefined
+      detachedTimeoutMs: detachedTimeout === undefined
         ? undefined
-        : opts.detachedTimeout * 1000,
-      env: sessionEnv(control?.path ?? null, !opts.noShellIntegration),
+        : detachedTimeout * 1000,
+      env: sessionEnv(control?.path ?? null, shellIntegration),
+      settings: store,
+      shellFromSettings: opts.command.length === 0,
       onIdle: () => done(),
       onConnect: () => {
         removeLauncher();
@@ -366,6 +400,7 @@ export async function main(
     return 1;
   }
   serverStarted(server);
+  store.watch();
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     try {
       Deno.addSignalListener(sig, stop);
@@ -377,6 +412,7 @@ export async function main(
   launcher = await openWindow(server.url, opts);
   await idle;
   control?.close();
+  store.close();
   removeLauncher();
   await server.shutdown();
   return 0;

@@ -48,7 +48,8 @@ export type ControlRequest =
   | { op: "detach"; session: number | string }
   | { op: "snapshot"; session: number | string }
   | { op: "input-mode"; session: number | string; mode: InputMode }
-  | { op: "kill-server" };
+  | { op: "kill-server" }
+  | { op: "settings"; session: number | string; set?: Record<string, unknown> };
 
 /** An answer. */
 export interface ControlResponse {
@@ -65,6 +66,9 @@ export interface ControlResponse {
   /** snapshot: the session's terminal (`Terminal.snapshot()`) at stream offset `offset`. */
   snapshot?: unknown;
   offset?: number;
+  /** settings: the session's settings in force, and the settings file's problems. */
+  settings?: Record<string, unknown>;
+  problems?: string[];
 }
 
 /** Longest request accepted, in bytes. */
@@ -226,6 +230,22 @@ export function parseRequest(text: string): ControlRequest | string {
         session: o.session as number | string,
         mode: o.mode,
       };
+    case "settings": {
+      if (!ref(o.session)) return "settings: needs a session number or name";
+      const r: ControlRequest = {
+        op: "settings",
+        session: o.session as number | string,
+      };
+      if (o.set !== undefined) {
+        if (
+          typeof o.set !== "object" || o.set === null || Array.isArray(o.set)
+        ) {
+          return "settings: set must be an object";
+        }
+        r.set = o.set as Record<string, unknown>;
+      }
+      return r;
+    }
     case "attach":
     case "kill":
     case "detach":

@@ -16,7 +16,6 @@ import {
   CLOSE_BAD_KEY,
   CLOSE_BAD_MESSAGE,
   CLOSE_NO_SESSION,
-  DEFAULT_SCROLLBACK_LINES,
   type HelloMessage,
   parseClientMessage,
   USER_CSS_KEY_HEADER,
@@ -26,6 +25,9 @@ import {
 import { keysEqual, newServerKey } from "./key.ts";
 import { Session, type Window } from "./session.ts";
 import { send } from "./socket_send.ts";
+import { SettingsStore } from "./settings/file.ts";
+import { WindowSettings } from "./settings/windows.ts";
+import { checkSettings } from "../core/settings/validate.ts";
 
 /** A static file the server hands out. */
 export interface Asset {
@@ -61,7 +63,7 @@ export interface ServerOptions {
   fileOpener?: string;
   /**
    * History lines each window keeps; null for no limit. Default:
-   * {@link DEFAULT_SCROLLBACK_LINES}.
+   * DEFAULT_SCROLLBACK_LINES (core/protocol.ts), or the settings'.
    */
   scrollback?: number | null;
   /**
@@ -75,6 +77,14 @@ export interface ServerOptions {
   replayBytes?: number;
   /** How long a closed last window waits for a reload before the program is hung up (ms). */
   closeGraceMs?: number;
+  /**
+   * The settings file (server/settings/file.ts). Default: one without a
+   * file (the built-in defaults). Its `scrollback` and `file-opener` are
+   * used where the options above give none.
+   */
+  settings?: SettingsStore;
+  /** New sessions run the settings' `shell` when it is set (the command line named no command). */
+  shellFromSettings?: boolean;
 }
 
 /** Largest user stylesheet served, in bytes. Test hook: exported for the settings tests. */
@@ -148,6 +158,8 @@ export interface DomtermServer {
   /** The page URL with the key in the fragment. */
   readonly url: string;
   readonly sessions: ReadonlyMap<number, Session>;
+  /** The settings of the windows (the file's and each session's). */
+  readonly settings: WindowSettings;
   /**
    * Start a session without a window (`domterm new` before its window
    * connects): the window attaches with its number.
@@ -192,11 +204,22 @@ export function startServer(options: ServerOptions): DomtermServer {
     ? defaultUserCssPath()
     : options.userCssPath;
 
+  const store = options.settings ?? new SettingsStore(null);
+  const settings = new WindowSettings(store, () => sessions.values());
+  /** The history lines of new sessions: the option's, else the settings'. */
+  const scrollback = (): number | null =>
+    options.scrollback === undefined
+      ? store.current.scrollback as number | null
+      : options.scrollback;
+
   const allowedHosts =
     () => [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
 
+  const shell = () => store.current.shell as string[];
   function newSession(
-    command: string[] = [options.command, ...options.args],
+    command: string[] = options.shellFromSettings && shell().length
+      ? shell()
+      : [options.command, ...options.args],
     size = { cols: 80, rows: 24 },
     extra: { cwd?: string; name?: string } = {},
   ): Session {
@@ -207,9 +230,7 @@ export function startServer(options: ServerOptions): DomtermServer {
       args: command.slice(1),
       cols: size.cols,
       rows: size.rows,
-      scrollback: options.scrollback === undefined
-        ? DEFAULT_SCROLLBACK_LINES
-        : options.scrollback ?? Infinity,
+      scrollback: scrollback() ?? Infinity,
       env: options.env,
       cwd: extra.cwd ?? options.cwd,
       name: extra.name,
@@ -223,6 +244,7 @@ export function startServer(options: ServerOptions): DomtermServer {
     sessions.set(id, s);
     s.finished.finally(() => {
       sessions.delete(id);
+      settings.forget(id);
       if (sessions.size === 0) options.onIdle?.();
     });
     return s;
@@ -266,16 +288,13 @@ export function startServer(options: ServerOptions): DomtermServer {
         socket,
         m.cols,
         m.rows,
-        {
-          scrollback: options.scrollback === undefined
-            ? DEFAULT_SCROLLBACK_LINES
-            : options.scrollback,
-        },
+        { scrollback: scrollback() },
         m.offset !== undefined
           ? { offset: m.offset, gridSeq: m.gridSeq ?? 0 }
           : undefined,
       );
       windowAttached(s, win);
+      send(socket, settings.message(s.id));
       options.onConnect?.();
     };
 
@@ -350,12 +369,33 @@ export function startServer(options: ServerOptions): DomtermServer {
         case "edit-state":
           relayEditState(session, win, m);
           break;
+        case "save-settings": {
+          const sock = socket;
+          const { values, problems } = checkSettings(m.settings);
+          if (problems.length) {
+            send(sock, {
+              type: "error",
+              message: `settings not saved: ${
+                problems.map((p) => p.message).join("; ")
+              }`,
+            });
+            break;
+          }
+          store.save(values).catch((e) =>
+            send(sock, {
+              type: "error",
+              message: `cannot save the settings: ${(e as Error).message}`,
+            })
+          );
+          break;
+        }
         case "hello":
           send(socket, { type: "error", message: "already connected" });
           break;
         case "open":
           void openLink(m, {
-            fileOpener: options.fileOpener,
+            fileOpener: options.fileOpener ??
+              ((store.current["file-opener"] as string) || undefined),
             cwd: processCwd(session.pty.pid),
             log,
           });
@@ -425,6 +465,7 @@ export function startServer(options: ServerOptions): DomtermServer {
     key,
     url: `http://127.0.0.1:${port}/#key=${key}`,
     sessions,
+    settings,
     newSession,
     async shutdown() {
       await Promise.all([...sessions.values()].map((s) => s.close()));

@@ -114,6 +114,24 @@ export function sessionControl(
             offset: snap.offset,
           };
         }
+        case "settings": {
+          const s = find(server, req.session);
+          if (!s || s.exitStatus) {
+            return { ok: false, error: `there is no session ${req.session}` };
+          }
+          if (req.set !== undefined) {
+            const problems = server.settings.setForSession(s, req.set);
+            if (problems.length) {
+              return { ok: false, error: problems.join("; ") };
+            }
+          }
+          return {
+            ok: true,
+            session: s.id,
+            settings: server.settings.effective(s.id),
+            problems: server.settings.store.problems,
+          };
+        }
         case "kill-server":
           setTimeout(stop, 0);
           return { ok: true };

@@ -6,11 +6,19 @@
  * @module
  */
 
-/** `env` plus a fresh `DOMTERM_RUNTIME_DIR` (unless `env` names one). */
+/**
+ * `env` plus a fresh `DOMTERM_RUNTIME_DIR` (unless `env` names one) and a
+ * `DOMTERM_SETTINGS` that names no file (unless `env` names one), so no
+ * test reads the user's settings.
+ */
 export function privateRuntimeEnv(
   env: Record<string, string> = {},
 ): Record<string, string> {
-  if (env.DOMTERM_RUNTIME_DIR) return env;
-  const dir = Deno.makeTempDirSync({ prefix: "domterm-test-run-" });
-  return { ...env, DOMTERM_RUNTIME_DIR: dir };
+  const dir = env.DOMTERM_RUNTIME_DIR ||
+    Deno.makeTempDirSync({ prefix: "domterm-test-run-" });
+  return {
+    DOMTERM_SETTINGS: `${dir}/no-settings.toml`,
+    ...env,
+    DOMTERM_RUNTIME_DIR: dir,
+  };
 }

@@ -279,3 +279,11 @@ export function osc1(host: OscHost, args: string): void {
 export function osc2(host: OscHost, args: string): void {
   host.setTitles(null, args.slice(0, MAX_TITLE_LENGTH));
 }
+/** Longest OSC 88 settings text taken (longer is ignored). */
+export const MAX_OSC88 = 64 * 1024;
+
+/** OSC 88 ; json: DomTerm's window settings, handed to the page as an event. */
+export function osc88(host: OscHost, args: string): void {
+  if (args.length === 0 || args.length > MAX_OSC88) return;
+  host.emit({ type: "settings", json: args });
+}

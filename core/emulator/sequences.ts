@@ -242,6 +242,7 @@ export const OSC_COMMANDS: readonly Registration<number, OscHandler>[] = [
   osc_(30,   "WINDOW_NAME", notify.osc30,      "DomTerm: name the window (the window-name attribute)"),
   osc_(52,   "CLIPBOARD", osc.osc52,           "Set the clipboard (queries get no answer)"),
   osc_(72,   "HTML",      osc72,               "DomTerm: insert HTML"),
+  osc_(88,   "SETTINGS",  osc.osc88,           "DomTerm: settings for this window (JSON)"),
   osc_(99,   "KITTY_NOTIFY", notify.osc99,     "kitty notification (i=, d=, p=title|body|?, e=1 base64)"),
   osc_(104,  "RESET_PALETTE", osc.osc104,      "Reset palette colours (all, special colours too, without an index)"),
   osc_(105,  "RESET_SPECIAL", osc.osc105,      "Reset special colours (all without an index)"),

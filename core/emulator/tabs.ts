@@ -5,7 +5,7 @@
  */
 import type { Params } from "../parser/handler.ts";
 import type { Emulator } from "./context.ts";
-import { lastColumn, lineStart } from "./cursor.ts";
+import { lastColumn } from "./cursor.ts";
 import { count } from "./params.ts";
 import type { TerminalState } from "./state.ts";
 

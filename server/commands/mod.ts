@@ -23,6 +23,7 @@ import {
   save,
 } from "./sessions.ts";
 import { CommandError, UsageError } from "./tty.ts";
+import { settingsCommand } from "./settings.ts";
 
 /** A subcommand: its one-line usage and its body, which resolves with the exit status. */
 export interface Command {
@@ -47,6 +48,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   "kill-server": killServer,
   "save": save,
   "input-mode": inputMode,
+  "settings": settingsCommand,
 };
 
 /** True if `name` is a subcommand. */

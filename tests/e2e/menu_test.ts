@@ -86,6 +86,7 @@ Deno.test("e2e menu: right click, the button and Shift+F10 open it; keys move an
       "Zoom out|Ctrl+Shift+-|",
       "Reset zoom|Ctrl+Shift+0|",
       "Input mode: Automatic|Ctrl+Shift+L|",
+      "Settings\u2026||",
       "New window||",
       "Detach|Ctrl+Shift+D|",
       "Close||",

@@ -1,0 +1,73 @@
+/**
+ * Settings for the windows: the file's settings (a {@link SettingsStore})
+ * with each session's own (`domterm settings key=value` inside it) over
+ * them, pushed to every window at attach and on every change as a
+ * `settings` message (core/protocol.ts).
+ *
+ * @module
+ */
+import type { Settings } from "../../core/settings/schema.ts";
+import { checkSettings, windowKeysOnly } from "../../core/settings/validate.ts";
+import type { SettingsMessage } from "../../core/protocol.ts";
+import { send } from "../socket_send.ts";
+import type { SettingsStore } from "./file.ts";
+
+/** What a session looks like to this module. */
+export interface SettingsSession {
+  id: number;
+  windows: ReadonlySet<{ socket: WebSocket }>;
+}
+
+/** The settings of every session's windows. */
+export class WindowSettings {
+  readonly store: SettingsStore;
+  #bySession = new Map<number, Partial<Settings>>();
+  #sessions: () => Iterable<SettingsSession>;
+
+  constructor(store: SettingsStore, sessions: () => Iterable<SettingsSession>) {
+    this.store = store;
+    this.#sessions = sessions;
+    store.onChange(() => {
+      for (const s of this.#sessions()) this.push(s);
+    });
+  }
+
+  /** The settings in force for session `id`'s windows. */
+  effective(id: number): Settings {
+    return { ...this.store.current, ...this.#bySession.get(id) } as Settings;
+  }
+
+  /** The message a window of session `id` gets. */
+  message(id: number): SettingsMessage {
+    return {
+      type: "settings",
+      settings: this.effective(id),
+      problems: this.store.problems,
+      path: this.store.path,
+    };
+  }
+
+  /** Send the settings to every window of `s`. */
+  push(s: SettingsSession): void {
+    const msg = this.message(s.id);
+    for (const w of s.windows) send(w.socket, msg);
+  }
+
+  /**
+   * Set keys for session `s` only (`domterm settings key=value`): checked
+   * against the schema; on any problem nothing changes and the problems
+   * are returned.
+   */
+  setForSession(s: SettingsSession, input: Record<string, unknown>): string[] {
+    const { values, problems } = windowKeysOnly(checkSettings(input));
+    if (problems.length) return problems.map((p) => p.message);
+    this.#bySession.set(s.id, { ...this.#bySession.get(s.id), ...values });
+    this.push(s);
+    return [];
+  }
+
+  /** Forget an ended session. */
+  forget(id: number): void {
+    this.#bySession.delete(id);
+  }
+}
