@@ -5,7 +5,7 @@
  * @module
  */
 import { Terminal, type TerminalSnapshot } from "../core/emulator/terminal.ts";
-import type { ServerMessage } from "../core/protocol.ts";
+import type { InputMode, ServerMessage } from "../core/protocol.ts";
 import { Connection } from "./connection.ts";
 import { InputHandler } from "./input.ts";
 import { LineInput } from "./line_input.ts";
@@ -29,7 +29,7 @@ import { Actions } from "./actions.ts";
 import { registerActions } from "./window_actions.ts";
 import { Menu } from "./menu.ts";
 import { FindBar } from "./find.ts";
-import { ClipboardRead } from "./clipboard_read.ts";
+import { ClipboardRead, type ClipboardReadPolicy } from "./clipboard_read.ts";
 import { installWindowUi } from "./window_ui.ts";
 import { Pager } from "./pager.ts";
 import { settings } from "./settings.ts";
@@ -486,6 +486,21 @@ function start(): void {
     focusTerminal: () => input.refocus(),
   });
   settings.onChange((s, changed) => {
+    // The features' own settings (each takes its key only when it changed,
+    // so a window's own choice, e.g. Ctrl+Shift+L, stays until then).
+    if (changed.includes("input-mode")) {
+      lineInput.setMode(s["input-mode"] as InputMode);
+    }
+    if (changed.includes("pager.auto")) {
+      pager?.setAutomatic(s["pager.auto"] === true);
+    }
+    if (changed.includes("clipboard.read")) {
+      clipboardRead?.setPolicy(s["clipboard.read"] as ClipboardReadPolicy);
+    }
+    if (changed.includes("notify.long-command")) {
+      const secs = s["notify.long-command"] as number;
+      windowUi.notifier.setNotifyLongCommands(secs > 0, secs);
+    }
     if (applyLook(document, s, changed, renderer)) {
       zoom.baseChanged();
       refit();

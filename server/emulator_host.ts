@@ -14,6 +14,7 @@ export type ToEmulator =
   | { t: "resize"; id: number; cols: number; rows: number }
   | { t: "cell"; id: number; width: number; height: number }
   | { t: "clear-history"; id: number }
+  | { t: "title-reports"; id: number; on: boolean }
   | { t: "snapshot"; id: number; req: number; maxChars: number }
   | { t: "close"; id: number };
 
@@ -160,6 +161,11 @@ export class RemoteTerminal {
   }
 
   /** Drop the normal screen's history (as ED 3 does). */
+  /** Whether XTWINOPS 20/21 report the titles (the `title-reporting` setting). */
+  setTitleReports(on: boolean): void {
+    this.#post({ t: "title-reports", id: this.#id, on });
+  }
+
   clearHistory(): void {
     this.#post({ t: "clear-history", id: this.#id });
   }

@@ -49,6 +49,9 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
     case "cell":
       terms.get(m.id)?.setCellSize(m.width, m.height);
       break;
+    case "title-reports":
+      terms.get(m.id)?.setTitleReports(m.on);
+      break;
     case "clear-history":
       terms.get(m.id)?.normalBuffer.clearHistory();
       break;

@@ -242,6 +242,7 @@ export function startServer(options: ServerOptions): DomtermServer {
       closeGraceMs: options.closeGraceMs,
     });
     sessions.set(id, s);
+    s.setTitleReports(settings.effective(id)["title-reporting"] === true);
     s.finished.finally(() => {
       sessions.delete(id);
       settings.forget(id);

@@ -166,6 +166,14 @@ export class Session {
   readonly windows = new Set<Window>();
   /** The emulator that is the truth about the screen (on the emulator thread). */
   #term: RemoteTerminal;
+  #titleReports: boolean | null = null;
+
+  /** Whether the session's emulator reports the titles (XTWINOPS 20/21). */
+  setTitleReports(on: boolean): void {
+    if (on === this.#titleReports) return;
+    this.#titleReports = on;
+    this.#term.setTitleReports(on);
+  }
   #cols: number;
   #rows: number;
   /** Resolves when the child has exited and all its output was delivered. */

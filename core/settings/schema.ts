@@ -207,11 +207,11 @@ export const SETTINGS: readonly SettingSpec[] = [
   {
     key: "input-mode",
     kind: "enum",
-    default: "char",
-    values: ["char", "line", "auto"],
+    default: "auto",
+    values: ["auto", "char", "line", "pipe"],
     appliesTo: "page",
     description:
-      "char: keys go to the program; line: edit a line in the window first; auto: line mode when the program reads lines",
+      "auto: edit lines in the window while the program reads lines (canonical mode); char: keys go to the program; line: always edit a line first; pipe: line mode with local echo",
   },
   {
     key: "pager.auto",
@@ -224,17 +224,17 @@ export const SETTINGS: readonly SettingSpec[] = [
     key: "clipboard.read",
     kind: "enum",
     default: "ask",
-    values: ["deny", "ask", "allow"],
+    values: ["never", "ask", "always"],
     appliesTo: "page",
     description: "may programs read the clipboard (OSC 52 ?)",
   },
   {
     key: "title-reporting",
     kind: "boolean",
-    default: false,
-    appliesTo: "page",
+    default: true,
+    appliesTo: "server",
     description:
-      "programs may read the window title (CSI 21 t); off because a title can smuggle input",
+      "programs may read the icon label and window title (CSI 20 t, CSI 21 t; titles are kept without control characters)",
   },
   {
     key: "notify.long-command",

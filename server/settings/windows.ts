@@ -15,6 +15,8 @@ import type { SettingsStore } from "./file.ts";
 /** What a session looks like to this module. */
 export interface SettingsSession {
   id: number;
+  /** The session's emulator answers title reports (`title-reporting`). */
+  setTitleReports?(on: boolean): void;
   windows: ReadonlySet<{ socket: WebSocket }>;
 }
 
@@ -50,6 +52,7 @@ export class WindowSettings {
   /** Send the settings to every window of `s`. */
   push(s: SettingsSession): void {
     const msg = this.message(s.id);
+    s.setTitleReports?.(msg.settings["title-reporting"] === true);
     for (const w of s.windows) send(w.socket, msg);
   }
 
