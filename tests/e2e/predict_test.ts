@@ -56,7 +56,7 @@ function latencyProxy(
     } catch { /* closed */ }
     await chain;
     try {
-      to.closeWrite();
+      await to.closeWrite();
     } catch { /* closed */ }
   };
   (async () => {
