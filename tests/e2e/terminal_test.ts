@@ -4,7 +4,7 @@
  */
 import { assert, assertEquals } from "../assert.ts";
 import type { Page } from "playwright-core";
-import { startDomterm, waitForRow } from "./domterm.ts";
+import { rowTexts, startDomterm, waitForRow } from "./domterm.ts";
 
 const BASH = ["bash", "--norc", "--noprofile", "-i"];
 type DomtermGlobal = { domterm: { term: { cols: number; rows: number } } };
@@ -137,11 +137,24 @@ Deno.test("e2e: when the shell exits the window says so", async () => {
     await waitForRow(t.page, "$");
     await t.page.keyboard.type("exit 3");
     await t.page.keyboard.press("Enter");
-    await t.page.waitForFunction(() =>
-      (document.getElementById("status")?.textContent ?? "").includes(
-        "exited with code 3",
-      )
-    );
+    try {
+      await t.page.waitForFunction(() =>
+        (document.getElementById("status")?.textContent ?? "").includes(
+          "exited with code 3",
+        )
+      );
+    } catch (e) {
+      const status = await t.page.evaluate(() =>
+        document.getElementById("status")?.textContent ?? "(no status)"
+      );
+      const rows = await rowTexts(t.page);
+      throw new Error(
+        `no exit status; status ${JSON.stringify(status)}, rows ${
+          JSON.stringify(rows.slice(-8))
+        }`,
+        { cause: e },
+      );
+    }
     // The status may come a frame before the echo's row is drawn.
     await waitForRow(t.page, "$ exit 3");
     await t.page.waitForEvent("close", { timeout: 5000 });
