@@ -8,7 +8,7 @@
  * Run it with `deno run -A dist/domterm.js` from anywhere: it needs no
  * checkout, no deno.json and no network.
  *
- * Usage: deno task bundle [-- --output FILE]
+ * Usage: deno task bundle [--output FILE]
  *
  * @module
  */
@@ -112,11 +112,18 @@ export async function bundle(
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({
-    args: Deno.args,
-    options: { output: { type: "string", short: "o" } },
-  });
-  const output = values.output ? resolve(values.output) : DEFAULT_OUTPUT;
+  let output = DEFAULT_OUTPUT;
+  try {
+    const { values } = parseArgs({
+      // `deno task bundle -- ARGS` passes the `--` on.
+      args: Deno.args[0] === "--" ? Deno.args.slice(1) : Deno.args,
+      options: { output: { type: "string", short: "o" } },
+    });
+    if (values.output !== undefined) output = resolve(values.output);
+  } catch (e) {
+    console.error(`bundle: ${(e as Error).message}`);
+    Deno.exit(2);
+  }
   try {
     await bundle(output);
   } catch (e) {
