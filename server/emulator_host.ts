@@ -65,10 +65,11 @@ let embeddedSource: string | null = null;
 
 /**
  * Start the emulator thread from `source` (the bundled
- * `emulator_worker.ts`) instead of the file next to this module. The
- * single-file build calls it before anything starts a session.
+ * `emulator_worker.ts`) instead of the file next to this module; null goes
+ * back to the file. The single-file build calls it before anything starts
+ * a session; a thread already running keeps its code.
  */
-export function embedEmulatorWorker(source: string): void {
+export function embedEmulatorWorker(source: string | null): void {
   embeddedSource = source;
 }
 

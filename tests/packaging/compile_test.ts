@@ -62,8 +62,13 @@ Deno.test("compile arguments: a target is passed on and names its own output; an
   assertMatch(refusal, /unsupported target.*Linux or macOS/);
 });
 
-/** The local modules of `entry`'s graph (`deno info --json`), as file paths. */
-async function localGraph(entry: string): Promise<string[]> {
+/**
+ * The modules of `entry`'s graph (`deno info --json`): local ones as file
+ * paths, and the npm packages it imports.
+ */
+async function moduleGraph(
+  entry: string,
+): Promise<{ files: string[]; npm: string[] }> {
   const r = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", entry],
     cwd: ROOT,
@@ -72,13 +77,16 @@ async function localGraph(entry: string): Promise<string[]> {
   }).output();
   assert(r.success, `deno info ${entry}: ${dec.decode(r.stderr)}`);
   const info = JSON.parse(dec.decode(r.stdout)) as {
-    modules: { specifier: string; error?: string }[];
+    modules: { specifier: string; error?: string; npmPackage?: string }[];
   };
   const errors = info.modules.filter((m) => m.error);
   assertEquals(errors, [], `modules that do not load from ${entry}`);
-  return info.modules
-    .filter((m) => m.specifier.startsWith("file:"))
-    .map((m) => fileURLToPath(m.specifier));
+  return {
+    files: info.modules
+      .filter((m) => m.specifier.startsWith("file:"))
+      .map((m) => fileURLToPath(m.specifier)),
+    npm: info.modules.flatMap((m) => m.npmPackage ? [m.npmPackage] : []),
+  };
 }
 
 Deno.test("compile: the executable is the same program: main.ts with the embedded client, and every worker started by URL included", async () => {
@@ -94,10 +102,16 @@ Deno.test("compile: the executable is the same program: main.ts with the embedde
   );
 
   const includes = valuesOf(args, "--include");
-  const graph = new Set(await localGraph(entry));
+  const main = await moduleGraph(entry);
+  const graph = new Set(main.files);
   assert(graph.has(join(ROOT, "static", "gen", "assets.ts")), "client");
   for (const inc of includes) {
-    for (const m of await localGraph(inc)) graph.add(m);
+    const more = await moduleGraph(inc);
+    for (const m of more.files) graph.add(m);
+    // --exclude-unused-npm keeps the packages main.ts reaches: the
+    // included modules must need no other.
+    const missing = more.npm.filter((p) => !main.npm.includes(p));
+    assertEquals(missing, [], `npm packages only ${inc} imports`);
   }
   // Workers are started from a module's URL, which no import follows:
   // every module named that way must be one of the includes.

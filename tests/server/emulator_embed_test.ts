@@ -26,6 +26,14 @@ function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 Deno.test("emulator host: a thread that fails to start answers snapshots with null, and the next session gets a fresh one", async () => {
+  try {
+    await brokenThenBundled();
+  } finally {
+    embedEmulatorWorker(null);
+  }
+});
+
+async function brokenThenBundled(): Promise<void> {
   embedEmulatorWorker('throw new Error("broken on purpose");\n');
   const broken = new RemoteTerminal(9101, 80, 24, 100, () => {});
   try {
@@ -57,4 +65,4 @@ Deno.test("emulator host: a thread that fails to start answers snapshots with nu
   } finally {
     term.close();
   }
-});
+}
