@@ -78,8 +78,7 @@ function workerUrl(): string {
   if (embeddedSource === null) {
     return new URL("./emulator_worker.ts", import.meta.url).href;
   }
-  // A data: URL rather than a blob: one: nothing to revoke, and a module
-  // worker loads it with the same permissions as a file.
+  // A data: URL rather than a blob: one, which would have to be revoked.
   return `data:text/javascript;base64,${base64(embeddedSource)}`;
 }
 
