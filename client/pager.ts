@@ -66,6 +66,7 @@ export class Pager {
   #bar: HTMLElement;
   #title: HTMLElement;
   #counter: LineCounter;
+  #pagerOn = new PagerOnFinder();
   #automatic = false;
   /** Output is stopped: the bar shows and admit takes nothing. */
   #stopped = false;
@@ -161,13 +162,14 @@ export class Pager {
     if (budget === Infinity) {
       // `CSI 92 ; 1 u` may turn the pager on in the middle of this piece:
       // the emulator takes up to it, and what follows is counted.
-      const on = indexAfterPagerOn(data);
+      const on = this.#pagerOn.find(data);
       const part = on < 0 ? data : data.subarray(0, on);
       // With the automatic pager on, the counter follows columns and escape
       // sequences for the next count; off, it is spared (see setAutomatic).
       if (this.#automatic) this.#counter.take(part, Infinity);
       return part.length;
     }
+    this.#pagerOn.reset();
     const { bytes, lines } = this.#counter.take(data, budget);
     this.#budget -= lines;
     if (bytes < data.length) this.#stop("More output");
@@ -315,14 +317,46 @@ export class Pager {
 
 const PAGER_ON = [0x1b, 0x5b, 0x39, 0x32, 0x3b, 0x31, 0x75]; // ESC [ 9 2 ; 1 u
 
-/** The index just after the first `CSI 92 ; 1 u` in `data`, or -1. */
-export function indexAfterPagerOn(data: Uint8Array): number {
-  for (let i = data.indexOf(0x1b); i >= 0; i = data.indexOf(0x1b, i + 1)) {
-    let k = 1;
-    while (k < PAGER_ON.length && data[i + k] === PAGER_ON[k]) k++;
-    if (k === PAGER_ON.length) return i + k;
+/**
+ * Finds `CSI 92 ; 1 u` in output that comes in pieces: the sequence may be
+ * split between two of them. The pieces must be shown to it in order, each
+ * byte once (a piece is seen up to the index returned).
+ */
+export class PagerOnFinder {
+  /** How many bytes of the sequence the last piece ended with. */
+  #carried = 0;
+
+  /** The index just after the first `CSI 92 ; 1 u` that ends in `data`, or -1. */
+  find(data: Uint8Array): number {
+    let k = this.#carried;
+    this.#carried = 0;
+    if (k > 0) {
+      let i = 0;
+      while (
+        k < PAGER_ON.length && i < data.length && data[i] === PAGER_ON[k]
+      ) {
+        k++;
+        i++;
+      }
+      if (k === PAGER_ON.length) return i;
+      if (i === data.length) {
+        this.#carried = k;
+        return -1;
+      }
+    }
+    for (let i = data.indexOf(0x1b); i >= 0; i = data.indexOf(0x1b, i + 1)) {
+      let m = 1;
+      while (m < PAGER_ON.length && data[i + m] === PAGER_ON[m]) m++;
+      if (m === PAGER_ON.length) return i + m;
+      if (i + m === data.length) this.#carried = m; // a prefix at the end
+    }
+    return -1;
   }
-  return -1;
+
+  /** Bytes went by without being shown to {@link find}. */
+  reset(): void {
+    this.#carried = 0;
+  }
 }
 
 /** Units of `Selection.modify` used here. */
