@@ -90,7 +90,8 @@ function optionWords(spec: CommandSpec, valued: boolean): string {
 /** The assignments of an offer in the shared function's variables. */
 function offerAssignments(offer: Offer): string {
   const parts = [];
-  if (offer.words.length) parts.push(`_dt_words=${sq(offer.words.join(" "))}`);
+  const words = [...new Set(offer.words)];
+  if (words.length) parts.push(`_dt_words=${sq(words.join(" "))}`);
   if (offer.files) parts.push("_dt_files=1");
   if (offer.commands) parts.push("_dt_cmds=1");
   return parts.join("; ");

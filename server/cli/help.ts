@@ -96,10 +96,10 @@ export function mainHelp(): string {
   return `domterm ${VERSION} - ${MAIN.summary}
 
 Usage:
-  domterm [options] [-- ${MAIN.rest}]
+  domterm [options] [-- ${MAIN.rest ?? "command"}]
   domterm COMMAND [options] [args...]
 
-${wrap(MAIN.description, WIDTH).join("\n")}
+${wrap(MAIN.description ?? "", WIDTH).join("\n")}
 
 Options:
 ${options}

@@ -129,7 +129,7 @@ const session: OperandSpec = { name: "N|NAME" };
 const ownSessionDefault: OperandSpec = { name: "N|NAME", optional: true };
 
 /** `domterm [options] [-- command...]`: start (or ask for) a session and a window. */
-export const MAIN = {
+export const MAIN: CommandSpec = {
   name: "domterm",
   group: "setup",
   summary: "a rich terminal emulator in your browser",
@@ -191,10 +191,9 @@ export const MAIN = {
     HELP_OPTION,
     { name: "version", short: "V", help: "print the version and exit" },
   ],
-} as const satisfies CommandSpec;
+};
 
-/** Every subcommand, in the order help lists them. */
-export const COMMANDS = [
+const COMMAND_TABLE = [
   // Sessions: through the running server's control socket.
   {
     name: "list",
@@ -423,7 +422,11 @@ export const COMMANDS = [
 ] as const satisfies readonly CommandSpec[];
 
 /** A subcommand's name. */
-export type CommandName = typeof COMMANDS[number]["name"];
+export type CommandName = typeof COMMAND_TABLE[number]["name"];
+
+/** Every subcommand, in the order help lists them. */
+export const COMMANDS: readonly (CommandSpec & { name: CommandName })[] =
+  COMMAND_TABLE;
 
 /** Every subcommand's name, in table order. */
 export const COMMAND_NAMES: readonly CommandName[] = COMMANDS.map((c) =>
