@@ -52,7 +52,7 @@ export function desktopEntry(command: string[]): string {
   return [
     "[Desktop Entry]",
     "Type=Application",
-    "Version=1.5",
+    "Version=1.4",
     "Name=domterm",
     "GenericName=Terminal",
     "Comment=A rich terminal emulator in your browser",
