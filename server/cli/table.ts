@@ -390,7 +390,7 @@ const COMMAND_TABLE = [
     group: "setup",
     summary: "print the completion script of a shell",
     description:
-      "bash: source <(domterm completion bash) in ~/.bashrc. zsh: domterm completion zsh > a file named _domterm in a directory of $fpath (before compinit runs). fish: domterm completion fish > ~/.config/fish/completions/domterm.fish",
+      "bash: 'source <(domterm completion bash)' in ~/.bashrc. zsh: 'domterm completion zsh > DIR/_domterm' with DIR in $fpath before compinit runs. fish: 'domterm completion fish > ~/.config/fish/completions/domterm.fish'.",
     options: [],
     operands: [{
       name: "SHELL",
@@ -405,7 +405,7 @@ const COMMAND_TABLE = [
     summary:
       "add domterm to the desktop's launcher (a .desktop entry and an icon under $XDG_DATA_HOME, default ~/.local/share)",
     description:
-      "The entry runs this same domterm: the compiled program, or deno run -A with this checkout's main.ts.",
+      "The entry runs this same domterm: the compiled program, or 'deno run -A' with this checkout's main.ts. 'update-desktop-database' refreshes the launcher's cache when it is installed.",
     options: [{
       name: "uninstall",
       help: "remove the entry and the icon instead",
