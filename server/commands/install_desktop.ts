@@ -13,6 +13,7 @@ import type { CliContext } from "../cli/handler.ts";
 import { CommandError } from "../cli/errors.ts";
 import { flag, type ParsedArgs } from "../cli/parse.ts";
 import { selfCommand } from "../self_launcher.ts";
+import { assetBody } from "../assets.ts";
 
 /** Where the entry and the icon go. */
 export interface DesktopPaths {
@@ -118,12 +119,15 @@ export async function installDesktop(
     } else await updateDatabase(dirname(paths.entry));
     return 0;
   }
-  const icon = ctx.assets["/icon.svg"]?.body;
-  if (typeof icon !== "string") {
+  const asset = ctx.assets["/icon.svg"];
+  if (asset === undefined) {
     throw new CommandError(
       "this build has no icon.svg (run 'deno task build')",
     );
   }
+  // Embedded gzip-compressed (server/assets.ts): null asks for plain bytes.
+  const { body } = await assetBody(asset, null);
+  const icon = typeof body === "string" ? body : new TextDecoder().decode(body);
   await writeFile(paths.icon, icon);
   await writeFile(paths.entry, desktopEntry(selfCommand()));
   console.log(`wrote ${paths.entry}`);
