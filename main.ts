@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { main } from "./server/cli.ts";
+import { main } from "./server/cli/dispatch.ts";
 import { ASSETS } from "./static/gen/assets.ts";
 
 /**

@@ -1,13 +1,13 @@
 /**
- * The `domterm` command line: options, help, and starting the server.
+ * `domterm` without a subcommand: its options (declared in
+ * server/cli/table.ts) and starting the server, or asking the running
+ * one for a new session and window.
  *
  * @module
  */
 import { chooseBrowser, openBrowser, sweepLaunchers } from "./browser.ts";
-import { type Asset, type DomtermServer, startServer } from "./http.ts";
+import { type DomtermServer, startServer } from "./http.ts";
 import { VERSION } from "./version.ts";
-import { isCommand, runCommand } from "./commands/mod.ts";
-import { MAX_SCROLLBACK_LINES } from "../core/protocol.ts";
 import {
   type ControlListener,
   listenControl,
@@ -20,7 +20,11 @@ import { writeSelfLauncher } from "./self_launcher.ts";
 import { writeShellScripts } from "./shell/integration.ts";
 import { dirname } from "node:path";
 import { defaultSettingsPath, SettingsStore } from "./settings/file.ts";
-import { settingsHelp } from "../core/settings/help.ts";
+import { UsageError } from "./cli/errors.ts";
+import { mainHelp } from "./cli/help.ts";
+import type { CliContext } from "./cli/handler.ts";
+import { flag, parseCommand, type ParsedArgs, text } from "./cli/parse.ts";
+import { MAIN } from "./cli/table.ts";
 import type { Settings } from "../core/settings/schema.ts";
 
 /** Parsed command line. */
@@ -42,205 +46,46 @@ export interface CliOptions {
   command: string[];
 }
 
-/**
- * A command-line mistake: printed with a hint, exit status 2. Exported as a
- * test hook (the CLI tests check that bad arguments throw it).
- */
-export class UsageError extends Error {}
+export { UsageError };
 
-/** The text of `domterm --help`. */
-export const HELP =
-  `domterm ${VERSION} - a rich terminal emulator in your browser
-
-Usage:
-  domterm [options] [-- command [args...]]
-  domterm COMMAND [options] [args...]
-
-Runs command (default: $SHELL, else /bin/sh) on a new pseudo-terminal and
-opens a terminal window for it: Chrome, Chromium, Edge or Brave in app mode
-(no URL bar), else the system's default browser.
-
-Options:
-  --port N          listen on 127.0.0.1 port N (default: a free port)
-  --browser B       open the window with B: chrome, chromium, edge, brave,
-                    default (the system opener), or the path of a browser
-                    (default: $CHROME_PATH, then the first one found)
-  --no-browser      open nothing; print the URL to open (it contains the
-                    server key) alone on one line of standard output
-  --file-opener T   open Ctrl/Cmd+clicked file references with the command
-                    template T: %f path, %l line, %c column, %u file URL,
-                    e.g. 'code -g %f:%l:%c' (default: the system opener;
-                    $DOMTERM_OPENER replaces the system opener command)
-  --no-shell-integration
-                    start bash, zsh or fish without domterm's prompt marks
-                    (also: DOMTERM_SHELL_INTEGRATION=0 in the environment)
-  --scrollback N    keep N lines of history per session (default 10000);
-                    'unlimited' keeps everything
-  --detached-timeout S
-                    end a session S seconds after its last window was lost
-                    (default: never; a window closed on purpose ends it)
-  -h, --help        show this help and exit
-  -V, --version     print the version and exit
-
-The server listens on 127.0.0.1 only. Every window proves it knows a random
-server key that is never put on a command line. One server runs per user: a
-later 'domterm' asks the running one for a new session and window (through a
-socket in $XDG_RUNTIME_DIR/domterm). Sessions live in the server: a reload,
-a crash or a lost connection only detaches the window; closing it on purpose
-ends the session. The server exits when its last session ends.
-
-Sessions:
-  list [--json]               the sessions: number, name, pid, size, windows,
-                              state (attached, detached) and command
-  attach N|NAME               open a window on a session
-  new [--name NAME] [-- command...]
-                              a new session (and window) in this directory
-  detach [N|NAME]             detach every window of a session (default: the
-                              one this runs in); Ctrl+Shift+D in the window
-  kill N|NAME                 end a session (its program is hung up)
-  input-mode MODE [N|NAME]    auto, char, line or pipe: how the windows of a
-                              session take input (Ctrl+Shift+L in a window)
-  save [N|NAME] FILE          the session, scrollback included, as a
-                              standalone HTML file (Ctrl+Shift+S in a window)
-  view-saved FILE             open such a file in an app window
-  kill-server                 end every session and the server
-  settings [key=value...]     set settings for this session's windows (over
-                              the settings file's); none: print them
-
-Commands, for use inside a domterm window (they print escape sequences;
-outside domterm they exit 1 unless given --force):
-  is-domterm [--verbose]      exit 0 only inside domterm (asks the terminal)
-  html [html...]              insert HTML (standard input if no arguments)
-  hcat file.html...           insert each file as HTML
-  imgcat [--width W] [--height H] [--alt TEXT] file|url...
-                              show images (W, H: N cells, Npx, N%, auto)
-  fresh-line                  new line unless at the start of a line
-  shell-integration bash|zsh|fish
-                              print the shell integration script (for shells
-                              domterm did not start: ssh, tmux)
-  'domterm COMMAND --help' shows the usage of a command.
-
-Environment of the command: your environment plus TERM=xterm-256color,
-COLORTERM=truecolor and DOMTERM=version=..;tty=..;session#=..;pid=..
-
-Exit status: 0 normally, 1 on a runtime error, 2 on a usage error.
-
-` + settingsHelp();
+/** The text of `domterm --help` (made from server/cli/table.ts). */
+export const HELP: string = mainHelp();
 
 /**
- * Parse argv (without the program name). Throws UsageError. Test hook:
- * exported for the CLI tests (`main` uses it).
+ * The options of a parsed main command line. Throws UsageError for what
+ * the table cannot say: an empty `--` command, or --browser with
+ * --no-browser.
  */
-export function parseCli(argv: string[]): CliOptions {
-  const o: CliOptions = {
-    help: false,
-    version: false,
-    port: 0,
-    browser: undefined,
-    noBrowser: false,
-    fileOpener: undefined,
-    noShellIntegration: false,
-    scrollback: undefined,
-    detachedTimeout: undefined,
-    command: [],
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string => {
-      if (eq > 0) return arg.slice(eq + 1);
-      if (i + 1 >= argv.length) {
-        throw new UsageError(`option '${name}' needs a value`);
-      }
-      return argv[++i];
-    };
-    const noValue = () => {
-      if (eq > 0) throw new UsageError(`option '${name}' takes no value`);
-    };
-    switch (name) {
-      case "--":
-        o.command = argv.slice(i + 1);
-        if (o.command.length === 0) {
-          throw new UsageError("'--' must be followed by a command");
-        }
-        return o;
-      case "-h":
-      case "--help":
-        noValue();
-        o.help = true;
-        break;
-      case "-V":
-      case "--version":
-        noValue();
-        o.version = true;
-        break;
-      case "--no-browser":
-        noValue();
-        o.noBrowser = true;
-        break;
-      case "--no-shell-integration":
-        noValue();
-        o.noShellIntegration = true;
-        break;
-      case "--browser": {
-        const v = value();
-        if (v === "") throw new UsageError("--browser needs a name or a path");
-        o.browser = v;
-        break;
-      }
-      case "--file-opener": {
-        const v = value();
-        if (v.trim() === "") {
-          throw new UsageError("--file-opener needs a command");
-        }
-        o.fileOpener = v;
-        break;
-      }
-      case "--port": {
-        const v = value();
-        if (!/^\d{1,5}$/.test(v) || Number(v) > 65535) {
-          throw new UsageError(`--port: '${v}' is not a port number (0-65535)`);
-        }
-        o.port = Number(v);
-        break;
-      }
-      case "--scrollback": {
-        const v = value();
-        if (v === "unlimited") o.scrollback = null;
-        else if (/^\d{1,10}$/.test(v) && Number(v) <= MAX_SCROLLBACK_LINES) {
-          o.scrollback = Number(v);
-        } else {
-          throw new UsageError(
-            `--scrollback: '${v}' is not a line count (0-${MAX_SCROLLBACK_LINES}) or 'unlimited'`,
-          );
-        }
-        break;
-      }
-      case "--detached-timeout": {
-        const v = value();
-        if (v === "never") o.detachedTimeout = undefined;
-        else if (/^\d{1,9}$/.test(v)) o.detachedTimeout = Number(v);
-        else {
-          throw new UsageError(
-            `--detached-timeout: '${v}' is not a number of seconds or 'never'`,
-          );
-        }
-        break;
-      }
-      default:
-        if (arg.startsWith("-")) {
-          throw new UsageError(`unknown option '${name}'`);
-        }
-        throw new UsageError(
-          `unexpected argument '${arg}' (to run a command, put it after '--')`,
-        );
-    }
+export function cliOptions(a: ParsedArgs): CliOptions {
+  if (a.rest !== undefined && a.rest.length === 0) {
+    throw new UsageError("'--' must be followed by a command");
   }
-  if (o.noBrowser && o.browser !== undefined) {
+  if (flag(a, "no-browser") && a.options.browser !== undefined) {
     throw new UsageError("--browser and --no-browser cannot be used together");
   }
-  return o;
+  return {
+    help: flag(a, "help"),
+    version: flag(a, "version"),
+    port: (a.options.port as number | undefined) ?? 0,
+    browser: text(a, "browser"),
+    noBrowser: flag(a, "no-browser"),
+    fileOpener: text(a, "file-opener"),
+    noShellIntegration: flag(a, "no-shell-integration"),
+    // null is 'unlimited'; absent is the default.
+    scrollback: "scrollback" in a.options
+      ? a.options.scrollback as number | null
+      : undefined,
+    detachedTimeout: a.options["detached-timeout"] as number | undefined,
+    command: [...a.rest ?? []],
+  };
+}
+
+/**
+ * Parse argv (without the program name) as the main command line. Throws
+ * UsageError. Test hook: exported for the CLI tests.
+ */
+export function parseCli(argv: string[]): CliOptions {
+  return cliOptions(parseCommand(MAIN, argv));
 }
 
 /** The settings the command line overrides (an option wins over the file). */
@@ -262,23 +107,16 @@ export function defaultCommand(): string[] {
   return [shell && shell.trim() ? shell : "/bin/sh"];
 }
 
-/** Run `domterm` with `argv`; resolves with the exit status. */
-export async function main(
-  argv: string[],
-  assets: Record<string, Asset>,
+/**
+ * `domterm [options] [-- command...]`: start the server with a session
+ * and a window, or ask the running server for them. Resolves with the
+ * exit status; throws UsageError for a bad command line.
+ */
+export async function runMain(
+  a: ParsedArgs,
+  ctx: CliContext,
 ): Promise<number> {
-  // `domterm html ...` etc.: helpers run inside a window, not the server.
-  if (isCommand(argv[0])) return await runCommand(argv[0], argv.slice(1));
-  let opts: CliOptions;
-  try {
-    opts = parseCli(argv);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    console.error(
-      `domterm: ${e.message}\nTry 'domterm --help' for more information.`,
-    );
-    return 2;
-  }
+  const opts = cliOptions(a);
   if (opts.help) {
     console.log(HELP);
     return 0;
@@ -287,6 +125,7 @@ export async function main(
     console.log(`domterm ${VERSION}`);
     return 0;
   }
+  const assets = ctx.assets;
   // The settings file: a bad value is reported and never stops the start.
   const store = new SettingsStore(defaultSettingsPath(), cliOverrides(opts));
   store.load();

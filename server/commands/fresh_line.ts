@@ -4,19 +4,12 @@
  *
  * @module
  */
-import type { Command } from "./mod.ts";
-import { parseArgs, requireDomterm, UsageError, writeAll } from "./tty.ts";
+import { flag, type ParsedArgs } from "../cli/parse.ts";
+import { requireDomterm, writeAll } from "./tty.ts";
 
 /** The `fresh-line` subcommand. */
-export const freshLine: Command = {
-  usage: "domterm fresh-line [--force]",
-  async run(argv) {
-    const a = parseArgs(argv, ["--force"], []);
-    if (a.operands.length) {
-      throw new UsageError(`unexpected argument '${a.operands[0]}'`);
-    }
-    await requireDomterm(a.flags.has("--force"));
-    await writeAll("\x1b[20u");
-    return 0;
-  },
-};
+export async function freshLine(a: ParsedArgs): Promise<number> {
+  await requireDomterm(flag(a, "force"));
+  await writeAll("\x1b[20u");
+  return 0;
+}

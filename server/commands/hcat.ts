@@ -5,15 +5,13 @@
  * @module
  */
 import { decodeUtf8 } from "./html.ts";
-import type { Command } from "./mod.ts";
+import { flag, type ParsedArgs } from "../cli/parse.ts";
 import {
   CommandError,
   MAX_INPUT_BYTES,
   osc72,
-  parseArgs,
   readCapped,
   requireDomterm,
-  UsageError,
   writeAll,
 } from "./tty.ts";
 
@@ -45,24 +43,19 @@ export async function readFileCapped(path: string): Promise<Uint8Array> {
 }
 
 /** The `hcat` subcommand. */
-export const hcat: Command = {
-  usage: "domterm hcat [--force] file.html...",
-  async run(argv) {
-    const a = parseArgs(argv, ["--force"], []);
-    if (!a.operands.length) throw new UsageError("missing file operand");
-    await requireDomterm(a.flags.has("--force"));
-    // A bad file is reported and skipped; the others are still shown.
-    let status = 0;
-    for (const path of a.operands) {
-      try {
-        const text = decodeUtf8(await readFileCapped(path), path);
-        await writeAll(osc72(text, path));
-      } catch (e) {
-        if (!(e instanceof CommandError)) throw e;
-        console.error(`domterm hcat: ${e.message}`);
-        status = 1;
-      }
+export async function hcat(a: ParsedArgs): Promise<number> {
+  await requireDomterm(flag(a, "force"));
+  // A bad file is reported and skipped; the others are still shown.
+  let status = 0;
+  for (const path of a.operands) {
+    try {
+      const text = decodeUtf8(await readFileCapped(path), path);
+      await writeAll(osc72(text, path));
+    } catch (e) {
+      if (!(e instanceof CommandError)) throw e;
+      console.error(`domterm hcat: ${e.message}`);
+      status = 1;
     }
-    return status;
-  },
-};
+  }
+  return status;
+}

@@ -4,12 +4,11 @@
  *
  * @module
  */
-import type { Command } from "./mod.ts";
+import { flag, type ParsedArgs } from "../cli/parse.ts";
 import {
   CommandError,
   MAX_INPUT_BYTES,
   osc72,
-  parseArgs,
   readCapped,
   requireDomterm,
   writeAll,
@@ -25,26 +24,22 @@ export function decodeUtf8(bytes: Uint8Array, what: string): string {
 }
 
 /** The `html` subcommand. */
-export const html: Command = {
-  usage: "domterm html [--force] [html...]  (no html: read standard input)",
-  async run(argv) {
-    const a = parseArgs(argv, ["--force"], []);
-    // Check before reading stdin, so a wrong terminal fails fast.
-    await requireDomterm(a.flags.has("--force"));
-    let text: string;
-    if (a.operands.length) {
-      text = a.operands.join(" ");
-    } else {
-      const bytes = await readCapped(
-        Deno.stdin.readable,
-        MAX_INPUT_BYTES,
-        "standard input",
-      );
-      text = decodeUtf8(bytes, "standard input");
-    }
-    await writeAll(
-      osc72(text, a.operands.length ? "the HTML" : "standard input"),
+export async function html(a: ParsedArgs): Promise<number> {
+  // Check before reading stdin, so a wrong terminal fails fast.
+  await requireDomterm(flag(a, "force"));
+  let text: string;
+  if (a.operands.length) {
+    text = a.operands.join(" ");
+  } else {
+    const bytes = await readCapped(
+      Deno.stdin.readable,
+      MAX_INPUT_BYTES,
+      "standard input",
     );
-    return 0;
-  },
-};
+    text = decodeUtf8(bytes, "standard input");
+  }
+  await writeAll(
+    osc72(text, a.operands.length ? "the HTML" : "standard input"),
+  );
+  return 0;
+}

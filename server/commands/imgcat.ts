@@ -8,23 +8,18 @@
  */
 import { encodeBase64 } from "./base64.ts";
 import { readFileCapped } from "./hcat.ts";
-import type { Command } from "./mod.ts";
+import { flag, type ParsedArgs, text } from "../cli/parse.ts";
 import {
   CommandError,
   MAX_INPUT_BYTES,
   osc72,
-  parseArgs,
   readCapped,
   requireDomterm,
-  UsageError,
   writeAll,
 } from "./tty.ts";
 
 /** Give up on a URL after this long. */
 export const FETCH_TIMEOUT_MS = 20_000;
-
-/** A size for --width/--height: N (cells), Npx, N% or auto. */
-const SIZE = /^(?:\d+(?:px|%)?|auto)$/;
 
 /**
  * The MIME type of an image from its first bytes (PNG, JPEG, GIF, WebP) or
@@ -151,43 +146,30 @@ export function imageSequence(
 }
 
 /** The `imgcat` subcommand. */
-export const imgcat: Command = {
-  usage:
-    "domterm imgcat [--force] [--width W] [--height H] [--alt TEXT] file|url...",
-  async run(argv) {
-    const a = parseArgs(argv, ["--force"], ["--width", "--height", "--alt"]);
-    const o: ImageOptions = {
-      width: a.values.get("--width"),
-      height: a.values.get("--height"),
-      alt: a.values.get("--alt"),
-    };
-    for (const opt of ["width", "height"] as const) {
-      const v = o[opt];
-      if (v !== undefined && !SIZE.test(v)) {
-        throw new UsageError(
-          `--${opt}: '${v}' is not a size (N cells, Npx, N% or auto)`,
+export async function imgcat(a: ParsedArgs): Promise<number> {
+  // The table checks --width and --height.
+  const o: ImageOptions = {
+    width: text(a, "width"),
+    height: text(a, "height"),
+    alt: text(a, "alt"),
+  };
+  await requireDomterm(flag(a, "force"));
+  let status = 0;
+  for (const source of a.operands) {
+    try {
+      const { name, bytes } = await load(source);
+      const mime = sniffImage(bytes);
+      if (!mime) {
+        throw new CommandError(
+          `${source}: not an image (PNG, JPEG, GIF, WebP or SVG)`,
         );
       }
+      await writeAll(imageSequence(name, bytes, mime, o));
+    } catch (e) {
+      if (!(e instanceof CommandError)) throw e;
+      console.error(`domterm imgcat: ${e.message}`);
+      status = 1;
     }
-    if (!a.operands.length) throw new UsageError("missing file or URL operand");
-    await requireDomterm(a.flags.has("--force"));
-    let status = 0;
-    for (const source of a.operands) {
-      try {
-        const { name, bytes } = await load(source);
-        const mime = sniffImage(bytes);
-        if (!mime) {
-          throw new CommandError(
-            `${source}: not an image (PNG, JPEG, GIF, WebP or SVG)`,
-          );
-        }
-        await writeAll(imageSequence(name, bytes, mime, o));
-      } catch (e) {
-        if (!(e instanceof CommandError)) throw e;
-        console.error(`domterm imgcat: ${e.message}`);
-        status = 1;
-      }
-    }
-    return status;
-  },
-};
+  }
+  return status;
+}

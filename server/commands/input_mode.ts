@@ -6,31 +6,24 @@
  * @module
  */
 import { isInputMode } from "../../core/protocol.ts";
-import type { Command } from "./mod.ts";
+import type { ParsedArgs } from "../cli/parse.ts";
+import { UsageError } from "../cli/errors.ts";
 import { ask, ownSession, ref } from "./sessions.ts";
-import { parseArgs, UsageError } from "./tty.ts";
 
-/** The subcommand. */
-export const inputMode: Command = {
-  usage: "domterm input-mode auto|char|line|pipe [N|NAME]",
-  async run(argv) {
-    const a = parseArgs(argv, [], []);
-    const [mode, target] = a.operands;
-    if (a.operands.length < 1 || a.operands.length > 2) {
-      throw new UsageError("name a mode (and at most one session)");
-    }
-    if (!isInputMode(mode)) {
-      throw new UsageError(
-        `unknown input mode '${mode}': auto, char, line or pipe`,
-      );
-    }
-    const session = target !== undefined
-      ? ref(target, "a number or a name")
-      : ownSession();
-    if (session === null) {
-      throw new UsageError("not inside a domterm session: name one");
-    }
-    await ask({ op: "input-mode", session, mode });
-    return 0;
-  },
-};
+/** The subcommand (the table checks the mode; this checks it for the type). */
+export async function inputMode(a: ParsedArgs): Promise<number> {
+  const [mode, target] = a.operands;
+  if (!isInputMode(mode)) {
+    throw new UsageError(
+      `unknown input mode '${mode}': auto, char, line or pipe`,
+    );
+  }
+  const session = target !== undefined
+    ? ref(target, "a number or a name")
+    : ownSession();
+  if (session === null) {
+    throw new UsageError("not inside a domterm session: name one");
+  }
+  await ask({ op: "input-mode", session, mode });
+  return 0;
+}

@@ -14,13 +14,13 @@ import {
   type SessionInfo,
   socketPath,
 } from "../control.ts";
-import type { Command } from "./mod.ts";
+import { flag, type ParsedArgs, text } from "../cli/parse.ts";
 import {
   Terminal,
   type TerminalSnapshot,
 } from "../../core/emulator/terminal.ts";
 import { sessionHtml, sourceSanitizer } from "../../core/serialize/html.ts";
-import { CommandError, parseArgs, UsageError } from "./tty.ts";
+import { CommandError, UsageError } from "../cli/errors.ts";
 
 /** The control socket to ask: the session's own server first. */
 export function controlSocket(): string {
@@ -105,110 +105,62 @@ export function formatList(sessions: SessionInfo[], now = Date.now()): string {
 }
 
 /** `domterm list`. */
-export const list: Command = {
-  usage: "domterm list [--json]",
-  async run(argv) {
-    const a = parseArgs(argv, ["--json"], []);
-    if (a.operands.length) throw new UsageError("list takes no arguments");
-    const res = await ask({ op: "list" });
-    const sessions = res.sessions ?? [];
-    console.log(
-      a.flags.has("--json")
-        ? JSON.stringify(sessions, null, 2)
-        : formatList(sessions),
-    );
-    return 0;
-  },
-};
+export async function list(a: ParsedArgs): Promise<number> {
+  const res = await ask({ op: "list" });
+  const sessions = res.sessions ?? [];
+  console.log(
+    flag(a, "json") ? JSON.stringify(sessions, null, 2) : formatList(sessions),
+  );
+  return 0;
+}
 
 /** `domterm attach N|name`. */
-export const attach: Command = {
-  usage: "domterm attach N|NAME [--no-browser] [--browser B]",
-  async run(argv) {
-    const a = parseArgs(argv, ["--no-browser"], ["--browser"]);
-    if (a.operands.length !== 1) throw new UsageError("attach one session");
-    const res = await ask({
-      op: "attach",
-      session: ref(a.operands[0], "a number or a name"),
-    });
-    await openWindow(
-      res.url!,
-      a.flags.has("--no-browser"),
-      a.values.get("--browser"),
-    );
-    return 0;
-  },
-};
+export async function attach(a: ParsedArgs): Promise<number> {
+  const res = await ask({
+    op: "attach",
+    session: ref(a.operands[0], "a number or a name"),
+  });
+  await openWindow(res.url!, flag(a, "no-browser"), text(a, "browser"));
+  return 0;
+}
 
 /** `domterm new [--name NAME] [-- command...]`. */
-export const newSession: Command = {
-  usage:
-    "domterm new [--name NAME] [--no-browser] [--browser B] [-- command...]",
-  async run(argv) {
-    const a = parseArgs(argv, ["--no-browser"], ["--browser", "--name"]);
-    const dash = argv.indexOf("--");
-    if (a.operands.length > 0 && dash < 0) {
-      throw new UsageError("put the command after '--'");
-    }
-    const command = dash >= 0 ? argv.slice(dash + 1) : [];
-    const res = await ask({
-      op: "new",
-      ...(command.length ? { command } : {}),
-      cwd: Deno.cwd(),
-      ...(a.values.has("--name") ? { name: a.values.get("--name") } : {}),
-    });
-    await openWindow(
-      res.url!,
-      a.flags.has("--no-browser"),
-      a.values.get("--browser"),
-    );
-    return 0;
-  },
-};
+export async function newSession(a: ParsedArgs): Promise<number> {
+  const command = [...a.rest ?? []];
+  const name = text(a, "name");
+  const res = await ask({
+    op: "new",
+    ...(command.length ? { command } : {}),
+    cwd: Deno.cwd(),
+    ...(name !== undefined ? { name } : {}),
+  });
+  await openWindow(res.url!, flag(a, "no-browser"), text(a, "browser"));
+  return 0;
+}
 
 /** `domterm kill N|name`. */
-export const kill: Command = {
-  usage: "domterm kill N|NAME",
-  async run(argv) {
-    const a = parseArgs(argv, [], []);
-    if (a.operands.length !== 1) throw new UsageError("kill one session");
-    await ask({
-      op: "kill",
-      session: ref(a.operands[0], "a number or a name"),
-    });
-    return 0;
-  },
-};
+export async function kill(a: ParsedArgs): Promise<number> {
+  await ask({ op: "kill", session: ref(a.operands[0], "a number or a name") });
+  return 0;
+}
 
 /** `domterm detach [N|name]`: default, the session it runs in. */
-export const detach: Command = {
-  usage: "domterm detach [N|NAME]",
-  async run(argv) {
-    const a = parseArgs(argv, [], []);
-    if (a.operands.length > 1) throw new UsageError("detach one session");
-    const session = a.operands.length
-      ? ref(a.operands[0], "a number or a name")
-      : ownSession();
-    if (session === null) {
-      throw new UsageError("not inside a domterm session: name one");
-    }
-    await ask({ op: "detach", session });
-    return 0;
-  },
-};
+export async function detach(a: ParsedArgs): Promise<number> {
+  const session = a.operands.length
+    ? ref(a.operands[0], "a number or a name")
+    : ownSession();
+  if (session === null) {
+    throw new UsageError("not inside a domterm session: name one");
+  }
+  await ask({ op: "detach", session });
+  return 0;
+}
 
 /** `domterm kill-server`: end every session and the server. */
-export const killServer: Command = {
-  usage: "domterm kill-server",
-  async run(argv) {
-    const a = parseArgs(argv, [], []);
-    if (a.operands.length) {
-      throw new UsageError("kill-server takes no arguments");
-    }
-    await ask({ op: "kill-server" });
-    return 0;
-  },
-};
+export async function killServer(): Promise<number> {
+  await ask({ op: "kill-server" });
+  return 0;
+}
 
 /**
  * `domterm save [N|NAME] FILE`: the whole session, scrollback included, as
@@ -216,32 +168,25 @@ export const killServer: Command = {
  * the server's model, where no browser sanitizer runs: embedded HTML is
  * kept as its escaped source, which is always safe.
  */
-export const save: Command = {
-  usage: "domterm save [N|NAME] FILE",
-  async run(argv) {
-    const a = parseArgs(argv, [], []);
-    if (a.operands.length < 1 || a.operands.length > 2) {
-      throw new UsageError("save needs a file (and optionally a session)");
-    }
-    const file = a.operands[a.operands.length - 1];
-    const session = a.operands.length === 2
-      ? ref(a.operands[0], "a number or a name")
-      : ownSession();
-    if (session === null) {
-      throw new UsageError("not inside a domterm session: name one");
-    }
-    const res = await ask({ op: "snapshot", session });
-    const term = Terminal.restore(res.snapshot as TerminalSnapshot);
-    const html = sessionHtml(term, { sanitize: sourceSanitizer });
-    try {
-      await Deno.writeTextFile(file, html);
-    } catch (e) {
-      throw new CommandError(`cannot write ${file}: ${(e as Error).message}`);
-    }
-    const lines = term.normalBuffer.length;
-    console.error(
-      `domterm: saved session ${session} (${lines} lines) to ${file}`,
-    );
-    return 0;
-  },
-};
+export async function save(a: ParsedArgs): Promise<number> {
+  const file = a.operands[a.operands.length - 1];
+  const session = a.operands.length === 2
+    ? ref(a.operands[0], "a number or a name")
+    : ownSession();
+  if (session === null) {
+    throw new UsageError("not inside a domterm session: name one");
+  }
+  const res = await ask({ op: "snapshot", session });
+  const term = Terminal.restore(res.snapshot as TerminalSnapshot);
+  const html = sessionHtml(term, { sanitize: sourceSanitizer });
+  try {
+    await Deno.writeTextFile(file, html);
+  } catch (e) {
+    throw new CommandError(`cannot write ${file}: ${(e as Error).message}`);
+  }
+  const lines = term.normalBuffer.length;
+  console.error(
+    `domterm: saved session ${session} (${lines} lines) to ${file}`,
+  );
+  return 0;
+}

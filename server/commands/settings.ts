@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { Command } from "./mod.ts";
+import { type ParsedArgs, text } from "../cli/parse.ts";
+import { UsageError } from "../cli/errors.ts";
 import { ask, ownSession } from "./sessions.ts";
-import { parseArgs, UsageError } from "./tty.ts";
 import { parseAssignments } from "../../core/settings/validate.ts";
 import { SETTINGS } from "../../core/settings/schema.ts";
 
@@ -21,32 +21,28 @@ export function formatSettings(s: Record<string, unknown>): string {
 }
 
 /** `domterm settings`. */
-export const settingsCommand: Command = {
-  usage: "domterm settings [--session N|NAME] [key=value...]",
-  async run(argv) {
-    const a = parseArgs(argv, [], ["--session"]);
-    const named = a.values.get("--session");
-    const session = named !== undefined
-      ? (/^\d+$/.test(named) ? Number(named) : named)
-      : ownSession();
-    if (session === null) {
-      throw new UsageError(
-        "not inside a domterm session: name one with --session",
-      );
-    }
-    let set: Record<string, unknown> | undefined;
-    if (a.operands.length) {
-      const parsed = parseAssignments(a.operands);
-      if (typeof parsed === "string") throw new UsageError(parsed);
-      set = parsed;
-    }
-    const res = await ask(
-      set ? { op: "settings", session, set } : { op: "settings", session },
+export async function settingsCommand(a: ParsedArgs): Promise<number> {
+  const named = text(a, "session");
+  const session = named !== undefined
+    ? (/^\d+$/.test(named) ? Number(named) : named)
+    : ownSession();
+  if (session === null) {
+    throw new UsageError(
+      "not inside a domterm session: name one with --session",
     );
-    if (!set) {
-      console.log(formatSettings(res.settings ?? {}));
-      for (const p of res.problems ?? []) console.error(`domterm: ${p}`);
-    }
-    return 0;
-  },
-};
+  }
+  let set: Record<string, unknown> | undefined;
+  if (a.operands.length) {
+    const parsed = parseAssignments([...a.operands]);
+    if (typeof parsed === "string") throw new UsageError(parsed);
+    set = parsed;
+  }
+  const res = await ask(
+    set ? { op: "settings", session, set } : { op: "settings", session },
+  );
+  if (!set) {
+    console.log(formatSettings(res.settings ?? {}));
+    for (const p of res.problems ?? []) console.error(`domterm: ${p}`);
+  }
+  return 0;
+}

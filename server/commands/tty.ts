@@ -14,15 +14,8 @@ export const MAX_INPUT_BYTES = 8 * 1024 * 1024;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/**
- * A mistake on a subcommand's command line: printed with its usage, exit
- * status 2, like the main CLI's UsageError (a class of its own so that
- * these modules do not import cli.ts, which imports them).
- */
-export class UsageError extends Error {}
-
-/** A runtime failure of a subcommand: printed as `domterm CMD: message`, exit 1. */
-export class CommandError extends Error {}
+export { CommandError, UsageError } from "../cli/errors.ts";
+import { CommandError } from "../cli/errors.ts";
 
 /** The outcome of {@linkcode queryDomterm}: `reason` says why not (or what answered). */
 export interface DomtermCheck {
@@ -190,47 +183,4 @@ export function osc72(html: string, what: string): string {
     );
   }
   return `\x1b]72;${html}\x07`;
-}
-
-/** Parsed subcommand arguments: flags seen, option values, operands. */
-export interface ParsedArgs {
-  flags: Set<string>;
-  values: Map<string, string>;
-  operands: string[];
-}
-
-/**
- * Parse `argv` in the main CLI's style: `--opt value` or `--opt=value`,
- * `--` ends options, a lone `-` is an operand. Throws UsageError.
- */
-export function parseArgs(
-  argv: string[],
-  flags: string[],
-  valued: string[],
-): ParsedArgs {
-  const out: ParsedArgs = { flags: new Set(), values: new Map(), operands: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === "--") {
-      out.operands.push(...argv.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith("-") || arg === "-") {
-      out.operands.push(arg);
-      continue;
-    }
-    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    if (flags.includes(name)) {
-      if (eq > 0) throw new UsageError(`option '${name}' takes no value`);
-      out.flags.add(name);
-    } else if (valued.includes(name)) {
-      if (eq > 0) out.values.set(name, arg.slice(eq + 1));
-      else if (i + 1 < argv.length) out.values.set(name, argv[++i]);
-      else throw new UsageError(`option '${name}' needs a value`);
-    } else {
-      throw new UsageError(`unknown option '${name}'`);
-    }
-  }
-  return out;
 }

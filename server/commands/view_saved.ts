@@ -14,8 +14,8 @@ import {
   chooseBrowser,
   configDir,
 } from "../browser.ts";
-import type { Command } from "./mod.ts";
-import { CommandError, parseArgs, UsageError } from "./tty.ts";
+import { type ParsedArgs, text } from "../cli/parse.ts";
+import { CommandError } from "../cli/errors.ts";
 
 /** How much of the file's start is read to recognise it. */
 const HEAD_BYTES = 4096;
@@ -56,57 +56,49 @@ export function viewCommand(
 }
 
 /** The `view-saved` subcommand. */
-export const viewSaved: Command = {
-  usage: "domterm view-saved [--browser B] FILE.html",
-  async run(argv) {
-    const a = parseArgs(argv, [], ["--browser"]);
-    if (a.operands.length === 0) throw new UsageError("missing file operand");
-    if (a.operands.length > 1) {
-      throw new UsageError(`unexpected argument '${a.operands[1]}'`);
-    }
-    const path = resolve(a.operands[0]);
-    let head: string;
+export async function viewSaved(a: ParsedArgs): Promise<number> {
+  const path = resolve(a.operands[0]);
+  let head: string;
+  try {
+    const info = await Deno.stat(path);
+    if (info.isDirectory) throw new CommandError(`${path}: is a directory`);
+    const file = await Deno.open(path, { read: true });
     try {
-      const info = await Deno.stat(path);
-      if (info.isDirectory) throw new CommandError(`${path}: is a directory`);
-      const file = await Deno.open(path, { read: true });
-      try {
-        const buf = new Uint8Array(HEAD_BYTES);
-        const n = await file.read(buf) ?? 0;
-        head = new TextDecoder().decode(buf.subarray(0, n));
-      } finally {
-        file.close();
-      }
-    } catch (e) {
-      if (e instanceof CommandError) throw e;
-      if (e instanceof Deno.errors.NotFound) {
-        throw new CommandError(`${path}: no such file`);
-      }
-      throw new CommandError(`${path}: ${(e as Error).message}`);
+      const buf = new Uint8Array(HEAD_BYTES);
+      const n = await file.read(buf) ?? 0;
+      head = new TextDecoder().decode(buf.subarray(0, n));
+    } finally {
+      file.close();
     }
-    const why = notSavedReason(head);
-    if (why !== null) throw new CommandError(`${path}: ${why}`);
-    let choice: BrowserChoice;
-    try {
-      choice = chooseBrowser(a.values.get("--browser"));
-    } catch (e) {
-      throw new CommandError((e as Error).message);
+  } catch (e) {
+    if (e instanceof CommandError) throw e;
+    if (e instanceof Deno.errors.NotFound) {
+      throw new CommandError(`${path}: no such file`);
     }
-    const cmd = viewCommand(pathToFileURL(path).href, choice);
-    try {
-      const child = new Deno.Command(cmd.path, {
-        args: cmd.args,
-        stdin: "null",
-        stdout: "null",
-        stderr: "null",
-      }).spawn();
-      child.unref();
-      child.status.catch(() => {});
-    } catch (e) {
-      throw new CommandError(
-        `cannot start ${cmd.path}: ${(e as Error).message}`,
-      );
-    }
-    return 0;
-  },
-};
+    throw new CommandError(`${path}: ${(e as Error).message}`);
+  }
+  const why = notSavedReason(head);
+  if (why !== null) throw new CommandError(`${path}: ${why}`);
+  let choice: BrowserChoice;
+  try {
+    choice = chooseBrowser(text(a, "browser"));
+  } catch (e) {
+    throw new CommandError((e as Error).message);
+  }
+  const cmd = viewCommand(pathToFileURL(path).href, choice);
+  try {
+    const child = new Deno.Command(cmd.path, {
+      args: cmd.args,
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    child.unref();
+    child.status.catch(() => {});
+  } catch (e) {
+    throw new CommandError(
+      `cannot start ${cmd.path}: ${(e as Error).message}`,
+    );
+  }
+  return 0;
+}
