@@ -22,6 +22,7 @@ export type ToEmulator =
 export type FromEmulator =
   | { t: "reply"; id: number; data: string }
   | { t: "parsed"; id: number; bytes: number }
+  | { t: "settings"; id: number; json: string }
   | {
     t: "snapshot";
     req: number;
@@ -40,6 +41,7 @@ let users = 0;
 let nextReq = 1;
 const replies = new Map<number, (data: string) => void>();
 const parsed = new Map<number, (bytes: number) => void>();
+const oscSettings = new Map<number, (json: string) => void>();
 /** The emulator thread failed: nothing waits for it any more. */
 let failed = false;
 const failures = new Set<() => void>();
@@ -99,6 +101,7 @@ function start(): Worker {
     const m = ev.data;
     if (m.t === "reply") replies.get(m.id)?.(m.data);
     else if (m.t === "parsed") parsed.get(m.id)?.(m.bytes);
+    else if (m.t === "settings") oscSettings.get(m.id)?.(m.json);
     else {
       const done = waiting.get(m.req);
       waiting.delete(m.req);
@@ -137,18 +140,23 @@ export class RemoteTerminal {
     this.#wake();
   };
 
-  /** `reply` receives the emulator's answers to the program's queries. */
+  /**
+   * `reply` receives the emulator's answers to the program's queries;
+   * `onSettings` the JSON of each `OSC 88` the program prints.
+   */
   constructor(
     id: number,
     cols: number,
     rows: number,
     scrollback: number,
     reply: (data: string) => void,
+    onSettings?: (json: string) => void,
   ) {
     this.#id = id;
     this.#w = start();
     users++;
     replies.set(id, reply);
+    if (onSettings) oscSettings.set(id, onSettings);
     parsed.set(id, (bytes) => {
       this.#backlog = Math.max(0, this.#backlog - bytes);
       if (this.#backlog <= EMULATOR_LOW) this.#wake();
@@ -231,6 +239,7 @@ export class RemoteTerminal {
     this.#closed = true;
     replies.delete(this.#id);
     parsed.delete(this.#id);
+    oscSettings.delete(this.#id);
     failures.delete(this.#onFail);
     this.#wake();
     if (--users === 0 && worker) {

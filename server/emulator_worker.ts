@@ -36,6 +36,13 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
           rows: m.rows,
           scrollback: m.scrollback,
           reply: (data) => post({ t: "reply", id: m.id, data }),
+          // OSC 88: kept by the server for the session's windows, so a
+          // window that attaches later (a reload) looks the same.
+          onEvent: (e) => {
+            if (e.type === "settings") {
+              post({ t: "settings", id: m.id, json: e.json });
+            }
+          },
         }),
       );
       break;

@@ -237,6 +237,7 @@ export function startServer(options: ServerOptions): DomtermServer {
       detachedTimeoutMs: options.detachedTimeoutMs,
       replayBytes: options.replayBytes,
       closeGraceMs: options.closeGraceMs,
+      onSettings: (json) => settings.setFromProgram(s, json),
     });
     sessions.set(id, s);
     s.setTitleReports(settings.effective(id)["title-reporting"] === true);

@@ -68,6 +68,8 @@ export interface SessionOptions {
   env?: Record<string, string>;
   /** A name to attach it by (`domterm new --name`). */
   name?: string;
+  /** The program printed `OSC 88 ; json` (settings for the session's windows). */
+  onSettings?: (json: string) => void;
   cwd?: string;
   /**
    * Load domterm's shell integration into bash, zsh or fish (default true;
@@ -230,6 +232,7 @@ export class Session {
       options.rows,
       options.scrollback ?? DEFAULT_SCROLLBACK,
       (data) => void this.#write(encoder.encode(data)),
+      options.onSettings,
     );
     this.finished = this.#run();
     this.#armDetachTimer();

@@ -69,6 +69,28 @@ export class WindowSettings {
     return [];
   }
 
+  /**
+   * Keys the program set with `OSC 88 ; json` for session `s`: kept like
+   * `domterm settings` (so a window that attaches later has them too),
+   * except that good keys apply beside bad ones, as in the window that
+   * shows the sequence; the window reports the problems.
+   */
+  setFromProgram(s: SettingsSession, json: string): void {
+    let obj: unknown;
+    try {
+      obj = JSON.parse(json);
+    } catch {
+      return;
+    }
+    if (typeof obj !== "object" || obj === null || Array.isArray(obj)) return;
+    const { values } = windowKeysOnly(
+      checkSettings(obj as Record<string, unknown>),
+    );
+    if (Object.keys(values).length === 0) return;
+    this.#bySession.set(s.id, { ...this.#bySession.get(s.id), ...values });
+    this.push(s);
+  }
+
   /** Forget an ended session. */
   forget(id: number): void {
     this.#bySession.delete(id);

@@ -154,7 +154,7 @@ Deno.test("settings e2e: a settings file change recolours an open window at once
   }
 });
 
-Deno.test("settings e2e: domterm starts with a bad settings file and says where; OSC 88 recolours the window it is printed in", async () => {
+Deno.test("settings e2e: domterm starts with a bad settings file and says where; OSC 88 recolours the window it is printed in, also after a reload", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "domterm-settings-" });
   const path = `${dir}/settings.toml`;
   writeSettings(
@@ -198,6 +198,16 @@ Deno.test("settings e2e: domterm starts with a bad settings file and says where;
       `printf '\\033]88;{"colors.background":"#300000"}\\a'\n`,
     );
     await waitStyle(page, "background-color", "rgb(48, 0, 0)", "OSC 88");
+    // The server keeps it for the session: a reload (a new window on the
+    // same session) looks the same.
+    await page.reload();
+    await page.waitForFunction(() => "domterm" in globalThis);
+    await waitStyle(
+      page,
+      "background-color",
+      "rgb(48, 0, 0)",
+      "OSC 88 after a reload",
+    );
   } finally {
     await dt.close();
     Deno.removeSync(dir, { recursive: true });
