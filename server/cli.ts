@@ -22,6 +22,15 @@ import { dirname } from "node:path";
 import { defaultSettingsPath, SettingsStore } from "./settings/file.ts";
 import { settingsHelp } from "../core/settings/help.ts";
 import type { Settings } from "../core/settings/schema.ts";
+// remote listener options
+import {
+  RemoteOptionError,
+  remoteOptionsHelp,
+  type RemoteOptionValues,
+  takeRemoteOption,
+} from "./remote/cli_options.ts";
+import { remoteGate } from "./remote/setup.ts";
+import type { RemoteGate } from "./remote/gate.ts";
 
 /** Parsed command line. */
 export interface CliOptions {
@@ -40,6 +49,8 @@ export interface CliOptions {
   detachedTimeout: number | undefined;
   /** The command to run (empty: the user's shell). */
   command: string[];
+  /** remote listener options (server/remote/cli_options.ts) */
+  remote: RemoteOptionValues;
 }
 
 /**
@@ -79,10 +90,12 @@ Options:
   --detached-timeout S
                     end a session S seconds after its last window was lost
                     (default: never; a window closed on purpose ends it)
+${remoteOptionsHelp()}
   -h, --help        show this help and exit
   -V, --version     print the version and exit
 
-The server listens on 127.0.0.1 only. Every window proves it knows a random
+The server listens on 127.0.0.1 only unless --listen says otherwise (see
+docs/remote.md). Every window proves it knows a random
 server key that is never put on a command line. One server runs per user: a
 later 'domterm' asks the running one for a new session and window (through a
 socket in $XDG_RUNTIME_DIR/domterm). Sessions live in the server: a reload,
@@ -106,6 +119,10 @@ Sessions:
   kill-server                 end every session and the server
   settings [key=value...]     set settings for this session's windows (over
                               the settings file's); none: print them
+  share N|NAME [--read-only]  print a link that opens this session only
+                              (--read-only: watch, never type)
+  hash-password               read a password, print the line that
+                              --password-file expects
 
 Commands, for use inside a domterm window (they print escape sequences;
 outside domterm they exit 1 unless given --force):
@@ -143,6 +160,7 @@ export function parseCli(argv: string[]): CliOptions {
     scrollback: undefined,
     detachedTimeout: undefined,
     command: [],
+    remote: {},
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -229,6 +247,8 @@ export function parseCli(argv: string[]): CliOptions {
         break;
       }
       default:
+        // remote listener options
+        if (takeRemoteOption(o.remote, name, value, noValue)) break;
         if (arg.startsWith("-")) {
           throw new UsageError(`unknown option '${name}'`);
         }
@@ -287,6 +307,14 @@ export async function main(
     console.log(`domterm ${VERSION}`);
     return 0;
   }
+  // remote listener options
+  let gate: RemoteGate | undefined;
+  try {
+    gate = remoteGate(opts.remote, (m) => console.error(`domterm: ${m}`));
+  } catch (e) {
+    console.error(`domterm: ${(e as Error).message}`);
+    return e instanceof RemoteOptionError ? 2 : 1;
+  }
   // The settings file: a bad value is reported and never stops the start.
   const store = new SettingsStore(defaultSettingsPath(), cliOverrides(opts));
   store.load();
@@ -305,7 +333,7 @@ export async function main(
       }); this server will not be found by later 'domterm' commands`,
     );
   }
-  if (controlPath !== null && opts.port === 0) {
+  if (controlPath !== null && opts.port === 0 && !gate) {
     const res = await request(controlPath, {
       op: "new",
       ...(opts.command.length ? { command: opts.command } : {}),
@@ -388,6 +416,7 @@ export async function main(
         void sweepLaunchers(10_000);
       },
       fileOpener: opts.fileOpener,
+      gate, // remote listener options
     });
   } catch (e) {
     const err = e as Error & { code?: string };
@@ -409,7 +438,13 @@ export async function main(
     }
   }
 
-  launcher = await openWindow(server.url, opts);
+  // remote listener options: behind a password, the login page is printed.
+  launcher = await openWindow(
+    gate?.config.password && opts.noBrowser
+      ? `${server.gate.origin(server.port)}/`
+      : server.url,
+    opts,
+  );
   await idle;
   control?.close();
   store.close();

@@ -24,6 +24,8 @@ import {
 } from "./sessions.ts";
 import { CommandError, UsageError } from "./tty.ts";
 import { settingsCommand } from "./settings.ts";
+import { share } from "./share.ts"; // remote listener options
+import { hashPasswordCommand } from "./hash_password.ts"; // remote listener options
 
 /** A subcommand: its one-line usage and its body, which resolves with the exit status. */
 export interface Command {
@@ -49,6 +51,9 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   "save": save,
   "input-mode": inputMode,
   "settings": settingsCommand,
+  // remote listener options
+  "share": share,
+  "hash-password": hashPasswordCommand,
 };
 
 /** True if `name` is a subcommand. */
