@@ -19,8 +19,9 @@ export class TestClient {
   #waiters: (() => void)[] = [];
   #decoder = new TextDecoder();
 
-  constructor(url: string, keepOutput = true) {
-    this.ws = new WebSocket(url);
+  /** `options`: handshake headers and an HTTP client (e.g. one that trusts a test CA). */
+  constructor(url: string, keepOutput = true, options?: WebSocketOptions) {
+    this.ws = new WebSocket(url, options);
     this.ws.binaryType = "arraybuffer";
     const o = Promise.withResolvers<void>();
     const c = Promise.withResolvers<void>();
