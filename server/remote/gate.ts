@@ -109,6 +109,14 @@ async function readForm(req: Request): Promise<URLSearchParams | null> {
   return new URLSearchParams(new TextDecoder().decode(all));
 }
 
+/**
+ * The host the request was sent to: its Host header, or in HTTP/2 (no
+ * Host header) the `:authority` that Deno put in its URL.
+ */
+function requestHost(req: Request): string {
+  return req.headers.get("host") ?? new URL(req.url).host;
+}
+
 /** The names a loopback server answers to. */
 function loopbackHosts(port: number): string[] {
   return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
@@ -184,7 +192,7 @@ export class RemoteGate {
     if (origin === null) return !required;
     const hosts = this.config.loopback && port !== undefined
       ? loopbackHosts(port)
-      : [req.headers.get("host") ?? ""];
+      : [requestHost(req)];
     return hosts.some((h) => h !== "" && origin === `${this.scheme}://${h}`);
   }
 
@@ -306,7 +314,7 @@ export class RemoteGate {
     address: string,
     port: number,
   ): Response | UpgradeGrant {
-    const host = req.headers.get("host") ?? "";
+    const host = requestHost(req);
     if (
       this.config.loopback &&
       ![`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(
