@@ -58,7 +58,9 @@ function headers(type: string, extra: Record<string, string> = {}): Headers {
     "content-type": type,
     "cache-control": "no-store",
     "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
+    // Not no-referrer: under it the browser sends `Origin: null` with the
+    // form, and the login's same-origin check could not tell.
+    "referrer-policy": "same-origin",
     "content-security-policy":
       "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self'; " +
       "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
