@@ -185,6 +185,8 @@ export interface DomtermServer {
 }
 
 const HELLO_TIMEOUT_MS = 10_000;
+/** How often a window that only a login let in checks that the login lives. */
+const LOGIN_CHECK_MS = 30_000;
 
 /**
  * Response headers. 'wasm-unsafe-eval' lets the client compile the sixel
@@ -268,6 +270,22 @@ export function startServer(options: ServerOptions): DomtermServer {
     /** Set for a read-only share: what it sends is dropped (and said once). */
     let readOnly = false;
     let toldReadOnly = false;
+    /** Set when only a login let it in: it ends with the login. */
+    let loginCheck: ReturnType<typeof setInterval> | undefined;
+    /** `activity`: a message came (it restarts the login's idle clock). */
+    const loginGone = (activity = false) => {
+      if (!gate.loginAlive(upgrade, activity)) {
+        clearInterval(loginCheck);
+        send(socket, {
+          type: "error",
+          message:
+            "logged out, or the login expired: reload the page to log in",
+        });
+        socket.close(CLOSE_BAD_KEY, "login ended");
+        return true;
+      }
+      return false;
+    };
     const helloTimer = setTimeout(() => {
       if (!session) socket.close(CLOSE_BAD_KEY, "no hello");
     }, HELLO_TIMEOUT_MS);
@@ -276,6 +294,9 @@ export function startServer(options: ServerOptions): DomtermServer {
       clearTimeout(helloTimer);
       let s: Session;
       readOnly = grant.readOnly;
+      if (grant.viaLogin) {
+        loginCheck = setInterval(() => loginGone(), LOGIN_CHECK_MS);
+      }
       if (m.session !== undefined) {
         const found = sessions.get(m.session);
         if (found === undefined || found.exitStatus) {
@@ -352,6 +373,7 @@ export function startServer(options: ServerOptions): DomtermServer {
       // A window detached on purpose no longer speaks for the session (its
       // socket stays open until the page closes it).
       if (!session.windows.has(win)) return;
+      if (loginCheck !== undefined && loginGone(true)) return;
       if (readOnly) {
         const m = typeof ev.data === "string"
           ? parseClientMessage(ev.data)
@@ -444,6 +466,7 @@ export function startServer(options: ServerOptions): DomtermServer {
     };
     socket.onclose = () => {
       clearTimeout(helloTimer);
+      clearInterval(loginCheck);
       if (session && win) windowGone(session, win);
       if (session && win) session.detach(win);
     };

@@ -62,10 +62,15 @@ export class AuthSessions {
   }
 
   /**
-   * The live session with cookie value `id`, its idle clock restarted; null
-   * when there is none or it expired (an expired one is forgotten).
+   * The live session with cookie value `id`, its idle clock restarted
+   * unless `touch` is false; null when there is none or it expired (an
+   * expired one is forgotten).
    */
-  get(id: string | undefined, now = Date.now()): AuthSession | null {
+  get(
+    id: string | undefined,
+    now = Date.now(),
+    touch = true,
+  ): AuthSession | null {
     if (!id) return null;
     const s = this.#sessions.get(id);
     if (!s) return null;
@@ -73,7 +78,7 @@ export class AuthSessions {
       this.#sessions.delete(id);
       return null;
     }
-    s.lastSeen = now;
+    if (touch) s.lastSeen = now;
     return s;
   }
 

@@ -36,6 +36,8 @@ const MAX_FORM_BYTES = 4096;
 export interface UpgradeGrant {
   /** The upgrade carried a live login cookie. */
   loggedIn: boolean;
+  /** That login's session id (see {@link RemoteGate.loginAlive}). */
+  loginId?: string;
   address: string;
 }
 
@@ -44,6 +46,8 @@ export interface HelloGrant {
   readOnly: boolean;
   /** Set for a share: the only session it opens. */
   session?: number;
+  /** Only the login opened it: it ends with the login (logout, expiry). */
+  viaLogin?: boolean;
 }
 
 /** Test hooks and collaborators. */
@@ -334,9 +338,20 @@ export class RemoteGate {
       );
       return text(403, "forbidden origin");
     }
-    const loggedIn = this.config.password !== null &&
-      this.session(req) !== null;
-    return { loggedIn, address };
+    const login = this.config.password === null ? null : this.session(req);
+    return login
+      ? { loggedIn: true, loginId: login.id, address }
+      : { loggedIn: false, address };
+  }
+
+  /**
+   * True while the login a window came in with lives. With `activity` (the
+   * window sent something) its idle clock restarts: a window in use keeps
+   * its login alive, up to the absolute expiry.
+   */
+  loginAlive(grant: UpgradeGrant, activity: boolean): boolean {
+    return grant.loginId !== undefined &&
+      this.auth.get(grant.loginId, Date.now(), activity) !== null;
   }
 
   /**
@@ -363,15 +378,18 @@ export class RemoteGate {
       );
       return { readOnly: share.readOnly, session: share.session };
     }
-    if (grant.loggedIn || (key !== "" && keysEqual(key, serverKey))) {
+    const byKey = key !== "" && keysEqual(key, serverKey);
+    if (grant.loggedIn || byKey) {
       this.log.write(
         grant.address,
         "connected",
         session === undefined ? "new session" : `session ${session}`,
       );
-      return { readOnly: false };
+      return { readOnly: false, viaLogin: !byKey };
     }
     this.log.write(grant.address, "ws-refused", "wrong key or share token");
-    return "wrong server key";
+    return this.config.password !== null && key === ""
+      ? "not logged in, or the login expired: reload the page to log in"
+      : "wrong server key";
   }
 }

@@ -17,6 +17,13 @@ Deno.test("a session lives while used and dies after the idle time", () => {
   assertEquals(a.get(s.id, 2901), null, "and forgotten");
 });
 
+Deno.test("a look without touch does not restart the idle clock", () => {
+  const a = new AuthSessions({ idleMs: 1000, absoluteMs: 10_000 });
+  const s = a.create("x", 0);
+  assert(a.get(s.id, 900, false));
+  assertEquals(a.get(s.id, 1100, false), null);
+});
+
 Deno.test("a session dies at the absolute expiry however busy", () => {
   const a = new AuthSessions({ idleMs: 1000, absoluteMs: 3000 });
   const s = a.create("x", 0);

@@ -111,7 +111,7 @@ Deno.test("remote listener: login, rate limit, shell over wss, read-only share, 
     clients.push(noCookie);
     await hello(noCookie, "");
     assertEquals(noCookie.closeCode !== null, true, "no cookie, no key");
-    assertMatch(JSON.stringify(noCookie.messages), /wrong server key/);
+    assertMatch(JSON.stringify(noCookie.messages), /not logged in/);
 
     const full = socket(s, { cookie, origin: s.origin });
     clients.push(full);
@@ -221,6 +221,17 @@ Deno.test("remote listener: login, rate limit, shell over wss, read-only share, 
     const after = await remoteFetch(s, "/", { headers: { cookie } });
     await after.body?.cancel();
     assertEquals(after.status, 303, "logged out");
+    // The window that came in with that login ends at its next message.
+    full.input("echo still-here\r");
+    await full.until(() => full.closeCode !== null, "the window closed");
+    assertMatch(
+      JSON.stringify(full.messages),
+      /logged out, or the login expired/,
+    );
+    const dead = socket(s, { cookie, origin: s.origin });
+    clients.push(dead);
+    await hello(dead, "");
+    assert(dead.closeCode !== null, "the old cookie opens nothing");
   } finally {
     for (const c of clients) await c.close();
     await s.stop();
