@@ -26,7 +26,7 @@ export const REMOTE_OPTIONS: readonly RemoteOptionSpec[] = [
     type: "string",
     valueName: "ADDR[:PORT]",
     help:
-      "listen on ADDR (an IP address, [IPv6], or localhost); any address but loopback needs --tls-cert, --tls-key and --password-file",
+      "listen on ADDR (an IP address, [IPv6] or a host name); any address but loopback needs --tls-cert, --tls-key and --password-file",
   },
   {
     name: "--tls-cert",
@@ -93,7 +93,11 @@ export interface RemoteConfig {
 export function remoteOptionsHelp(): string {
   return REMOTE_OPTIONS.map((o) => {
     const head = `  ${o.name}${o.valueName ? ` ${o.valueName}` : ""}`;
-    return `${head}\n${wrap(o.help, 20, 76)}`;
+    const body = wrap(o.help, 20, 76);
+    // As the other options: the text beside a short name, under a long one.
+    return head.length < 19
+      ? head.padEnd(20) + body.slice(20)
+      : `${head}\n${body}`;
   }).join("\n");
 }
 

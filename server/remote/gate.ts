@@ -219,6 +219,9 @@ export class RemoteGate {
       if (req.method === "POST") {
         return { response: await this.#login(req, address), authorized: false };
       }
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        return { response: text(405, "method not allowed"), authorized: false };
+      }
       if (this.session(req)) {
         return { response: redirect("/"), authorized: true };
       }

@@ -51,6 +51,14 @@ Deno.test({
       // Not logged in: the login page, in the terminal's look.
       await owner.goto(`${s.origin}/`);
       assertEquals(new URL(owner.url()).pathname, "/login");
+      // Both themes: the terminal's background, dark or light.
+      const background = () =>
+        owner.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      await owner.emulateMedia({ colorScheme: "dark" });
+      const dark = await background();
+      await owner.emulateMedia({ colorScheme: "light" });
+      const light = await background();
+      assertEquals([dark, light], ["rgb(28, 31, 38)", "rgb(251, 251, 250)"]);
       await owner.fill("#password", "not the password");
       await owner.click("button[type=submit]");
       await owner.waitForSelector(".error");

@@ -8,6 +8,7 @@ import {
 } from "../../../server/remote/cli_options.ts";
 import { hashPassword } from "../../../server/remote/password.ts";
 import { dropForReadOnly } from "../../../server/remote/read_only.ts";
+import { parseCli, UsageError } from "../../../server/cli.ts";
 
 const noEnv = (k: string) => k === "HOME" ? "/home/u" : undefined;
 
@@ -143,4 +144,37 @@ Deno.test("a read-only window may only ack and pause", () => {
   ) assert(dropForReadOnly(m as never), m.type);
   assert(!dropForReadOnly({ type: "ack", bytes: 10 }));
   assert(!dropForReadOnly({ type: "pause", paused: true }));
+});
+
+Deno.test("the command line takes the remote options into opts.remote", () => {
+  const o = parseCli([
+    "--listen",
+    "0.0.0.0:8443",
+    "--tls-cert=c.pem",
+    "--tls-key",
+    "k.pem",
+    "--password-file",
+    "pw",
+    "--access-log",
+    "a.log",
+    "--insecure",
+    "--",
+    "sh",
+  ]);
+  assertEquals(o.remote, {
+    listen: "0.0.0.0:8443",
+    tlsCert: "c.pem",
+    tlsKey: "k.pem",
+    passwordFile: "pw",
+    accessLog: "a.log",
+    insecure: true,
+  });
+  assertEquals(o.command, ["sh"]);
+  let err: unknown;
+  try {
+    parseCli(["--insecure=yes"]);
+  } catch (e) {
+    err = e;
+  }
+  assert(err instanceof UsageError && /takes no value/.test(err.message));
 });
