@@ -8,6 +8,7 @@
  */
 import { hashPassword } from "../../../server/remote/password.ts";
 import { spawnServer } from "../../e2e/domterm.ts";
+import { privateRuntimeEnv } from "../../runtime_dir.ts";
 
 /** The password of every test listener. */
 export const PASSWORD = "tr0ub4dor&3 correct";
@@ -205,7 +206,7 @@ export async function domterm(
   const main = new URL("../../../main.ts", import.meta.url).pathname;
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", main, ...args],
-    env: { DOMTERM_RUNTIME_DIR: s.runtimeDir },
+    env: privateRuntimeEnv({ DOMTERM_RUNTIME_DIR: s.runtimeDir }),
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

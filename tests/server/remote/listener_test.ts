@@ -8,6 +8,7 @@
  */
 import { assert, assertEquals, assertMatch } from "../../assert.ts";
 import { TestClient } from "../ws_client.ts";
+import { privateRuntimeEnv } from "../../runtime_dir.ts";
 import {
   domterm,
   PASSWORD,
@@ -25,7 +26,7 @@ async function runMain(args: string[]): Promise<Deno.CommandOutput> {
   try {
     return await new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", MAIN, "--no-browser", ...args],
-      env: { DOMTERM_RUNTIME_DIR: dir, DOMTERM_SETTINGS: `${dir}/none.toml` },
+      env: privateRuntimeEnv({ DOMTERM_RUNTIME_DIR: dir }),
       stdin: "null",
       stdout: "piped",
       stderr: "piped",
