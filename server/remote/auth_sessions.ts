@@ -5,8 +5,7 @@
  *
  * @module
  */
-import { newServerKey } from "../key.ts";
-import { keysEqual } from "../key.ts";
+import { keysEqual, newServerKey } from "../key.ts";
 
 /** The login cookie's name. */
 export const SESSION_COOKIE = "domterm_auth";

@@ -9,9 +9,11 @@
 import { parsePasswordHash, type PasswordHash } from "./password.ts";
 import { defaultAccessLogPath } from "./access_log.ts";
 
-/** One option: its name, whether it takes a value, its help text. */
+/** One option: its name, where its value goes, its type, its help text. */
 export interface RemoteOptionSpec {
   name: string;
+  /** The field of {@link RemoteOptionValues} it sets. */
+  key: keyof RemoteOptionValues;
   /** "string": takes a value; "boolean": a flag. */
   type: "string" | "boolean";
   /** The value's placeholder in the help. */
@@ -23,6 +25,7 @@ export interface RemoteOptionSpec {
 export const REMOTE_OPTIONS: readonly RemoteOptionSpec[] = [
   {
     name: "--listen",
+    key: "listen",
     type: "string",
     valueName: "ADDR[:PORT]",
     help:
@@ -30,18 +33,21 @@ export const REMOTE_OPTIONS: readonly RemoteOptionSpec[] = [
   },
   {
     name: "--tls-cert",
+    key: "tlsCert",
     type: "string",
     valueName: "FILE",
     help: "serve HTTPS with this PEM certificate (chain)",
   },
   {
     name: "--tls-key",
+    key: "tlsKey",
     type: "string",
     valueName: "FILE",
     help: "the PEM private key of --tls-cert",
   },
   {
     name: "--password-file",
+    key: "passwordFile",
     type: "string",
     valueName: "FILE",
     help:
@@ -49,12 +55,14 @@ export const REMOTE_OPTIONS: readonly RemoteOptionSpec[] = [
   },
   {
     name: "--insecure",
+    key: "insecure",
     type: "boolean",
     help:
       "allow --listen on a network address without TLS or password (anyone who can reach the port may get a shell)",
   },
   {
     name: "--access-log",
+    key: "accessLog",
     type: "string",
     valueName: "FILE",
     help:
@@ -161,13 +169,25 @@ function readFile(option: string, path: string): string {
 export class RemoteOptionError extends Error {}
 
 /**
- * Check the options and read the files they name. Returns the config, or
- * null when no remote option was given (today's loopback server). Throws
- * {@link RemoteOptionError} with a message for the user.
+ * Check the options and read the files they name. Returns the config;
+ * null when no remote option was given (today's loopback server); or
+ * `{error}`, a message for the user (a usage error: exit status 2).
  */
 export function validateRemoteOptions(
   v: RemoteOptionValues,
   env: (k: string) => string | undefined = (k) => Deno.env.get(k),
+): RemoteConfig | null | { error: string } {
+  try {
+    return readRemoteConfig(v, env);
+  } catch (e) {
+    if (e instanceof RemoteOptionError) return { error: e.message };
+    throw e;
+  }
+}
+
+function readRemoteConfig(
+  v: RemoteOptionValues,
+  env: (k: string) => string | undefined,
 ): RemoteConfig | null {
   const given = v.listen !== undefined || v.tlsCert !== undefined ||
     v.tlsKey !== undefined || v.passwordFile !== undefined ||
@@ -259,27 +279,13 @@ export function takeRemoteOption(
   value: () => string,
   noValue: () => void,
 ): boolean {
-  switch (name) {
-    case "--listen":
-      into.listen = value();
-      return true;
-    case "--tls-cert":
-      into.tlsCert = value();
-      return true;
-    case "--tls-key":
-      into.tlsKey = value();
-      return true;
-    case "--password-file":
-      into.passwordFile = value();
-      return true;
-    case "--access-log":
-      into.accessLog = value();
-      return true;
-    case "--insecure":
-      noValue();
-      into.insecure = true;
-      return true;
-    default:
-      return false;
+  const spec = REMOTE_OPTIONS.find((o) => o.name === name);
+  if (!spec) return false;
+  if (spec.type === "boolean") {
+    noValue();
+    (into as Record<string, unknown>)[spec.key] = true;
+  } else {
+    (into as Record<string, unknown>)[spec.key] = value();
   }
+  return true;
 }

@@ -11,7 +11,6 @@
  *
  * @module
  */
-import { keysEqual } from "../key.ts";
 import type { AccessLog } from "./access_log.ts";
 import {
   type AuthSession,
@@ -27,7 +26,7 @@ import { loginPage, logoutPage } from "./login_page.ts";
 import { verifyPassword } from "./password.ts";
 import { LoginRateLimiter } from "./rate_limit.ts";
 import { Shares } from "./shares.ts";
-import { newServerKey } from "../key.ts";
+import { keysEqual, newServerKey } from "../key.ts";
 
 /** Largest login or logout form body read, in bytes. */
 const MAX_FORM_BYTES = 4096;

@@ -6,6 +6,7 @@
  */
 import { type AccessLog, fileAccessLog } from "./access_log.ts";
 import {
+  RemoteOptionError,
   type RemoteOptionValues,
   validateRemoteOptions,
 } from "./cli_options.ts";
@@ -22,6 +23,7 @@ export function remoteGate(
 ): RemoteGate | undefined {
   const config = validateRemoteOptions(values);
   if (config === null) return undefined;
+  if ("error" in config) throw new RemoteOptionError(config.error);
   for (const w of config.warnings) report(w);
   let log: AccessLog = { write() {} };
   if (config.accessLogPath !== null) {

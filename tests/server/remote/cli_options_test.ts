@@ -3,7 +3,8 @@ import { assert, assertEquals, assertMatch } from "../../assert.ts";
 import {
   isLoopback,
   parseListen,
-  RemoteOptionError,
+  type RemoteConfig,
+  type RemoteOptionValues,
   validateRemoteOptions,
 } from "../../../server/remote/cli_options.ts";
 import { hashPassword } from "../../../server/remote/password.ts";
@@ -12,14 +13,17 @@ import { parseCli, UsageError } from "../../../server/cli.ts";
 
 const noEnv = (k: string) => k === "HOME" ? "/home/u" : undefined;
 
-function refusal(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    assert(e instanceof RemoteOptionError, String(e));
-    return e.message;
-  }
-  throw new Error("accepted");
+function refusal(f: () => ReturnType<typeof validateRemoteOptions>): string {
+  const r = f();
+  assert(r !== null && "error" in r, `accepted: ${JSON.stringify(r)}`);
+  return r.error;
+}
+
+/** The config of `v`, which must be valid. */
+function config(v: RemoteOptionValues): RemoteConfig {
+  const r = validateRemoteOptions(v, noEnv);
+  assert(r !== null && !("error" in r), JSON.stringify(r));
+  return r;
 }
 
 Deno.test("--listen ADDR[:PORT] is split; loopback is recognized", () => {
@@ -64,10 +68,7 @@ Deno.test("a network address without TLS and password is refused, naming what is
 });
 
 Deno.test("--insecure starts anyway with a loud warning", () => {
-  const c = validateRemoteOptions(
-    { listen: "0.0.0.0", insecure: true },
-    noEnv,
-  )!;
+  const c = config({ listen: "0.0.0.0", insecure: true });
   assertEquals(c.loopback, false);
   assertEquals(c.tls, null);
   assertMatch(
@@ -78,7 +79,7 @@ Deno.test("--insecure starts anyway with a loud warning", () => {
 });
 
 Deno.test("loopback needs nothing more; files are read and checked", async () => {
-  const c = validateRemoteOptions({ listen: "127.0.0.1:0" }, noEnv)!;
+  const c = config({ listen: "127.0.0.1:0" });
   assertEquals(c.loopback, true);
   assertEquals(c.warnings, []);
   assertEquals(c.accessLogPath, null);
@@ -88,13 +89,13 @@ Deno.test("loopback needs nothing more; files are read and checked", async () =>
     Deno.writeTextFileSync(`${dir}/bad`, "x\n");
     Deno.writeTextFileSync(`${dir}/cert`, "-----BEGIN CERTIFICATE-----\n");
     Deno.writeTextFileSync(`${dir}/key`, "-----BEGIN PRIVATE KEY-----\n");
-    const ok = validateRemoteOptions({
+    const ok = config({
       listen: "0.0.0.0",
       tlsCert: `${dir}/cert`,
       tlsKey: `${dir}/key`,
       passwordFile: `${dir}/pw`,
       accessLog: `${dir}/log`,
-    }, noEnv)!;
+    });
     assert(ok.tls !== null && ok.password !== null);
     assertEquals(ok.warnings, []);
     assertEquals(ok.accessLogPath, `${dir}/log`);
