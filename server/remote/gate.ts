@@ -252,11 +252,12 @@ export class RemoteGate {
     if (wait > 0 || this.#checking.has(address)) {
       const seconds = Math.max(1, Math.ceil(wait / 1000));
       this.log.write(address, "login-throttled", `retry after ${seconds}s`);
-      return text(
+      const res = this.#loginForm(
+        `Too many failed logins: try again in ${seconds} s.`,
         429,
-        `too many failed logins: try again in ${seconds} s`,
-        { "retry-after": String(seconds) },
       );
+      res.headers.set("retry-after", String(seconds));
+      return res;
     }
     const form = await readForm(req);
     if (form === null) return text(400, "expected a form of at most 4 KiB");
