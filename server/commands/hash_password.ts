@@ -15,8 +15,9 @@ const MAX_PASSWORD_BYTES = 4096;
 /** Read one line from a terminal with echo off (the terminal's mode is restored). */
 async function readHidden(prompt: string): Promise<string> {
   const enc = new TextEncoder();
-  await Deno.stderr.write(enc.encode(prompt));
+  // Echo off before the prompt shows: what is typed after it must not echo.
   Deno.stdin.setRaw(true);
+  await Deno.stderr.write(enc.encode(prompt));
   const bytes: number[] = [];
   const buf = new Uint8Array(64);
   try {
