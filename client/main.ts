@@ -35,6 +35,7 @@ import { Pager } from "./pager.ts";
 import { settings } from "./settings.ts";
 import { applyLook, applyTheme } from "./apply_settings.ts";
 import { installKeymap } from "./keymap.ts";
+import { showReadOnlyBadge } from "./read_only_badge.ts";
 import { SettingsPage } from "./settings_page.ts";
 import { SettingsNotice } from "./settings_notice.ts";
 
@@ -255,6 +256,9 @@ function start(): void {
           break;
         case "edit-state":
           lineInput.onRemoteState(msg);
+          break;
+        case "read-only":
+          showReadOnlyBadge(document, msg.message);
           break;
         case "settings":
           settingsNotice.show(msg.problems);

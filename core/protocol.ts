@@ -364,6 +364,15 @@ export interface SettingsMessage {
   path: string | null;
 }
 
+/**
+ * Server -> client: this window came through a read-only share: what it
+ * sends (input, size, detach, settings) is dropped. Sent once.
+ */
+export interface ReadOnlyMessage {
+  type: "read-only";
+  message: string;
+}
+
 /** Messages the server sends as text frames. */
 export type ServerMessage =
   | ReadyMessage
@@ -376,7 +385,8 @@ export type ServerMessage =
   | RawMessage
   | InputModeMessage
   | EditStateMessage
-  | SettingsMessage;
+  | SettingsMessage
+  | ReadOnlyMessage;
 
 /** Largest terminal size either side accepts. */
 export const MAX_COLS = 2000;

@@ -26,6 +26,13 @@ import type { CliContext } from "./cli/handler.ts";
 import { flag, parseCommand, type ParsedArgs, text } from "./cli/parse.ts";
 import { MAIN } from "./cli/table.ts";
 import type { Settings } from "../core/settings/schema.ts";
+import {
+  REMOTE_OPTIONS,
+  RemoteOptionError,
+  type RemoteOptionValues,
+} from "./remote/cli_options.ts";
+import { remoteGate } from "./remote/setup.ts";
+import type { RemoteGate } from "./remote/gate.ts";
 
 /** Parsed command line. */
 export interface CliOptions {
@@ -44,6 +51,8 @@ export interface CliOptions {
   detachedTimeout: number | undefined;
   /** The command to run (empty: the user's shell). */
   command: string[];
+  /** The remote listener's options (server/remote/cli_options.ts). */
+  remote: RemoteOptionValues;
 }
 
 export { UsageError };
@@ -77,7 +86,18 @@ export function cliOptions(a: ParsedArgs): CliOptions {
       : undefined,
     detachedTimeout: a.options["detached-timeout"] as number | undefined,
     command: [...a.rest ?? []],
+    remote: remoteValues(a),
   };
+}
+
+/** The remote listener's options as given (checked by remoteGate). */
+function remoteValues(a: ParsedArgs): RemoteOptionValues {
+  const into: Record<string, unknown> = {};
+  for (const o of REMOTE_OPTIONS) {
+    const v = a.options[o.name.slice(2)];
+    if (v !== undefined) into[o.key] = v;
+  }
+  return into as RemoteOptionValues;
 }
 
 /**
@@ -126,6 +146,14 @@ export async function runMain(
     return 0;
   }
   const assets = ctx.assets;
+  // A listener beyond loopback: TLS and a password, or --insecure.
+  let gate: RemoteGate | undefined;
+  try {
+    gate = remoteGate(opts.remote, (m) => console.error(`domterm: ${m}`));
+  } catch (e) {
+    console.error(`domterm: ${(e as Error).message}`);
+    return e instanceof RemoteOptionError ? 2 : 1;
+  }
   // The settings file: a bad value is reported and never stops the start.
   const store = new SettingsStore(defaultSettingsPath(), cliOverrides(opts));
   store.load();
@@ -144,7 +172,8 @@ export async function runMain(
       }); this server will not be found by later 'domterm' commands`,
     );
   }
-  if (controlPath !== null && opts.port === 0) {
+  // A --listen server is its own: it never hands off to a running one.
+  if (controlPath !== null && opts.port === 0 && !gate) {
     const res = await request(controlPath, {
       op: "new",
       ...(opts.command.length ? { command: opts.command } : {}),
@@ -227,6 +256,7 @@ export async function runMain(
         void sweepLaunchers(10_000);
       },
       fileOpener: opts.fileOpener,
+      gate,
     });
   } catch (e) {
     const err = e as Error & { code?: string };
@@ -248,7 +278,13 @@ export async function runMain(
     }
   }
 
-  launcher = await openWindow(server.url, opts);
+  // Behind a password, the login page is what to open.
+  launcher = await openWindow(
+    gate?.config.password && opts.noBrowser
+      ? `${server.gate.origin(server.port)}/`
+      : server.url,
+    opts,
+  );
   await idle;
   control?.close();
   store.close();

@@ -14,7 +14,8 @@
  * The protocol: one JSON request per connection, one line, answered by one
  * JSON line. Requests: `{op: "list"}`, `{op: "new", command?, cwd?,
  * name?}`, `{op: "attach", session}`, `{op: "kill", session}`, `{op:
- * "detach", session}`, `{op: "kill-server"}`, `{op: "info"}`. Every answer
+ * "detach", session}`, `{op: "kill-server"}`, `{op: "info"}`, `{op: "share",
+ * session, readOnly}` (a URL with a token for that session). Every answer
  * has `ok`; a failed one has `error`.
  *
  * @module
@@ -49,6 +50,7 @@ export type ControlRequest =
   | { op: "snapshot"; session: number | string }
   | { op: "input-mode"; session: number | string; mode: InputMode }
   | { op: "kill-server" }
+  | { op: "share"; session: number | string; readOnly: boolean }
   | { op: "settings"; session: number | string; set?: Record<string, unknown> };
 
 /** An answer. */
@@ -246,6 +248,16 @@ export function parseRequest(text: string): ControlRequest | string {
       }
       return r;
     }
+    case "share":
+      if (!ref(o.session)) return "share: needs a session number or name";
+      if (typeof o.readOnly !== "boolean") {
+        return "share: readOnly must be true or false";
+      }
+      return {
+        op: "share",
+        session: o.session as number | string,
+        readOnly: o.readOnly,
+      };
     case "attach":
     case "kill":
     case "detach":

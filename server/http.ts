@@ -29,6 +29,13 @@ import { type Asset, assetBody } from "./assets.ts";
 import { SettingsStore } from "./settings/file.ts";
 import { WindowSettings } from "./settings/windows.ts";
 import { checkSettings } from "../core/settings/validate.ts";
+import {
+  type HelloGrant,
+  loopbackGate,
+  type RemoteGate,
+  type UpgradeGrant,
+} from "./remote/gate.ts";
+import { dropForReadOnly } from "./remote/read_only.ts";
 
 export type { Asset } from "./assets.ts";
 
@@ -82,6 +89,11 @@ export interface ServerOptions {
   settings?: SettingsStore;
   /** New sessions run the settings' `shell` when it is set (the command line named no command). */
   shellFromSettings?: boolean;
+  /**
+   * The listener's gate (server/remote/gate.ts): address, TLS, password,
+   * shares, access log. Default: 127.0.0.1 with the key only.
+   */
+  gate?: RemoteGate;
 }
 
 /** Largest user stylesheet served, in bytes. Test hook: exported for the settings tests. */
@@ -157,6 +169,8 @@ export interface DomtermServer {
   readonly sessions: ReadonlyMap<number, Session>;
   /** The settings of the windows (the file's and each session's). */
   readonly settings: WindowSettings;
+  /** The gate: login, shares, access log (server/remote/gate.ts). */
+  readonly gate: RemoteGate;
   /**
    * Start a session without a window (`domterm new` before its window
    * connects): the window attaches with its number.
@@ -171,6 +185,8 @@ export interface DomtermServer {
 }
 
 const HELLO_TIMEOUT_MS = 10_000;
+/** How often a window that only a login let in checks that the login lives. */
+const LOGIN_CHECK_MS = 30_000;
 
 /**
  * Response headers. 'wasm-unsafe-eval' lets the client compile the sixel
@@ -192,7 +208,8 @@ function securityHeaders(type: string): Headers {
 /** Start listening. Resolves once the port is bound. */
 export function startServer(options: ServerOptions): DomtermServer {
   const key = options.key ?? newServerKey();
-  const hostname = options.hostname ?? "127.0.0.1";
+  const gate = options.gate ?? loopbackGate();
+  const hostname = options.hostname ?? gate.config.hostname;
   const log = options.log ?? ((m: string) => console.error(`domterm: ${m}`));
   const sessions = new Map<number, Session>();
   let nextSession = 1;
@@ -208,9 +225,6 @@ export function startServer(options: ServerOptions): DomtermServer {
     options.scrollback === undefined
       ? store.current.scrollback as number | null
       : options.scrollback;
-
-  const allowedHosts =
-    () => [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
 
   const shell = () => store.current.shell as string[];
   function newSession(
@@ -243,23 +257,47 @@ export function startServer(options: ServerOptions): DomtermServer {
     s.setTitleReports(settings.effective(id)["title-reporting"] === true);
     s.finished.finally(() => {
       sessions.delete(id);
+      gate.shares.forgetSession(id);
       settings.forget(id);
       if (sessions.size === 0) options.onIdle?.();
     });
     return s;
   }
 
-  function handleSocket(socket: WebSocket): void {
+  function handleSocket(socket: WebSocket, upgrade: UpgradeGrant): void {
     socket.binaryType = "arraybuffer";
     let session: Session | null = null;
     let win: Window | null = null;
+    /** Set for a read-only share: what it sends is dropped (and said once). */
+    let readOnly = false;
+    let toldReadOnly = false;
+    /** Set when only a login let it in: it ends with the login. */
+    let loginCheck: ReturnType<typeof setInterval> | undefined;
+    /** `activity`: a message came (it restarts the login's idle clock). */
+    const loginGone = (activity = false) => {
+      if (!gate.loginAlive(upgrade, activity)) {
+        clearInterval(loginCheck);
+        send(socket, {
+          type: "error",
+          message:
+            "logged out, or the login expired: reload the page to log in",
+        });
+        socket.close(CLOSE_BAD_KEY, "login ended");
+        return true;
+      }
+      return false;
+    };
     const helloTimer = setTimeout(() => {
       if (!session) socket.close(CLOSE_BAD_KEY, "no hello");
     }, HELLO_TIMEOUT_MS);
 
-    const hello = (m: HelloMessage) => {
+    const hello = (m: HelloMessage, grant: HelloGrant) => {
       clearTimeout(helloTimer);
       let s: Session;
+      readOnly = grant.readOnly;
+      if (grant.viaLogin) {
+        loginCheck = setInterval(() => loginGone(), LOGIN_CHECK_MS);
+      }
       if (m.session !== undefined) {
         const found = sessions.get(m.session);
         if (found === undefined || found.exitStatus) {
@@ -283,10 +321,11 @@ export function startServer(options: ServerOptions): DomtermServer {
         }
       }
       session = s;
+      // A read-only viewer does not size the session: it takes its grid.
       win = s.attach(
         socket,
-        m.cols,
-        m.rows,
+        readOnly ? s.cols : m.cols,
+        readOnly ? s.rows : m.rows,
         { scrollback: scrollback() },
         m.offset !== undefined
           ? { offset: m.offset, gridSeq: m.gridSeq ?? 0 }
@@ -294,6 +333,13 @@ export function startServer(options: ServerOptions): DomtermServer {
       );
       windowAttached(s, win);
       send(socket, settings.message(s.id));
+      if (readOnly) {
+        send(socket, {
+          type: "read-only",
+          message: "read-only share: what you type is not sent to the session",
+        });
+        toldReadOnly = true;
+      }
       options.onConnect?.();
     };
 
@@ -316,17 +362,35 @@ export function startServer(options: ServerOptions): DomtermServer {
           socket.close(CLOSE_BAD_MESSAGE, "expected hello");
           return;
         }
-        if (!keysEqual(m.key, key)) {
-          send(socket, { type: "error", message: "wrong server key" });
+        const grant = gate.hello(upgrade, m.key, m.session, key);
+        if (typeof grant === "string") {
+          send(socket, { type: "error", message: grant });
           socket.close(CLOSE_BAD_KEY, "wrong key");
           return;
         }
-        hello(m);
+        hello(m, grant);
         return;
       }
       // A window detached on purpose no longer speaks for the session (its
       // socket stays open until the page closes it).
       if (!session.windows.has(win)) return;
+      if (loginCheck !== undefined && loginGone(true)) return;
+      if (readOnly) {
+        const m = typeof ev.data === "string"
+          ? parseClientMessage(ev.data)
+          : null;
+        if (dropForReadOnly(m)) {
+          if (!toldReadOnly) {
+            send(socket, {
+              type: "read-only",
+              message:
+                "read-only share: what you type is not sent to the session",
+            });
+          }
+          toldReadOnly = true;
+          return;
+        }
+      }
       if (typeof ev.data !== "string") {
         void session.input(new Uint8Array(ev.data as ArrayBuffer), win);
         return;
@@ -403,6 +467,7 @@ export function startServer(options: ServerOptions): DomtermServer {
     };
     socket.onclose = () => {
       clearTimeout(helloTimer);
+      clearInterval(loginCheck);
       if (session && win) windowGone(session, win);
       if (session && win) session.detach(win);
     };
@@ -410,48 +475,51 @@ export function startServer(options: ServerOptions): DomtermServer {
   }
 
   const server = Deno.serve({
-    port: options.port ?? 0,
+    port: gate.config.port ?? options.port ?? 0,
     hostname,
+    ...(gate.config.tls ?? {}),
     onListen: () => {},
     onError: (e) => {
       log(`request failed: ${(e as Error).message}`);
       return new Response("internal error", { status: 500 });
     },
-  }, async (req) => {
+  }, async (req, info) => {
     const url = new URL(req.url);
+    const address = info.remoteAddr.hostname;
     if (url.pathname === WS_PATH) {
       if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
         return new Response("expected a WebSocket upgrade", { status: 400 });
       }
-      const host = req.headers.get("host") ?? "";
-      if (!allowedHosts().includes(host)) {
-        return new Response("forbidden host", { status: 403 });
-      }
-      const origin = req.headers.get("origin");
-      if (
-        origin !== null && !allowedHosts().some((h) => origin === `http://${h}`)
-      ) {
-        return new Response("forbidden origin", { status: 403 });
-      }
+      const grant = gate.upgrade(req, address, port);
+      if (grant instanceof Response) return grant;
       const { socket, response } = Deno.upgradeWebSocket(req, {
         idleTimeout: 0,
       });
-      handleSocket(socket);
+      handleSocket(socket, grant);
       return response;
     }
+    const { response, authorized } = await gate.route(req, address);
+    if (response) return response;
     if (req.method !== "GET" && req.method !== "HEAD") {
       return new Response("method not allowed", { status: 405 });
     }
     if (url.pathname === USER_CSS_PATH) {
-      // The key guards it like a session: another page (or a rebound DNS
-      // name) must not read the user's files through us.
-      if (!keysEqual(req.headers.get(USER_CSS_KEY_HEADER) ?? "", key)) {
+      // The key (or a login) guards it like a session: another page (or a
+      // rebound DNS name) must not read the user's files through us.
+      if (
+        !authorized &&
+        !keysEqual(req.headers.get(USER_CSS_KEY_HEADER) ?? "", key)
+      ) {
         return new Response("wrong server key", { status: 403 });
       }
       return userCssResponse(userCssPath, req.method === "HEAD");
     }
-    const asset =
-      options.assets[url.pathname === "/index.html" ? "/" : url.pathname];
+    // "/share" is the page of a share link (the token is in the fragment).
+    const asset = options.assets[
+      url.pathname === "/index.html" || url.pathname === "/share"
+        ? "/"
+        : url.pathname
+    ];
     if (!asset) return new Response("not found", { status: 404 });
     const { body, headers } = await assetBody(
       asset,
@@ -468,9 +536,10 @@ export function startServer(options: ServerOptions): DomtermServer {
   return {
     port,
     key,
-    url: `http://127.0.0.1:${port}/#key=${key}`,
+    url: `${gate.origin(port)}/#key=${key}`,
     sessions,
     settings,
+    gate,
     newSession,
     async shutdown() {
       await Promise.all([...sessions.values()].map((s) => s.close()));

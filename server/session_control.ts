@@ -1,6 +1,7 @@
 /**
  * What the control socket (`control.ts`) does with a running server:
- * `domterm list`, `new`, `attach`, `kill`, `detach`, `kill-server`.
+ * `domterm list`, `new`, `attach`, `kill`, `detach`, `kill-server`,
+ * `share`.
  *
  * @module
  */
@@ -130,6 +131,20 @@ export function sessionControl(
             session: s.id,
             settings: server.settings.effective(s.id),
             problems: server.settings.store.problems,
+          };
+        }
+        case "share": {
+          const s = find(server, req.session);
+          if (!s || s.exitStatus) {
+            return { ok: false, error: `there is no session ${req.session}` };
+          }
+          const share = server.gate.shares.create(s.id, req.readOnly);
+          return {
+            ok: true,
+            session: s.id,
+            url: `${
+              server.gate.origin(server.port)
+            }/share#key=${share.token}&session=${s.id}`,
           };
         }
         case "kill-server":

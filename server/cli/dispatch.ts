@@ -27,6 +27,8 @@ import {
 import { settingsCommand } from "../commands/settings.ts";
 import { shellIntegration } from "../commands/shell_integration.ts";
 import { viewSaved } from "../commands/view_saved.ts";
+import { share } from "../commands/share.ts";
+import { hashPasswordCommand } from "../commands/hash_password.ts";
 import { CommandError, UsageError } from "./errors.ts";
 import type { CliContext, Handler } from "./handler.ts";
 import { commandHelp, mainHelp, usageLine } from "./help.ts";
@@ -69,6 +71,8 @@ const HANDLERS: Readonly<Record<CommandName, Handler>> = {
   "view-saved": viewSaved,
   "kill-server": killServer,
   "settings": settingsCommand,
+  "share": share,
+  "hash-password": hashPasswordCommand,
   "is-domterm": isDomterm,
   "html": html,
   "hcat": hcat,

@@ -104,8 +104,9 @@ ${wrap(MAIN.description ?? "", WIDTH).join("\n")}
 Options:
 ${options}
 
-The server listens on 127.0.0.1 only. Every window proves it knows a random
-server key that is never put on a command line. One server runs per user: a
+The server listens on 127.0.0.1 only unless --listen says otherwise (see
+docs/remote.md). Every window proves it knows a random server key that is
+never put on a command line. One server runs per user: a
 later 'domterm' asks the running one for a new session and window (through a
 socket in $XDG_RUNTIME_DIR/domterm). Sessions live in the server: a reload,
 a crash or a lost connection only detaches the window; closing it on purpose

@@ -11,6 +11,7 @@
 import { MAX_SCROLLBACK_LINES } from "../../core/protocol.ts";
 import { SETTINGS } from "../../core/settings/schema.ts";
 import { UsageError } from "./errors.ts";
+import { REMOTE_OPTIONS } from "../remote/cli_options.ts";
 
 /** An option: `--name` (and `-short`), a flag or, with `value`, taking one. */
 export interface OptionSpec {
@@ -188,6 +189,13 @@ export const MAIN: CommandSpec = {
         );
       },
     },
+    // The remote listener's (server/remote/cli_options.ts checks them).
+    ...REMOTE_OPTIONS.map((o): OptionSpec => ({
+      name: o.name.slice(2),
+      help: o.help,
+      ...(o.type === "string" ? { value: o.valueName ?? "VALUE" } : {}),
+      ...(o.valueName === "FILE" ? { files: true } : {}),
+    })),
     HELP_OPTION,
     { name: "version", short: "V", help: "print the version and exit" },
   ],
@@ -300,6 +308,27 @@ const COMMAND_TABLE = [
       variadic: true,
       suggest: SETTINGS.map((s) => `${s.key}=`),
     }],
+  },
+  {
+    name: "share",
+    group: "sessions",
+    summary: "print a link that opens this session only, without the password",
+    description:
+      "The link holds a token that the running server accepts for that one session until the server or the session ends. With --read-only its windows watch: they cannot type, resize or detach. See docs/remote.md.",
+    options: [{ name: "read-only", help: "watch, never type" }],
+    operands: [{
+      name: "N|NAME",
+      missing: "give its number from 'domterm list'",
+    }],
+  },
+  {
+    name: "hash-password",
+    group: "setup",
+    summary: "read a password, print the line that --password-file expects",
+    description:
+      "On a terminal it asks twice without echo; otherwise it reads the first line of standard input.",
+    options: [],
+    operands: [],
   },
   // Helpers for programs running inside a window: they print escape sequences.
   {

@@ -19,8 +19,17 @@ export class TestClient {
   #waiters: (() => void)[] = [];
   #decoder = new TextDecoder();
 
-  constructor(url: string, keepOutput = true) {
-    this.ws = new WebSocket(url);
+  /** `options`: handshake headers and an HTTP client (e.g. one that trusts a test CA). */
+  constructor(
+    url: string,
+    keepOutput = true,
+    options?: { headers?: Record<string, string>; client?: Deno.HttpClient },
+  ) {
+    // Deno's WebSocket takes options (headers, client); the DOM lib's
+    // declaration, which wins in this project, knows only protocols.
+    this.ws = options
+      ? new WebSocket(url, options as unknown as string[])
+      : new WebSocket(url);
     this.ws.binaryType = "arraybuffer";
     const o = Promise.withResolvers<void>();
     const c = Promise.withResolvers<void>();
