@@ -22,6 +22,9 @@ import { dirname } from "node:path";
 import { defaultSettingsPath, SettingsStore } from "./settings/file.ts";
 import { settingsHelp } from "../core/settings/help.ts";
 import type { Settings } from "../core/settings/schema.ts";
+import { takeSshArgs } from "./ssh/cli_options.ts"; // ssh hosts
+import { runSshStdio } from "./ssh/stdio.ts"; // ssh hosts
+import { sshRequest } from "./ssh/request.ts"; // ssh hosts
 
 /** Parsed command line. */
 export interface CliOptions {
@@ -269,9 +272,12 @@ export async function main(
 ): Promise<number> {
   // `domterm html ...` etc.: helpers run inside a window, not the server.
   if (isCommand(argv[0])) return await runCommand(argv[0], argv.slice(1));
+  if (argv[0] === "ssh-stdio") return await runSshStdio(argv.slice(1)); // ssh hosts
+  const ssh = takeSshArgs(argv); // ssh hosts
   let opts: CliOptions;
   try {
-    opts = parseCli(argv);
+    if (typeof ssh === "string") throw new UsageError(ssh); // ssh hosts
+    opts = parseCli(ssh.rest); // ssh hosts
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     console.error(
@@ -306,11 +312,15 @@ export async function main(
     );
   }
   if (controlPath !== null && opts.port === 0) {
-    const res = await request(controlPath, {
-      op: "new",
-      ...(opts.command.length ? { command: opts.command } : {}),
-      cwd: Deno.cwd(),
-    });
+    const res = await request(
+      controlPath,
+      ssh.ssh ? sshRequest(ssh.ssh) : { // ssh hosts
+        op: "new",
+        ...(opts.command.length ? { command: opts.command } : {}),
+        cwd: Deno.cwd(),
+      },
+      ssh.ssh ? 120_000 : undefined,
+    ); // ssh hosts
     if (res !== null) {
       if (!res.ok) {
         console.error(`domterm: the running server refused: ${res.error}`);
@@ -409,7 +419,14 @@ export async function main(
     }
   }
 
-  launcher = await openWindow(server.url, opts);
+  let url = server.url;
+  if (ssh.ssh) { // ssh hosts: the first window is on the remote session
+    const res = await (await handler).handle(sshRequest(ssh.ssh));
+    if (!res.ok) console.error(`domterm: ${res.error}`);
+    if (!res.ok) return (await server.shutdown(), control?.close(), 1);
+    url = res.url!;
+  }
+  launcher = await openWindow(url, opts);
   await idle;
   control?.close();
   store.close();

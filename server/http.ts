@@ -28,6 +28,7 @@ import { send } from "./socket_send.ts";
 import { SettingsStore } from "./settings/file.ts";
 import { WindowSettings } from "./settings/windows.ts";
 import { checkSettings } from "../core/settings/validate.ts";
+import { RemoteSessions } from "./ssh/remote_sessions.ts"; // ssh hosts
 
 /** A static file the server hands out. */
 export interface Asset {
@@ -160,6 +161,8 @@ export interface DomtermServer {
   readonly sessions: ReadonlyMap<number, Session>;
   /** The settings of the windows (the file's and each session's). */
   readonly settings: WindowSettings;
+  /** Sessions on other hosts (`domterm user@host`). */
+  readonly remotes: RemoteSessions; // ssh hosts
   /**
    * Start a session without a window (`domterm new` before its window
    * connects): the window attaches with its number.
@@ -199,6 +202,9 @@ export function startServer(options: ServerOptions): DomtermServer {
   const log = options.log ?? ((m: string) => console.error(`domterm: ${m}`));
   const sessions = new Map<number, Session>();
   let nextSession = 1;
+  const remotes = new RemoteSessions(() => nextSession++, () => { // ssh hosts
+    if (sessions.size === 0) options.onIdle?.(); // ssh hosts
+  }); // ssh hosts
   let port = 0;
   const userCssPath = options.userCssPath === undefined
     ? defaultUserCssPath()
@@ -246,7 +252,7 @@ export function startServer(options: ServerOptions): DomtermServer {
     s.finished.finally(() => {
       sessions.delete(id);
       settings.forget(id);
-      if (sessions.size === 0) options.onIdle?.();
+      if (sessions.size === 0 && remotes.size === 0) options.onIdle?.(); // ssh hosts
     });
     return s;
   }
@@ -262,6 +268,8 @@ export function startServer(options: ServerOptions): DomtermServer {
     const hello = (m: HelloMessage) => {
       clearTimeout(helloTimer);
       let s: Session;
+      const remote = m.session !== undefined && remotes.get(m.session); // ssh hosts
+      if (remote) return remotes.attach(socket, m, remote); // ssh hosts
       if (m.session !== undefined) {
         const found = sessions.get(m.session);
         if (found === undefined || found.exitStatus) {
@@ -468,7 +476,9 @@ export function startServer(options: ServerOptions): DomtermServer {
     sessions,
     settings,
     newSession,
+    remotes, // ssh hosts
     async shutdown() {
+      remotes.closeAll(); // ssh hosts
       await Promise.all([...sessions.values()].map((s) => s.close()));
       await server.shutdown();
     },
