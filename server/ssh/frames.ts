@@ -69,7 +69,7 @@ export type LinkMessage =
   | { type: "new"; command?: string[] }
   | { type: "attach"; session: number }
   | { type: "kill"; session: number }
-  | { type: "created"; session: number; command: string[] }
+  | { type: "created"; session: number; command: string[]; pid: number }
   | { type: "attached" }
   | { type: "done" }
   | { type: "closed"; code: number; reason: string }
@@ -121,6 +121,7 @@ export function parseLinkMessage(payload: Uint8Array): LinkMessage | string {
         type: "created",
         session: o.session as number,
         command: (o.command as unknown[]).map(String),
+        pid: Number.isInteger(o.pid) ? o.pid as number : 0,
       };
     case "attached":
     case "done":

@@ -117,6 +117,7 @@ export class RemoteSessions {
       spec,
       answer.command,
     );
+    s.pid = answer.pid;
     this.#sessions.set(s.id, s);
     return s;
   }

@@ -100,6 +100,7 @@ export async function runSshStdio(argv: string[]): Promise<number> {
           type: "created",
           session: res.session!,
           command: info?.command ?? req.command ?? [],
+          pid: info?.pid ?? 0,
         }));
         return 0;
       }

@@ -1,0 +1,252 @@
+/**
+ * `domterm user@host` against a real sshd on 127.0.0.1 (tests/sshd.ts):
+ * the "remote" and the "local" domterm servers both run on this machine,
+ * each with its own runtime directory, and the local one reaches the
+ * remote one only through ssh. In a real Chromium: typing into the remote
+ * session; killing the ssh client while a counter prints, with sshd down
+ * for a while (the window says the link is down), then reconnecting: every
+ * line of the counter is there once; `domterm list` shows the host; a
+ * missing remote domterm gives a message that says what to install.
+ */
+import type { Page } from "playwright-core";
+import { assert, assertEquals } from "../assert.ts";
+import { launchChromium } from "./chromium.ts";
+import { spawnServer, waitForRow } from "./domterm.ts";
+import { startSshd } from "../sshd.ts";
+import { request, type SessionInfo, socketPath } from "../../server/control.ts";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+
+/** Every line of the page's model (history and screen), trailing blanks trimmed. */
+function pageLines(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const t = (globalThis as unknown as {
+      domterm: {
+        term: {
+          cols: number;
+          buffer: {
+            length: number;
+            getLine(i: number): { text(x: number): string };
+          };
+        };
+      };
+    }).domterm.term;
+    const out: string[] = [];
+    for (let i = 0; i < t.buffer.length; i++) {
+      const line = t.buffer.getLine(i);
+      let s = "";
+      for (let x = 0; x < t.cols; x++) s += line.text(x);
+      out.push(s.trimEnd());
+    }
+    return out;
+  });
+}
+
+async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function domterm(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, ...args],
+    env,
+    stdin: "null",
+  }).output();
+  const dec = new TextDecoder();
+  return {
+    code: out.code,
+    stdout: dec.decode(out.stdout),
+    stderr: dec.decode(out.stderr),
+  };
+}
+
+Deno.test({
+  name: "ssh: a remote session over a real sshd",
+  sanitizeOps: false,
+  sanitizeResources: false,
+}, async (t) => {
+  const sshd = await startSshd();
+  const remoteDir = Deno.makeTempDirSync({ prefix: "domterm-ssh-remote-" });
+  const localDir = Deno.makeTempDirSync({ prefix: "domterm-ssh-local-" });
+  const remoteDomterm =
+    `env DOMTERM_RUNTIME_DIR=${remoteDir} DOMTERM_SETTINGS=${remoteDir}/none.toml PS1='$ ' ${Deno.execPath()} run -A ${MAIN}`;
+  const target = `${sshd.user}@127.0.0.1:${sshd.port}`;
+  const localEnv = {
+    DOMTERM_SSH: sshd.ssh.join(" "),
+    DOMTERM_RUNTIME_DIR: localDir,
+    DOMTERM_SETTINGS: `${localDir}/none.toml`,
+  };
+  const { child, url } = await spawnServer(
+    [
+      "--remote-domterm",
+      remoteDomterm,
+      target,
+      "--",
+      "bash",
+      "--norc",
+      "--noprofile",
+    ],
+    localEnv,
+  );
+  const browser = await launchChromium();
+  const localList = async (): Promise<SessionInfo[]> => {
+    const res = await request(socketPath(localDir), { op: "list" });
+    assert(res?.ok, `local list: ${res?.error}`);
+    return res!.sessions!;
+  };
+  try {
+    const page = await browser.newPage({
+      viewport: { width: 800, height: 480 },
+    });
+    page.on("pageerror", (e) => console.error("page error:", e.message));
+    await page.goto(url);
+    await page.waitForFunction(() =>
+      "domterm" in globalThis &&
+      (globalThis as unknown as { domterm: { conn: { connected: boolean } } })
+        .domterm.conn.connected
+    );
+
+    await t.step("type into the remote session", async () => {
+      await waitForRow(page, "$", 30_000);
+      await page.keyboard.type("echo remote-$((6*7))");
+      await page.keyboard.press("Enter");
+      await waitForRow(page, "remote-42", 30_000);
+      // It runs in the remote server, not the local one.
+      const remote = await request(socketPath(remoteDir), { op: "list" });
+      assertEquals(remote?.sessions?.length, 1);
+      assertEquals(remote!.sessions![0].windows, 1);
+      assertEquals(remote!.sessions![0].command, [
+        "bash",
+        "--norc",
+        "--noprofile",
+      ]);
+      const local = await localList();
+      assertEquals(local.length, 1);
+      assertEquals(local[0].pid, remote!.sessions![0].pid);
+    });
+
+    await t.step(
+      "domterm list shows the remote session and its host",
+      async () => {
+        const out = await domterm(["list"], localEnv);
+        assertEquals(out.code, 0, out.stderr);
+        const [head, row] = out.stdout.trim().split("\n");
+        assert(/^#\s+HOST\s+NAME/.test(head), head);
+        assert(row.includes(target), row);
+        assert(row.includes("attached"), row);
+        assert(row.includes("bash --norc --noprofile"), row);
+      },
+    );
+
+    await t.step("a dropped ssh link loses and doubles nothing", async () => {
+      const stop = `${remoteDir}/stop-counting`;
+      await page.keyboard.type(
+        `i=0; while [ ! -e ${stop} ]; do i=$((i+1)); echo n$i; sleep 0.05; done; echo counted-$i`,
+      );
+      await page.keyboard.press("Enter");
+      await waitFor(
+        "the counter",
+        async () => (await pageLines(page)).includes("n20"),
+      );
+      // No new links for a while, then the one in use dies.
+      await sshd.stop();
+      const [info] = await localList();
+      assertEquals(info.sshPids?.length, 1);
+      Deno.kill(info.sshPids![0], "SIGKILL");
+      await page.waitForFunction(
+        (want) =>
+          document.getElementById("status")?.hidden === false &&
+          (document.getElementById("status")?.textContent ?? "").includes(
+            want,
+          ),
+        `ssh link to ${target} down`,
+        { timeout: 30_000 },
+      );
+      // The remote program goes on meanwhile: its output grows past what
+      // the window has.
+      const pageOffset = await page.evaluate(() =>
+        (globalThis as unknown as {
+          domterm: { conn: { position: { offset: number } } };
+        }).domterm.conn.position.offset
+      );
+      await waitFor("output during the drop", async () => {
+        const snap = await request(socketPath(remoteDir), {
+          op: "snapshot",
+          session: info.remoteSession!,
+        });
+        return (snap?.offset ?? 0) > pageOffset + 200;
+      });
+      assert((await localList())[0].linkDown, "list says the link is down");
+      await sshd.restart();
+      await page.waitForFunction(
+        () => document.getElementById("status")?.hidden === true,
+        undefined,
+        { timeout: 30_000 },
+      );
+      Deno.writeTextFileSync(stop, "");
+      let lines: string[] = [];
+      await waitFor("the end of the counter", async () => {
+        lines = await pageLines(page);
+        return lines.some((l) => /^counted-\d+$/.test(l));
+      });
+      const last = Number(
+        lines.find((l) => /^counted-\d+$/.test(l))!.slice("counted-".length),
+      );
+      const counted = lines.filter((l) => /^n\d+$/.test(l)).map((l) =>
+        Number(l.slice(1))
+      );
+      assert(last > 20, `counted to ${last}`);
+      assertEquals(counted, Array.from({ length: last }, (_, i) => i + 1));
+      // The same shell still answers.
+      await page.keyboard.type("echo after-$((2+3))");
+      await page.keyboard.press("Enter");
+      await waitForRow(page, "after-5", 30_000);
+    });
+
+    await t.step("a missing remote domterm says what to install", async () => {
+      const out = await domterm(
+        ["--no-browser", "--remote-domterm", "/nonexistent/domterm", target],
+        {
+          DOMTERM_SSH: sshd.ssh.join(" "),
+          DOMTERM_RUNTIME_DIR: Deno.makeTempDirSync({
+            prefix: "domterm-ssh-none-",
+          }),
+        },
+      );
+      assertEquals(out.code, 1, out.stdout);
+      assert(
+        out.stderr.includes(`domterm is not installed on ${target}`),
+        out.stderr,
+      );
+      assert(out.stderr.includes("--remote-domterm PATH"), out.stderr);
+    });
+  } finally {
+    await browser.close();
+    try {
+      child.kill("SIGTERM");
+    } catch { /* gone */ }
+    await child.status;
+    await request(socketPath(remoteDir), { op: "kill-server" });
+    await waitFor(
+      "the remote server to stop",
+      async () =>
+        await request(socketPath(remoteDir), { op: "info" }, 500) === null,
+    );
+    await sshd.close();
+    for (const d of [remoteDir, localDir]) {
+      await Deno.remove(d, { recursive: true }).catch(() => {});
+    }
+  }
+});
