@@ -57,7 +57,11 @@ function freePort(): number {
   return port;
 }
 
-async function waitForPort(port: number, child: Deno.ChildProcess) {
+async function waitForPort(
+  port: number,
+  child: Deno.ChildProcess,
+  log: () => string,
+) {
   let exited = false;
   child.status.then(() => exited = true);
   const deadline = Date.now() + 20_000;
@@ -69,7 +73,7 @@ async function waitForPort(port: number, child: Deno.ChildProcess) {
       await new Promise((r) => setTimeout(r, 50));
     }
   }
-  throw new Error(`sshd did not listen on 127.0.0.1:${port}`);
+  throw new Error(`sshd did not listen on 127.0.0.1:${port}: ${log()}`);
 }
 
 /** Start an sshd. Fails saying what is missing when OpenSSH is not installed. */
@@ -156,9 +160,17 @@ export async function startSshd(): Promise<Sshd> {
       args: ["-D", "-e", "-f", `${dir}/sshd_config`],
       stdin: "null",
       stdout: "null",
-      stderr: "inherit",
+      stderr: "piped",
     }).spawn();
-    await waitForPort(port, child);
+    // Kept for a failure to start; its complaints about our port probes are not shown.
+    let log = "";
+    (async () => {
+      const dec = new TextDecoder();
+      for await (const c of child.stderr) {
+        log = (log + dec.decode(c, { stream: true })).slice(-4096);
+      }
+    })().catch(() => {});
+    await waitForPort(port, child, () => log);
   };
   const stop = async () => {
     const c = child as Deno.ChildProcess | null;

@@ -152,6 +152,8 @@ export class FrameReader {
   #reader: ReadableStreamDefaultReader<Uint8Array>;
   /** Bytes read and not yet taken, in order (a large frame comes in many reads). */
   #chunks: Uint8Array[] = [];
+  /** The first chunk in use (taken chunks are dropped in batches). */
+  #head = 0;
   #length = 0;
   #needMagic: boolean;
   /** What came before the magic. */
@@ -178,12 +180,16 @@ export class FrameReader {
     const out = new Uint8Array(n);
     let o = 0;
     while (o < n) {
-      const c = this.#chunks[0];
+      const c = this.#chunks[this.#head];
       const k = Math.min(c.length, n - o);
       out.set(c.subarray(0, k), o);
       o += k;
-      if (k === c.length) this.#chunks.shift();
-      else this.#chunks[0] = c.subarray(k);
+      if (k === c.length) this.#head++;
+      else this.#chunks[this.#head] = c.subarray(k);
+    }
+    if (this.#head > 1024 || this.#head === this.#chunks.length) {
+      this.#chunks = this.#chunks.slice(this.#head);
+      this.#head = 0;
     }
     this.#length -= n;
     return out;
@@ -194,6 +200,7 @@ export class FrameReader {
     while (this.#needMagic) {
       const all = this.#take(this.#length);
       this.#chunks = [all];
+      this.#head = 0;
       this.#length = all.length;
       const at = indexOf(all, LINK_MAGIC);
       if (at >= 0) {

@@ -1,0 +1,146 @@
+/**
+ * The host operand of `domterm [user@]host[:port] [-- cmd]`: which operands
+ * are hosts, how they parse, the ssh command line, and the options taken
+ * out of the command line.
+ */
+import { assert, assertEquals } from "../assert.ts";
+
+/** `fn` throws an Error whose message contains `text`. */
+function assertThrows(fn: () => unknown, _: unknown, text: string): void {
+  let message: string | null = null;
+  try {
+    fn();
+  } catch (e) {
+    message = (e as Error).message;
+  }
+  assert(message !== null, `expected an error with '${text}'`);
+  assert(message.includes(text), message);
+}
+import {
+  looksLikeHost,
+  parseTarget,
+  sshCommandLine,
+  targetLabel,
+} from "../../server/ssh/target.ts";
+import { takeSshArgs } from "../../server/ssh/cli_options.ts";
+
+Deno.test("ssh target: only operands with @, : or ., or localhost, are hosts", () => {
+  for (
+    const h of [
+      "me@box",
+      "box:2222",
+      "box.example.org",
+      "localhost",
+      "10.0.0.1",
+    ]
+  ) {
+    assert(looksLikeHost(h), h);
+  }
+  for (const c of ["lsit", "attach", "box", "-p", "./script", "a/b.c"]) {
+    assert(!looksLikeHost(c), c);
+  }
+});
+
+Deno.test("ssh target: parses user, host and port", () => {
+  assertEquals(parseTarget("me@box.lan:2222"), {
+    user: "me",
+    host: "box.lan",
+    port: 2222,
+  });
+  assertEquals(parseTarget("localhost"), { host: "localhost" });
+  assertEquals(parseTarget("[::1]:22"), { host: "::1", port: 22 });
+  assertEquals(targetLabel(parseTarget("[::1]:22")), "[::1]:22");
+  assertEquals(targetLabel(parseTarget("me@h.x")), "me@h.x");
+});
+
+Deno.test("ssh target: bad operands say what is wrong", () => {
+  assertThrows(() => parseTarget("me@box:99999"), Error, "not a port number");
+  assertThrows(() => parseTarget("me@box:"), Error, "not a port number");
+  assertThrows(() => parseTarget("m e@box"), Error, "bad user name");
+  assertThrows(() => parseTarget("@box"), Error, "bad user name");
+  assertThrows(() => parseTarget("me@-oProxyCommand=x.y"), Error, "bad host");
+  assertThrows(() => parseTarget("[::1"), Error, "missing ']'");
+});
+
+Deno.test("ssh target: the ssh command line", () => {
+  assertEquals(
+    sshCommandLine(
+      ["ssh", "-F", "cfg"],
+      parseTarget("me@h.x:2200"),
+      "domterm ssh-stdio",
+    ),
+    [
+      "ssh",
+      "-F",
+      "cfg",
+      "-T",
+      "-p",
+      "2200",
+      "-l",
+      "me",
+      "--",
+      "h.x",
+      "domterm ssh-stdio",
+    ],
+  );
+  assertEquals(
+    sshCommandLine(["ssh"], parseTarget("h.x"), "d ssh-stdio"),
+    ["ssh", "-T", "--", "h.x", "d ssh-stdio"],
+  );
+});
+
+Deno.test("ssh options: the host, the command and --remote-domterm are taken out", () => {
+  const env = (k: string) =>
+    ({ DOMTERM_SSH: "ssh -F /x/cfg" } as Record<string, string>)[k];
+  const r = takeSshArgs(
+    [
+      "--browser",
+      "a.b",
+      "--remote-domterm",
+      "/opt/domterm",
+      "me@h.x",
+      "--no-browser",
+      "--",
+      "top",
+      "-d",
+      "1",
+    ],
+    env,
+  );
+  assert(typeof r !== "string");
+  assertEquals(r.rest, ["--browser", "a.b", "--no-browser"]);
+  assertEquals(r.ssh, {
+    target: { user: "me", host: "h.x" },
+    command: ["top", "-d", "1"],
+    remoteDomterm: "/opt/domterm",
+    ssh: ["ssh", "-F", "/x/cfg"],
+  });
+  // No host: everything stays, even a command after --.
+  const plain = takeSshArgs(
+    ["--port", "8080", "--", "vim", "a.txt"],
+    () => undefined,
+  );
+  assertEquals(plain, {
+    rest: ["--port", "8080", "--", "vim", "a.txt"],
+    ssh: null,
+  });
+  // Defaults.
+  const d = takeSshArgs(["localhost"], () => undefined);
+  assert(typeof d !== "string");
+  assertEquals(d.ssh?.remoteDomterm, "domterm");
+  assertEquals(d.ssh?.ssh, ["ssh"]);
+  // Mistakes.
+  assertEquals(
+    takeSshArgs(["--remote-domterm", "x"], () => undefined),
+    "--remote-domterm is for a [user@]host operand",
+  );
+  assertEquals(
+    takeSshArgs(["h.x", "--"], () => undefined),
+    "'--' must be followed by a command",
+  );
+  assert(
+    String(takeSshArgs(["h.x:0"], () => undefined)).includes(
+      "not a port number",
+    ),
+  );
+});
