@@ -58,6 +58,7 @@ export const HELP =
 Usage:
   domterm [options] [-- command [args...]]
   domterm COMMAND [options] [args...]
+  domterm [options] [--remote-domterm CMD] [user@]host[:port] [-- command]
 
 Runs command (default: $SHELL, else /bin/sh) on a new pseudo-terminal and
 opens a terminal window for it: Chrome, Chromium, Edge or Brave in app mode
@@ -82,6 +83,10 @@ Options:
   --detached-timeout S
                     end a session S seconds after its last window was lost
                     (default: never; a window closed on purpose ends it)
+  --remote-domterm CMD
+                    with a host: how to run domterm there (default:
+                    $DOMTERM_REMOTE_DOMTERM, else 'domterm'; a shell
+                    command prefix, e.g. 'deno run -A /opt/domterm/main.ts')
   -h, --help        show this help and exit
   -V, --version     print the version and exit
 
@@ -91,6 +96,10 @@ later 'domterm' asks the running one for a new session and window (through a
 socket in $XDG_RUNTIME_DIR/domterm). Sessions live in the server: a reload,
 a crash or a lost connection only detaches the window; closing it on purpose
 ends the session. The server exits when its last session ends.
+
+A first operand with '@', ':' or '.' (or 'localhost') is a host: the session
+runs there, under a domterm server on that host, reached through your own ssh
+($DOMTERM_SSH replaces 'ssh'); it survives a dropped link (docs/ssh.md).
 
 Sessions:
   list [--json]               the sessions: number, name, pid, size, windows,

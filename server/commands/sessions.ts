@@ -95,7 +95,9 @@ export function formatList(sessions: SessionInfo[], now = Date.now()): string {
       String(s.pid),
       `${s.cols}x${s.rows}`,
       String(s.windows),
-      s.state === "attached"
+      s.linkDown && s.windows > 0 // ssh hosts
+        ? "link down"
+        : s.state === "attached"
         ? "attached"
         : `detached ${ago(now - (s.detachedSince ?? now))}`,
       s.command.join(" "),

@@ -129,7 +129,9 @@ export class RemoteSessions {
       session: s.remoteId,
     });
     link.close();
-    this.#forget(s);
+    // A window relays the exit and forgets it; without one, forget it here,
+    // after the answer to `domterm kill` is out (the last one stops the server).
+    setTimeout(() => this.#forget(s), 500);
   }
 
   #forget(s: RemoteSession): void {

@@ -232,6 +232,25 @@ Deno.test({
       );
       assert(out.stderr.includes("--remote-domterm PATH"), out.stderr);
     });
+
+    await t.step(
+      "domterm kill ends the remote session and the local server",
+      async () => {
+        const [info] = await localList();
+        const out = await domterm(["kill", String(info.id)], localEnv);
+        assertEquals(out.code, 0, out.stderr);
+        await waitFor("the remote session to end", async () => {
+          const res = await request(socketPath(remoteDir), { op: "list" });
+          return res === null || res.sessions?.length === 0;
+        });
+        // Its last session gone, the local server exits by itself.
+        const status = await Promise.race([
+          child.status,
+          new Promise<null>((r) => setTimeout(() => r(null), 30_000)),
+        ]);
+        assertEquals(status?.code, 0);
+      },
+    );
   } finally {
     await browser.close();
     try {
