@@ -73,9 +73,25 @@ export function targetLabel(t: SshTarget): string {
 }
 
 /**
+ * Options domterm gives ssh (after the user's own, which they override):
+ * never prompt (there is no terminal to prompt on: fail at once instead),
+ * give up connecting after 20 s, and notice a dead link within 45 s.
+ */
+export const SSH_OPTIONS = [
+  "-o",
+  "BatchMode=yes",
+  "-o",
+  "ConnectTimeout=20",
+  "-o",
+  "ServerAliveInterval=15",
+  "-o",
+  "ServerAliveCountMax=3",
+];
+
+/**
  * The command line that runs `remote` (a shell command: ssh hands it to
  * the remote user's shell) on the target through the user's ssh:
- * `ssh -T [-p port] [-l user] -- host remote`.
+ * `ssh -T OPTIONS [-p port] [-l user] -- host remote`.
  */
 export function sshCommandLine(
   ssh: string[],
@@ -85,6 +101,7 @@ export function sshCommandLine(
   return [
     ...ssh,
     "-T",
+    ...SSH_OPTIONS,
     ...(t.port ? ["-p", String(t.port)] : []),
     ...(t.user ? ["-l", t.user] : []),
     "--",

@@ -19,6 +19,7 @@ function assertThrows(fn: () => unknown, _: unknown, text: string): void {
 import {
   looksLikeHost,
   parseTarget,
+  SSH_OPTIONS,
   sshCommandLine,
   targetLabel,
 } from "../../server/ssh/target.ts";
@@ -74,6 +75,7 @@ Deno.test("ssh target: the ssh command line", () => {
       "-F",
       "cfg",
       "-T",
+      ...SSH_OPTIONS,
       "-p",
       "2200",
       "-l",
@@ -85,7 +87,7 @@ Deno.test("ssh target: the ssh command line", () => {
   );
   assertEquals(
     sshCommandLine(["ssh"], parseTarget("h.x"), "d ssh-stdio"),
-    ["ssh", "-T", "--", "h.x", "d ssh-stdio"],
+    ["ssh", "-T", ...SSH_OPTIONS, "--", "h.x", "d ssh-stdio"],
   );
 });
 
