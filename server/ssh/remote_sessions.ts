@@ -129,14 +129,18 @@ export class RemoteSessions {
       session: s.remoteId,
     });
     link.close();
-    // A window relays the exit and forgets it; without one, forget it here,
-    // after the answer to `domterm kill` is out (the last one stops the server).
-    setTimeout(() => this.#forget(s), 500);
+    this.#forget(s);
   }
 
   #forget(s: RemoteSession): void {
     if (!this.#sessions.delete(s.id)) return;
-    if (this.#sessions.size === 0) this.#onEmpty();
+    // Not at once: the answer to the request that ended it (`domterm
+    // kill`) must get out before the server may stop.
+    if (this.#sessions.size === 0) {
+      setTimeout(() => {
+        if (this.#sessions.size === 0) this.#onEmpty();
+      }, 1000);
+    }
   }
 
   /** `domterm list`'s view of the remote sessions. */
