@@ -332,7 +332,11 @@ export async function main(
     ); // ssh hosts
     if (res !== null) {
       if (!res.ok) {
-        console.error(`domterm: the running server refused: ${res.error}`);
+        console.error(
+          ssh.ssh // ssh hosts: the error says what failed
+            ? `domterm: ${res.error}`
+            : `domterm: the running server refused: ${res.error}`,
+        );
         return 1;
       }
       await openWindow(res.url!, opts);
@@ -431,8 +435,13 @@ export async function main(
   let url = server.url;
   if (ssh.ssh) { // ssh hosts: the first window is on the remote session
     const res = await (await handler).handle(sshRequest(ssh.ssh));
-    if (!res.ok) console.error(`domterm: ${res.error}`);
-    if (!res.ok) return (await server.shutdown(), control?.close(), 1);
+    if (!res.ok) {
+      console.error(`domterm: ${res.error}`);
+      control?.close();
+      store.close();
+      await server.shutdown();
+      return 1;
+    }
     url = res.url!;
   }
   launcher = await openWindow(url, opts);
