@@ -69,9 +69,10 @@ export type LinkMessage =
   | { type: "new"; command?: string[] }
   | { type: "attach"; session: number }
   | { type: "kill"; session: number }
+  | { type: "close"; session: number }
   | { type: "created"; session: number; command: string[]; pid: number }
   | { type: "attached" }
-  | { type: "done" }
+  | { type: "done"; ended?: boolean }
   | { type: "closed"; code: number; reason: string }
   | { type: "error"; message: string };
 
@@ -113,6 +114,7 @@ export function parseLinkMessage(payload: Uint8Array): LinkMessage | string {
         : { type: "new", command: o.command as string[] };
     case "attach":
     case "kill":
+    case "close":
       if (!id(o.session)) return `${o.type}: bad session`;
       return { type: o.type, session: o.session as number };
     case "created":
@@ -124,8 +126,11 @@ export function parseLinkMessage(payload: Uint8Array): LinkMessage | string {
         pid: Number.isInteger(o.pid) ? o.pid as number : 0,
       };
     case "attached":
-    case "done":
       return { type: o.type };
+    case "done":
+      return o.ended === undefined
+        ? { type: "done" }
+        : { type: "done", ended: o.ended === true };
     case "closed":
       if (!Number.isInteger(o.code)) return "closed: bad code";
       return {

@@ -16,6 +16,7 @@
  */
 import {
   CLOSE_DETACHED,
+  CLOSE_GRACE_MS,
   CLOSE_NO_SESSION,
   CLOSE_SESSION_ENDED,
   type HelloMessage,
@@ -38,6 +39,15 @@ import { targetLabel } from "./target.ts";
  */
 export const CLOSE_LINK_DOWN = 4010;
 
+/** A local window on a remote session. */
+interface RelayWindow {
+  socket: WebSocket;
+  /** Its ssh link, once up. */
+  link: SshLink | null;
+  /** The window said it is going away on purpose. */
+  closing: boolean;
+}
+
 /** One session on another host. */
 export class RemoteSession {
   /** The number here (local windows and `domterm list` use it). */
@@ -51,7 +61,7 @@ export class RemoteSession {
   cols = 80;
   rows = 24;
   /** The local windows (one ssh link each). */
-  readonly windows = new Set<{ socket: WebSocket; link: SshLink | null }>();
+  readonly windows = new Set<RelayWindow>();
   detachedSince: number | null = Date.now();
   /** The last link went down (until one is up again). */
   linkDown = false;
@@ -162,6 +172,29 @@ export class RemoteSessions {
     }));
   }
 
+  /**
+   * The last local window of `s` was closed on purpose. Unless a window
+   * attaches within the grace time (a reload), say so to the remote
+   * server as a window there would (`ssh-stdio`'s `close`). The remote
+   * server applies its own rule: the program is hung up unless a window
+   * is left there too.
+   */
+  #closeLater(s: RemoteSession): void {
+    setTimeout(async () => {
+      if (!this.#sessions.has(s.id) || s.windows.size > 0) return;
+      try {
+        const { link, answer } = await SshLink.open(s.spec, {
+          type: "close",
+          session: s.remoteId,
+        });
+        link.close();
+        if (answer.type === "done" && answer.ended) this.#forget(s);
+      } catch {
+        // Unreachable: the session stays, detached, as after a lost window.
+      }
+    }, CLOSE_GRACE_MS);
+  }
+
   /** Detach every window of `s` on purpose (the remote server tells them all); false without a link. */
   detach(s: RemoteSession): boolean {
     for (const w of s.windows) {
@@ -190,9 +223,10 @@ export class RemoteSessions {
    * new ssh link. Takes the socket's handlers over.
    */
   attach(socket: WebSocket, hello: HelloMessage, s: RemoteSession): void {
-    const w: { socket: WebSocket; link: SshLink | null } = {
+    const w: RelayWindow = {
       socket,
       link: null,
+      closing: false,
     };
     s.windows.add(w);
     s.detachedSince = null;
@@ -206,6 +240,12 @@ export class RemoteSessions {
       );
     };
     socket.onmessage = (ev) => {
+      // Kept here: the grace time for a reload is measured on this side
+      // (a new ssh link may take longer than that to come up).
+      if (typeof ev.data === "string" && isClosing(ev.data)) {
+        w.closing = true;
+        return;
+      }
       if (w.link) forward(ev.data);
       else queue.push(ev.data);
     };
@@ -214,6 +254,7 @@ export class RemoteSessions {
       s.windows.delete(w);
       if (s.windows.size === 0) s.detachedSince = Date.now();
       w.link?.close();
+      if (w.closing && s.windows.size === 0) this.#closeLater(s);
     };
     void (async () => {
       let link: SshLink;
@@ -315,6 +356,16 @@ export class RemoteSessions {
         return text;
     }
     return text;
+  }
+}
+
+/** Whether a window's text message is `closing`. */
+function isClosing(text: string): boolean {
+  if (text.length > 64) return false;
+  try {
+    return JSON.parse(text)?.type === "closing";
+  } catch {
+    return false;
   }
 }
 

@@ -23,7 +23,7 @@ import {
 import { VERSION } from "../version.ts";
 import { request } from "../control.ts";
 import { ensureServer, runningServer } from "./remote_server.ts";
-import { WS_PATH } from "../../core/protocol.ts";
+import { CLOSE_GRACE_MS, WS_PATH } from "../../core/protocol.ts";
 
 /** Writes frames to standard output, in order. */
 class Out {
@@ -116,6 +116,12 @@ export async function runSshStdio(argv: string[]): Promise<number> {
         await out.write(linkFrame({ type: "done" }));
         return 0;
       }
+      case "close":
+        await out.write(linkFrame({
+          type: "done",
+          ended: await closeWindow(req.session),
+        }));
+        return 0;
       case "attach":
         return await relay(req.session, input, out, fail);
       default:
@@ -207,6 +213,50 @@ async function relay(
     end(0);
   })();
   return await ended;
+}
+
+/**
+ * Do what a window closed on purpose does: attach to session `id`, say
+ * `closing`, go. The server then hangs the program up unless a window
+ * attaches within its grace time. Resolves with whether the session has
+ * ended by then.
+ */
+async function closeWindow(id: number): Promise<boolean> {
+  const path = await runningServer();
+  if (path === null) return true;
+  const res = await request(path, { op: "attach", session: id });
+  if (!res?.ok || !res.url) return true;
+  const list = await request(path, { op: "list" });
+  const info = list?.sessions?.find((s) => s.id === id);
+  const url = new URL(res.url);
+  const key = new URLSearchParams(url.hash.slice(1)).get("key") ?? "";
+  const ws = new WebSocket(`ws://${url.host}${WS_PATH}`);
+  const { promise: ready, resolve } = Promise.withResolvers<void>();
+  ws.onopen = () =>
+    ws.send(JSON.stringify({
+      type: "hello",
+      key,
+      session: id,
+      // The session's own grid: this window must not resize it.
+      cols: info?.cols ?? 80,
+      rows: info?.rows ?? 24,
+    }));
+  ws.onmessage = (ev) => {
+    if (typeof ev.data === "string" && ev.data.startsWith('{"type":"ready"')) {
+      ws.send(JSON.stringify({ type: "closing" }));
+      ws.close();
+    }
+  };
+  ws.onclose = () => resolve();
+  ws.onerror = () => resolve();
+  await ready;
+  const deadline = Date.now() + CLOSE_GRACE_MS + 5000;
+  while (Date.now() < deadline) {
+    const now = await request(path, { op: "list" });
+    if (!now?.sessions?.some((s) => s.id === id)) return true;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
 }
 
 /** The window's hello, for this server: its key and session number. */

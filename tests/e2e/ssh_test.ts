@@ -215,6 +215,69 @@ Deno.test({
       await waitForRow(page, "after-5", 30_000);
     });
 
+    await t.step("a reload reattaches to the same remote session", async () => {
+      const before = (await localList())[0];
+      await page.reload();
+      await page.waitForFunction(() =>
+        "domterm" in globalThis &&
+        (globalThis as unknown as {
+          domterm: { conn: { connected: boolean } };
+        }).domterm.conn.connected
+      );
+      await waitForRow(page, "after-5", 30_000);
+      await page.keyboard.type("echo reloaded-$((3+4))");
+      await page.keyboard.press("Enter");
+      await waitForRow(page, "reloaded-7", 30_000);
+      const after = await localList();
+      assertEquals(after.length, 1);
+      assertEquals(after[0].pid, before.pid);
+    });
+
+    await t.step(
+      "closing the last window hangs the remote program up",
+      async () => {
+        const out = await new Deno.Command(Deno.execPath(), {
+          args: [
+            "run",
+            "-A",
+            MAIN,
+            "--no-browser",
+            "--remote-domterm",
+            remoteDomterm,
+            target,
+            "--",
+            "sleep",
+            "1000",
+          ],
+          env: localEnv,
+          stdin: "null",
+        }).output();
+        assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
+        const second = new TextDecoder().decode(out.stdout).trim();
+        assert(second.includes("&session="), second);
+        const remote = await request(socketPath(remoteDir), { op: "list" });
+        assertEquals(remote?.sessions?.length, 2);
+        const other = await browser.newPage();
+        await other.goto(second);
+        await other.waitForFunction(() =>
+          "domterm" in globalThis &&
+          (globalThis as unknown as {
+            domterm: { conn: { connected: boolean } };
+          }).domterm.conn.connected
+        );
+        await other.close({ runBeforeUnload: true });
+        await waitFor("the remote sleep to be hung up", async () => {
+          const res = await request(socketPath(remoteDir), { op: "list" });
+          return res?.sessions?.length === 1 &&
+            res.sessions[0].command[0] === "bash";
+        });
+        await waitFor(
+          "the local server to forget it",
+          async () => (await localList()).length === 1,
+        );
+      },
+    );
+
     await t.step("a missing remote domterm says what to install", async () => {
       const out = await domterm(
         ["--no-browser", "--remote-domterm", "/nonexistent/domterm", target],
