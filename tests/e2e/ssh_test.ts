@@ -279,15 +279,12 @@ Deno.test({
     );
 
     await t.step("a missing remote domterm says what to install", async () => {
+      const none = Deno.makeTempDirSync({ prefix: "domterm-ssh-none-" });
       const out = await domterm(
         ["--no-browser", "--remote-domterm", "/nonexistent/domterm", target],
-        {
-          DOMTERM_SSH: sshd.ssh.join(" "),
-          DOMTERM_RUNTIME_DIR: Deno.makeTempDirSync({
-            prefix: "domterm-ssh-none-",
-          }),
-        },
+        { DOMTERM_SSH: sshd.ssh.join(" "), DOMTERM_RUNTIME_DIR: none },
       );
+      Deno.removeSync(none, { recursive: true });
       assertEquals(out.code, 1, out.stdout);
       assert(
         out.stderr.includes(`domterm is not installed on ${target}`),

@@ -92,9 +92,10 @@ Deno.test("ssh frames: a cut or oversized frame is an error, not a hang", async 
 
 Deno.test("ssh-stdio: a hello of another version gets an error naming both versions", async () => {
   const main = new URL("../../main.ts", import.meta.url).pathname;
+  const dir = Deno.makeTempDirSync();
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", main, "ssh-stdio"],
-    env: { DOMTERM_RUNTIME_DIR: Deno.makeTempDirSync() },
+    env: { DOMTERM_RUNTIME_DIR: dir },
     stdin: "piped",
     stdout: "piped",
     stderr: "inherit",
@@ -121,6 +122,7 @@ Deno.test("ssh-stdio: a hello of another version gets an error naming both versi
   );
   assertEquals(await r.next(), null);
   assertEquals((await child.status).code, 1);
+  Deno.removeSync(dir, { recursive: true });
 });
 
 Deno.test("ssh link: failures are explained", () => {
