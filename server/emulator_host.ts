@@ -56,11 +56,45 @@ export const EMULATOR_HIGH = 4 << 20;
 export const EMULATOR_LOW = 1 << 20;
 const waiting = new Map<number, (s: SnapshotText | null) => void>();
 
+/**
+ * The worker's code as one JavaScript module, when it travels inside a
+ * single-file build (scripts/bundle.ts) with no `emulator_worker.ts` beside
+ * it; null: load that file next to this module.
+ */
+let embeddedSource: string | null = null;
+
+/**
+ * Start the emulator thread from `source` (the bundled
+ * `emulator_worker.ts`) instead of the file next to this module; null goes
+ * back to the file. The single-file build calls it before anything starts
+ * a session; a thread already running keeps its code.
+ */
+export function embedEmulatorWorker(source: string | null): void {
+  embeddedSource = source;
+}
+
+/** The URL to start the emulator thread from. */
+function workerUrl(): string {
+  if (embeddedSource === null) {
+    return new URL("./emulator_worker.ts", import.meta.url).href;
+  }
+  // A data: URL rather than a blob: one, which would have to be revoked.
+  return `data:text/javascript;base64,${base64(embeddedSource)}`;
+}
+
+function base64(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let bin = "";
+  // In slices: String.fromCharCode(...all) would overflow the stack.
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(bin);
+}
+
 function start(): Worker {
   if (worker) return worker;
-  const w = new Worker(new URL("./emulator_worker.ts", import.meta.url).href, {
-    type: "module",
-  });
+  const w = new Worker(workerUrl(), { type: "module" });
   w.onmessage = (ev: MessageEvent<FromEmulator>) => {
     const m = ev.data;
     if (m.t === "reply") replies.get(m.id)?.(m.data);
@@ -77,8 +111,14 @@ function start(): Worker {
     // A bug in the emulator: say so; the sessions go on without snapshots.
     console.error(`domterm: the emulator thread failed: ${e.message}`);
     e.preventDefault();
+    if (worker !== w) return; // an older thread, already ended
     failed = true;
     for (const f of failures) f();
+    // No answer will come: the snapshots asked for are none (a session's
+    // exit waits for the snapshots on their way to windows).
+    const left = [...waiting.values()];
+    waiting.clear();
+    for (const r of left) r(null);
   };
   worker = w;
   return w;
@@ -176,7 +216,7 @@ export class RemoteTerminal {
 
   /** The emulator's snapshot after everything posted so far, as JSON text (null once closed). */
   snapshot(maxChars = MAX_SNAPSHOT_CHARS): Promise<SnapshotText | null> {
-    if (this.#closed) return Promise.resolve(null);
+    if (this.#closed || failed) return Promise.resolve(null);
     const req = nextReq++;
     const { promise, resolve } = Promise.withResolvers<SnapshotText | null>();
     waiting.set(req, resolve);
@@ -197,6 +237,8 @@ export class RemoteTerminal {
       // Let queued snapshot requests finish first.
       const w = worker;
       worker = null;
+      // The next session starts a fresh thread, even after a failure.
+      failed = false;
       const left = [...waiting.values()];
       waiting.clear();
       for (const r of left) r(null);

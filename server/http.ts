@@ -25,16 +25,13 @@ import {
 import { keysEqual, newServerKey } from "./key.ts";
 import { Session, type Window } from "./session.ts";
 import { send } from "./socket_send.ts";
+import { type Asset, assetBody } from "./assets.ts";
 import { SettingsStore } from "./settings/file.ts";
 import { WindowSettings } from "./settings/windows.ts";
 import { checkSettings } from "../core/settings/validate.ts";
 import { RemoteSessions } from "./ssh/remote_sessions.ts"; // ssh hosts
 
-/** A static file the server hands out. */
-export interface Asset {
-  body: string | Uint8Array<ArrayBuffer>;
-  type: string;
-}
+export type { Asset } from "./assets.ts";
 
 /** Server configuration. */
 export interface ServerOptions {
@@ -427,7 +424,7 @@ export function startServer(options: ServerOptions): DomtermServer {
       log(`request failed: ${(e as Error).message}`);
       return new Response("internal error", { status: 500 });
     },
-  }, (req) => {
+  }, async (req) => {
     const url = new URL(req.url);
     if (url.pathname === WS_PATH) {
       if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
@@ -463,8 +460,14 @@ export function startServer(options: ServerOptions): DomtermServer {
     const asset =
       options.assets[url.pathname === "/index.html" ? "/" : url.pathname];
     if (!asset) return new Response("not found", { status: 404 });
-    return new Response(req.method === "HEAD" ? null : asset.body, {
-      headers: securityHeaders(asset.type),
+    const { body, headers } = await assetBody(
+      asset,
+      req.headers.get("accept-encoding"),
+    );
+    const all = securityHeaders(asset.type);
+    for (const [name, value] of headers) all.set(name, value);
+    return new Response(req.method === "HEAD" ? null : body, {
+      headers: all,
     });
   });
   port = server.addr.port;

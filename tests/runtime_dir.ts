@@ -7,7 +7,20 @@
  */
 
 /**
- * `env` plus a fresh `DOMTERM_RUNTIME_DIR` (unless `env` names one) and a
+ * Deno's module cache as this test process uses it. A domterm started with
+ * another HOME (tests that give the shell its own startup files) must still
+ * find its npm packages there: otherwise it downloads them all again, which
+ * takes seconds under load and fails without a network.
+ */
+export const TEST_DENO_DIR = Deno.env.get("DENO_DIR") ||
+  `${
+    Deno.env.get("XDG_CACHE_HOME") ||
+    `${Deno.env.get("HOME") ?? ""}/.cache`
+  }/deno`;
+
+/**
+ * `env` plus `DENO_DIR` (unless `env` names one), a fresh
+ * `DOMTERM_RUNTIME_DIR` (unless `env` names one) and a
  * `DOMTERM_SETTINGS` that names no file (unless `env` names one), so no
  * test reads the user's settings.
  */
@@ -17,6 +30,7 @@ export function privateRuntimeEnv(
   const dir = env.DOMTERM_RUNTIME_DIR ||
     Deno.makeTempDirSync({ prefix: "domterm-test-run-" });
   return {
+    DENO_DIR: TEST_DENO_DIR,
     DOMTERM_SETTINGS: `${dir}/no-settings.toml`,
     ...env,
     DOMTERM_RUNTIME_DIR: dir,

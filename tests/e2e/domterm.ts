@@ -24,14 +24,18 @@ export interface Running {
  * Start `domterm --no-browser ARGS` (ARGS: its options, then `--` and the
  * command) and return the URL with the key that it prints first. Its
  * stdout keeps being drained so that the server never blocks on it.
+ * `main` is the program to run (default: this checkout's main.ts), `cwd`
+ * the directory to run it in (default: this process's).
  */
 export async function spawnServer(
   args: string[],
   env?: Record<string, string>,
   main = MAIN,
+  cwd?: string,
 ): Promise<{ child: Deno.ChildProcess; url: string }> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", main, "--no-browser", ...args],
+    cwd,
     env: privateRuntimeEnv(env),
     stdin: "null",
     stdout: "piped",
@@ -62,11 +66,17 @@ export async function startDomterm(
     viewport?: { width: number; height: number };
     /** Options for domterm itself, before `--` (e.g. `--scrollback 100`). */
     serverArgs?: string[];
+    /** The program to run (default: this checkout's main.ts). */
+    main?: string;
+    /** The directory to run it in (default: this process's). */
+    cwd?: string;
   } = {},
 ): Promise<Running> {
   const { child, url } = await spawnServer(
     [...(options.serverArgs ?? []), "--", ...command],
     options.env,
+    options.main,
+    options.cwd,
   );
   const browser = await launchChromium();
   const page = await browser.newPage({

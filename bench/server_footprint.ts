@@ -1,0 +1,152 @@
+/**
+ * Server footprint: the domterm server's resident memory (VmRSS and PSS from
+ * /proc) when idle before any session, with one idle session, and after each
+ * further session that holds 10,000 lines of history; and the time from
+ * starting the server to the first prompt drawn in a window.
+ *
+ *     deno run -A bench/server_footprint.ts [--sessions 3] [--v8-flags=...]
+ *
+ * Linux only (reads /proc). Prints a table; exits 0 whatever the figures.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { launchChromium } from "../tests/e2e/chromium.ts";
+import { privateRuntimeEnv } from "../tests/runtime_dir.ts";
+
+const { values } = parseArgs({
+  options: {
+    sessions: { type: "string", default: "3" },
+    "v8-flags": { type: "string" },
+  },
+});
+const extra = Number(values.sessions);
+const denoFlags = values["v8-flags"]
+  ? [`--v8-flags=${values["v8-flags"]}`]
+  : [];
+
+/** VmRSS and Pss of a process and its threads, in MB (10^6 bytes). */
+function memory(pid: number): { rss: number; pss: number } {
+  const rollup = Deno.readTextFileSync(`/proc/${pid}/smaps_rollup`);
+  const kb = (name: string) =>
+    Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(rollup)?.[1] ?? NaN);
+  return { rss: kb("Rss") * 1024 / 1e6, pss: kb("Pss") * 1024 / 1e6 };
+}
+
+/** Lets the server settle (GC, lazy compilation) before a reading. */
+async function settle(pid: number): Promise<{ rss: number; pss: number }> {
+  await new Promise((ok) => setTimeout(ok, 3000));
+  return memory(pid);
+}
+
+/** The first line of `stream`; the rest is drained so the server never blocks. */
+async function firstLine(
+  stream: ReadableStream<Uint8Array<ArrayBuffer>>,
+): Promise<string> {
+  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) {
+      throw new Error(`domterm exited before printing its URL: ${text}`);
+    }
+    text += value;
+  }
+  (async () => {
+    while (!(await reader.read()).done) { /* drain */ }
+  })().catch(() => {});
+  return text.split("\n")[0];
+}
+
+const rows: [string, { rss: number; pss: number }][] = [];
+const env = {
+  PS1: "$ ",
+  HOME: Deno.env.get("HOME") ?? "/tmp",
+  INPUTRC: "/dev/null",
+};
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const t0 = performance.now();
+const child = new Deno.Command(Deno.execPath(), {
+  args: [
+    "run",
+    "-A",
+    ...denoFlags,
+    MAIN,
+    "--no-browser",
+    "--",
+    "bash",
+    "--norc",
+    "--noprofile",
+    "-i",
+  ],
+  env: privateRuntimeEnv(env),
+  stdin: "null",
+  stdout: "piped",
+  stderr: "inherit",
+}).spawn();
+const url = await firstLine(child.stdout);
+const listening = performance.now() - t0;
+rows.push(["server started, no session", await settle(child.pid)]);
+const browser = await launchChromium();
+try {
+  const page = await browser.newPage({ viewport: { width: 800, height: 480 } });
+  const pageStart = performance.now();
+  await page.goto(url);
+  await page.waitForFunction(() =>
+    (document.getElementById("terminal")?.textContent ?? "").includes("$")
+  );
+  const firstPrompt = performance.now() - pageStart;
+
+  // Windows stay open: closing the last one would end its session (detach-on-close is off by default).
+  rows.push(["one idle session, window open", await settle(child.pid)]);
+  for (let i = 0; i < extra; i++) {
+    const p = await browser.newPage({ viewport: { width: 800, height: 480 } });
+    // Another window on the server's URL starts another session.
+    await p.goto(url);
+    await p.waitForFunction(() =>
+      (document.getElementById("terminal")?.textContent ?? "").includes("$")
+    );
+    await p.keyboard.type(
+      `for i in $(seq 10000); do printf '\\e[3%dmline %d of the history\\e[m\\n' $((i%8)) $i; done; echo do''ne`,
+    );
+    await p.keyboard.press("Enter");
+    await p.waitForFunction(
+      () =>
+        (document.getElementById("terminal")?.textContent ?? "").includes(
+          "done\n",
+        ) ||
+        Array.from(document.querySelectorAll(".dt-row")).some((r) =>
+          r.textContent?.trim() === "done"
+        ),
+      undefined,
+      { timeout: 120_000 },
+    );
+
+    rows.push([
+      `+ session ${i + 2} with 10,000 lines`,
+      await settle(child.pid),
+    ]);
+  }
+  console.log(
+    `server start to URL printed: ${listening.toFixed(0)} ms; ` +
+      `page opened to first prompt drawn: ${firstPrompt.toFixed(0)} ms`,
+  );
+  console.log(
+    "state                                    RSS MB   PSS MB   step MB",
+  );
+  let prev = 0;
+  for (const [name, m] of rows) {
+    console.log(
+      `${name.padEnd(40)} ${m.rss.toFixed(1).padStart(7)} ${
+        m.pss.toFixed(1).padStart(8)
+      } ${prev ? (m.rss - prev).toFixed(1).padStart(9) : "         "}`,
+    );
+    prev = m.rss;
+  }
+} finally {
+  await browser.close();
+  try {
+    child.kill("SIGTERM");
+  } catch { /* already gone */ }
+  await child.status;
+}
