@@ -13,6 +13,7 @@ import { assert, assertEquals } from "../assert.ts";
 import { launchChromium } from "./chromium.ts";
 import { spawnServer, waitForRow } from "./domterm.ts";
 import { startSshd } from "../sshd.ts";
+import { TEST_DENO_DIR } from "../runtime_dir.ts";
 import { request, type SessionInfo, socketPath } from "../../server/control.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -80,8 +81,10 @@ Deno.test({
   const sshd = await startSshd();
   const remoteDir = Deno.makeTempDirSync({ prefix: "domterm-ssh-remote-" });
   const localDir = Deno.makeTempDirSync({ prefix: "domterm-ssh-local-" });
+  // sshd gives the remote command a fresh environment: the remote domterm
+  // gets its runtime directory, and this test's Deno cache, here.
   const remoteDomterm =
-    `env DOMTERM_RUNTIME_DIR=${remoteDir} DOMTERM_SETTINGS=${remoteDir}/none.toml PS1='$ ' ${Deno.execPath()} run -A ${MAIN}`;
+    `env DOMTERM_RUNTIME_DIR=${remoteDir} DOMTERM_SETTINGS=${remoteDir}/none.toml DENO_DIR=${TEST_DENO_DIR} PS1='$ ' ${Deno.execPath()} run -A ${MAIN}`;
   const target = `${sshd.user}@127.0.0.1:${sshd.port}`;
   const localEnv = {
     DOMTERM_SSH: sshd.ssh.join(" "),
