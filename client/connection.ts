@@ -69,8 +69,12 @@ export interface ConnectionHandlers {
   message(msg: ServerMessage): void;
   /** The socket closed for good (code and reason from the server, if any). */
   closed(code: number, reason: string): void;
-  /** The link is down and a reconnect is due in `ms` (null: it is up again). */
-  reconnecting?(ms: number | null, attempt: number): void;
+  /**
+   * The link is down and a reconnect is due in `ms` (null: it is up
+   * again); `reason` is what the server said when it closed, if anything
+   * (e.g. that the ssh link of a remote session is down).
+   */
+  reconnecting?(ms: number | null, attempt: number, reason?: string): void;
 }
 
 /** Where the page is in the session's stream. */
@@ -223,7 +227,7 @@ export class Connection {
         : RETRY_FIRST_MS * 2 ** this.#attempt,
     );
     this.#attempt++;
-    this.#handlers.reconnecting?.(ms, this.#attempt);
+    this.#handlers.reconnecting?.(ms, this.#attempt, reason);
     setTimeout(() => {
       if (!this.#final) this.#open();
     }, ms);

@@ -275,11 +275,14 @@ function start(): void {
         true,
       );
     },
-    reconnecting(ms) {
+    reconnecting(ms, _attempt, reason) {
       if (ms === null) hideStatus();
       else {
+        // A remote session's server says its ssh link is down.
         showStatus(
-          `Connection lost: reconnecting in ${(ms / 1000).toFixed(1)} s…`,
+          `${reason || "Connection lost"}: reconnecting in ${
+            (ms / 1000).toFixed(1)
+          } s…`,
         );
       }
     },

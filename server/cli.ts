@@ -32,6 +32,8 @@ import {
   type RemoteOptionValues,
 } from "./remote/cli_options.ts";
 import { remoteGate } from "./remote/setup.ts";
+import { type SshCliOptions, sshOptions } from "./ssh/cli_options.ts";
+import { sshRequest } from "./ssh/request.ts";
 import type { RemoteGate } from "./remote/gate.ts";
 
 /** Parsed command line. */
@@ -53,6 +55,8 @@ export interface CliOptions {
   command: string[];
   /** The remote listener's options (server/remote/cli_options.ts). */
   remote: RemoteOptionValues;
+  /** A session on another host (`domterm [user@]host`), or null. */
+  ssh: SshCliOptions | null;
 }
 
 export { UsageError };
@@ -72,6 +76,7 @@ export function cliOptions(a: ParsedArgs): CliOptions {
   if (flag(a, "no-browser") && a.options.browser !== undefined) {
     throw new UsageError("--browser and --no-browser cannot be used together");
   }
+  const ssh = sshFrom(a);
   return {
     help: flag(a, "help"),
     version: flag(a, "version"),
@@ -85,9 +90,24 @@ export function cliOptions(a: ParsedArgs): CliOptions {
       ? a.options.scrollback as number | null
       : undefined,
     detachedTimeout: a.options["detached-timeout"] as number | undefined,
-    command: [...a.rest ?? []],
+    // With a host, the command after `--` runs there (ssh.command).
+    command: ssh ? [] : [...a.rest ?? []],
     remote: remoteValues(a),
+    ssh,
   };
+}
+
+/** The ssh session the operand asks for (server/ssh/cli_options.ts). */
+function sshFrom(a: ParsedArgs): SshCliOptions | null {
+  try {
+    return sshOptions({
+      host: a.operands[0],
+      remoteDomterm: text(a, "remote-domterm"),
+      command: a.rest ?? [],
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
 }
 
 /** The remote listener's options as given (checked by remoteGate). */
@@ -174,14 +194,22 @@ export async function runMain(
   }
   // A --listen server is its own: it never hands off to a running one.
   if (controlPath !== null && opts.port === 0 && !gate) {
-    const res = await request(controlPath, {
-      op: "new",
-      ...(opts.command.length ? { command: opts.command } : {}),
-      cwd: Deno.cwd(),
-    });
+    const res = await request(
+      controlPath,
+      opts.ssh ? sshRequest(opts.ssh) : {
+        op: "new",
+        ...(opts.command.length ? { command: opts.command } : {}),
+        cwd: Deno.cwd(),
+      },
+      opts.ssh ? 120_000 : undefined, // ssh may ask for a while
+    );
     if (res !== null) {
       if (!res.ok) {
-        console.error(`domterm: the running server refused: ${res.error}`);
+        console.error(
+          opts.ssh // the error says what failed on the way to the host
+            ? `domterm: ${res.error}`
+            : `domterm: the running server refused: ${res.error}`,
+        );
         return 1;
       }
       await openWindow(res.url!, opts);
@@ -279,12 +307,22 @@ export async function runMain(
   }
 
   // Behind a password, the login page is what to open.
-  launcher = await openWindow(
-    gate?.config.password && opts.noBrowser
-      ? `${server.gate.origin(server.port)}/`
-      : server.url,
-    opts,
-  );
+  let url = gate?.config.password && opts.noBrowser
+    ? `${server.gate.origin(server.port)}/`
+    : server.url;
+  if (opts.ssh) {
+    // The first window is on the remote session.
+    const res = await (await handler).handle(sshRequest(opts.ssh));
+    if (!res.ok) {
+      console.error(`domterm: ${res.error}`);
+      control?.close();
+      store.close();
+      await server.shutdown();
+      return 1;
+    }
+    url = res.url!;
+  }
+  launcher = await openWindow(url, opts);
   await idle;
   control?.close();
   store.close();

@@ -23,6 +23,7 @@
 import { type InputMode, isInputMode } from "../core/protocol.ts";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
+import { parseSshRequest, type SshRequest } from "./ssh/request.ts"; // ssh hosts
 
 /** What the server tells `domterm list` about a session. */
 export interface SessionInfo {
@@ -37,6 +38,15 @@ export interface SessionInfo {
   state: "attached" | "detached";
   /** When it lost its last window (ms since the epoch), or null. */
   detachedSince: number | null;
+  // ssh hosts: a session on another host (server/ssh/remote_sessions.ts).
+  /** `user@host:port` of a remote session. */
+  host?: string;
+  /** Its number on that host. */
+  remoteSession?: number;
+  /** Its last ssh link went down. */
+  linkDown?: boolean;
+  /** The pids of its windows' ssh processes. */
+  sshPids?: number[];
 }
 
 /** A request to the server. */
@@ -51,6 +61,7 @@ export type ControlRequest =
   | { op: "input-mode"; session: number | string; mode: InputMode }
   | { op: "kill-server" }
   | { op: "share"; session: number | string; readOnly: boolean }
+  | SshRequest // ssh hosts
   | { op: "settings"; session: number | string; set?: Record<string, unknown> };
 
 /** An answer. */
@@ -264,6 +275,8 @@ export function parseRequest(text: string): ControlRequest | string {
     case "snapshot":
       if (!ref(o.session)) return `${o.op}: needs a session number or name`;
       return { op: o.op, session: o.session as number | string };
+    case "ssh": // ssh hosts
+      return parseSshRequest(o); // ssh hosts
     default:
       return `unknown op ${JSON.stringify(o.op)}`.slice(0, 100);
   }

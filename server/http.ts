@@ -36,6 +36,7 @@ import {
   type UpgradeGrant,
 } from "./remote/gate.ts";
 import { dropForReadOnly } from "./remote/read_only.ts";
+import { RemoteSessions } from "./ssh/remote_sessions.ts"; // ssh hosts
 
 export type { Asset } from "./assets.ts";
 
@@ -171,6 +172,8 @@ export interface DomtermServer {
   readonly settings: WindowSettings;
   /** The gate: login, shares, access log (server/remote/gate.ts). */
   readonly gate: RemoteGate;
+  /** Sessions on other hosts (`domterm user@host`). */
+  readonly remotes: RemoteSessions; // ssh hosts
   /**
    * Start a session without a window (`domterm new` before its window
    * connects): the window attaches with its number.
@@ -213,6 +216,9 @@ export function startServer(options: ServerOptions): DomtermServer {
   const log = options.log ?? ((m: string) => console.error(`domterm: ${m}`));
   const sessions = new Map<number, Session>();
   let nextSession = 1;
+  const remotes = new RemoteSessions(() => nextSession++, () => { // ssh hosts
+    if (sessions.size === 0) options.onIdle?.(); // ssh hosts
+  }); // ssh hosts
   let port = 0;
   const userCssPath = options.userCssPath === undefined
     ? defaultUserCssPath()
@@ -259,7 +265,7 @@ export function startServer(options: ServerOptions): DomtermServer {
       sessions.delete(id);
       gate.shares.forgetSession(id);
       settings.forget(id);
-      if (sessions.size === 0) options.onIdle?.();
+      if (sessions.size === 0 && remotes.size === 0) options.onIdle?.(); // ssh hosts
     });
     return s;
   }
@@ -297,6 +303,18 @@ export function startServer(options: ServerOptions): DomtermServer {
       readOnly = grant.readOnly;
       if (grant.viaLogin) {
         loginCheck = setInterval(() => loginGone(), LOGIN_CHECK_MS);
+      }
+      const remote = m.session !== undefined && remotes.get(m.session); // ssh hosts
+      if (remote) { // ssh hosts
+        if (readOnly) {
+          send(socket, {
+            type: "error",
+            message: "a share cannot open a session on another host",
+          });
+          socket.close(CLOSE_NO_SESSION, "no such session");
+          return;
+        }
+        return remotes.attach(socket, m, remote);
       }
       if (m.session !== undefined) {
         const found = sessions.get(m.session);
@@ -541,7 +559,9 @@ export function startServer(options: ServerOptions): DomtermServer {
     settings,
     gate,
     newSession,
+    remotes, // ssh hosts
     async shutdown() {
+      remotes.closeAll(); // ssh hosts
       await Promise.all([...sessions.values()].map((s) => s.close()));
       await server.shutdown();
     },

@@ -15,6 +15,7 @@ import type { DomtermServer } from "./http.ts";
 import type { Session } from "./session.ts";
 import { VERSION } from "./version.ts";
 import { setSessionInputMode } from "./line_input.ts";
+import { remoteControl } from "./ssh/control.ts"; // ssh hosts
 
 /** The page URL that attaches to `session`. */
 export function attachUrl(server: DomtermServer, session: number): string {
@@ -51,6 +52,8 @@ export function sessionControl(
 ): ControlHandler {
   return {
     async handle(req: ControlRequest): Promise<ControlResponse> {
+      const remote = await remoteControl(server, req); // ssh hosts
+      if (remote !== null) return remote; // ssh hosts
       switch (req.op) {
         case "info":
           return { ok: true, version: VERSION, pid: Deno.pid };
@@ -59,7 +62,8 @@ export function sessionControl(
             ok: true,
             sessions: [...server.sessions.values()]
               .filter((s) => !s.exitStatus)
-              .map(sessionInfo),
+              .map(sessionInfo)
+              .concat(server.remotes.list()), // ssh hosts
           };
         case "new": {
           if (req.name !== undefined && find(server, req.name)) {
@@ -151,6 +155,7 @@ export function sessionControl(
           setTimeout(stop, 0);
           return { ok: true };
       }
+      return { ok: false, error: `unknown op ${req.op}` }; // ssh hosts
     },
   };
 }

@@ -27,6 +27,8 @@ import {
 import { settingsCommand } from "../commands/settings.ts";
 import { shellIntegration } from "../commands/shell_integration.ts";
 import { viewSaved } from "../commands/view_saved.ts";
+import { runSshStdio } from "../ssh/stdio.ts";
+import { looksLikeHost } from "../ssh/target.ts";
 import { share } from "../commands/share.ts";
 import { hashPasswordCommand } from "../commands/hash_password.ts";
 import { CommandError, UsageError } from "./errors.ts";
@@ -121,12 +123,16 @@ export async function main(
   assets: Record<string, Asset>,
 ): Promise<number> {
   const ctx: CliContext = { assets };
+  // Internal: what the local domterm runs on a remote host through ssh.
+  if (argv[0] === "ssh-stdio") return await runSshStdio(argv.slice(1));
   // A subcommand is only ever the first argument: `domterm -- list` runs `list`.
   const spec = findCommand(argv[0]);
   if (spec !== undefined) return await runCommand(spec, argv.slice(1), ctx);
   try {
     const first = argv[0];
-    if (first !== undefined && !first.startsWith("-")) {
+    if (
+      first !== undefined && !first.startsWith("-") && !looksLikeHost(first)
+    ) {
       // ┌─ HOST OPERAND ─────────────────────────────────────────────────┐
       // │ `domterm [user@]host[:port] [-- cmd]` (issue 17 §1, the ssh    │
       // │ work) is routed here: a first argument that is neither an      │

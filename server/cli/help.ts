@@ -112,6 +112,10 @@ socket in $XDG_RUNTIME_DIR/domterm). Sessions live in the server: a reload,
 a crash or a lost connection only detaches the window; closing it on purpose
 ends the session. The server exits when its last session ends.
 
+A first operand with '@', ':' or '.' (or 'localhost') is a host: the session
+runs there, under a domterm server on that host, reached through your own ssh
+($DOMTERM_SSH replaces 'ssh'); it survives a dropped link (docs/ssh.md).
+
 ${commandList("sessions")}
 
 ${commandList("window")}

@@ -137,7 +137,10 @@ export const MAIN: CommandSpec = {
   description:
     "Runs command (default: $SHELL, else /bin/sh) on a new pseudo-terminal and opens a terminal window for it: Chrome, Chromium, Edge or Brave in app mode (no URL bar), else the system's default browser.",
   rest: "command [args...]",
-  operands: [],
+  operands: [{
+    name: "[user@]host[:port]",
+    optional: true,
+  }],
   options: [
     {
       name: "port",
@@ -188,6 +191,12 @@ export const MAIN: CommandSpec = {
           `--detached-timeout: '${v}' is not a number of seconds or 'never'`,
         );
       },
+    },
+    {
+      name: "remote-domterm",
+      value: "CMD",
+      help:
+        "with a host: how to run domterm there (default: $DOMTERM_REMOTE_DOMTERM, else 'domterm'; a shell command prefix, e.g. 'deno run -A /opt/domterm/main.ts')",
     },
     // The remote listener's (server/remote/cli_options.ts checks them).
     ...REMOTE_OPTIONS.map((o): OptionSpec => ({

@@ -82,15 +82,22 @@ function ago(ms: number): string {
 /** The table `domterm list` prints. */
 export function formatList(sessions: SessionInfo[], now = Date.now()): string {
   if (sessions.length === 0) return "no sessions";
+  // ssh hosts: a HOST column when a session runs on another host.
+  const hosts = sessions.some((s) => s.host !== undefined);
   const rows = [["#", "NAME", "PID", "SIZE", "WINDOWS", "STATE", "COMMAND"]];
+  if (hosts) rows[0].splice(1, 0, "HOST");
   for (const s of sessions) {
+    const host = hosts ? [s.host ?? "-"] : []; // ssh hosts
     rows.push([
       String(s.id),
+      ...host,
       s.name ?? "-",
       String(s.pid),
       `${s.cols}x${s.rows}`,
       String(s.windows),
-      s.state === "attached"
+      s.linkDown && s.windows > 0 // ssh hosts
+        ? "link down"
+        : s.state === "attached"
         ? "attached"
         : `detached ${ago(now - (s.detachedSince ?? now))}`,
       s.command.join(" "),

@@ -1,0 +1,57 @@
+/**
+ * What the control socket does with remote sessions: `{op: "ssh"}` starts
+ * one, and `attach`, `kill` and `detach` of a remote session's number act
+ * on it. Local sessions are left to server/session_control.ts.
+ *
+ * @module
+ */
+import type { ControlRequest, ControlResponse } from "../control.ts";
+import type { DomtermServer } from "../http.ts";
+
+/**
+ * Answer `req` when it concerns a remote session (or makes one); null
+ * when it is for the local sessions.
+ */
+export async function remoteControl(
+  server: DomtermServer,
+  req: ControlRequest,
+): Promise<ControlResponse | null> {
+  if (req.op === "ssh") {
+    try {
+      const s = await server.remotes.create(
+        {
+          target: req.target,
+          ssh: req.ssh,
+          remoteDomterm: req.remoteDomterm,
+        },
+        req.command,
+      );
+      return { ok: true, session: s.id, url: `${server.url}&session=${s.id}` };
+    } catch (e) {
+      return { ok: false, error: (e as Error).message };
+    }
+  }
+  if (req.op !== "attach" && req.op !== "kill" && req.op !== "detach") {
+    return null;
+  }
+  const id = typeof req.session === "number" || /^\d+$/.test(req.session)
+    ? Number(req.session)
+    : NaN;
+  const s = server.remotes.get(id);
+  if (s === undefined) return null;
+  switch (req.op) {
+    case "attach":
+      return { ok: true, session: s.id, url: `${server.url}&session=${s.id}` };
+    case "kill":
+      try {
+        await server.remotes.kill(s);
+        return { ok: true, session: s.id };
+      } catch (e) {
+        return { ok: false, error: (e as Error).message };
+      }
+    case "detach":
+      return s.windows.size > 0 && server.remotes.detach(s)
+        ? { ok: true, session: s.id }
+        : { ok: false, error: `session ${s.id} has no window` };
+  }
+}
