@@ -38,8 +38,9 @@ export function sshOptions(
     return null;
   }
   if (!looksLikeHost(given.host)) {
+    // Not a host (one has '@', ':' or '.' in it, or is 'localhost').
     throw new Error(
-      `unknown command '${given.host}' (a host has '@', ':' or '.' in it, or is 'localhost')`,
+      `unexpected argument '${given.host}' (to run a command, put it after '--')`,
     );
   }
   if (given.remoteDomterm !== undefined && given.remoteDomterm.trim() === "") {

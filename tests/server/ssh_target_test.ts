@@ -145,6 +145,6 @@ Deno.test("ssh options: the host operand, the command after -- and --remote-domt
   );
   usage(["h.x", "--"], "'--' must be followed by a command");
   usage(["h.x:0"], "not a port number");
-  usage(["nohost"], "unknown command 'nohost'");
+  usage(["nohost"], "unexpected argument 'nohost'");
   usage(["a.b", "c.d"], "");
 });
