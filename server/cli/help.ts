@@ -97,6 +97,7 @@ export function mainHelp(): string {
 
 Usage:
   domterm [options] [-- ${MAIN.rest ?? "command"}]
+  domterm [options] [user@]host[:port] [-- ${MAIN.rest ?? "command"}]
   domterm COMMAND [options] [args...]
 
 ${wrap(MAIN.description ?? "", WIDTH).join("\n")}
@@ -106,11 +107,11 @@ ${options}
 
 The server listens on 127.0.0.1 only unless --listen says otherwise (see
 docs/remote.md). Every window proves it knows a random server key that is
-never put on a command line. One server runs per user: a
-later 'domterm' asks the running one for a new session and window (through a
-socket in $XDG_RUNTIME_DIR/domterm). Sessions live in the server: a reload,
-a crash or a lost connection only detaches the window; closing it on purpose
-ends the session. The server exits when its last session ends.
+never put on a command line. One server runs per user: a later 'domterm'
+asks the running one for a new session and window (through a socket in
+$XDG_RUNTIME_DIR/domterm). Sessions live in the server: a reload, a crash or
+a lost connection only detaches the window; closing it on purpose ends the
+session. The server exits when its last session ends.
 
 A first operand with '@', ':' or '.' (or 'localhost') is a host: the session
 runs there, under a domterm server on that host, reached through your own ssh
