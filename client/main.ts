@@ -257,6 +257,15 @@ function start(): void {
         case "edit-state":
           lineInput.onRemoteState(msg);
           break;
+        case "login":
+          // The remote listener's login let this window in.
+          actions.register({
+            name: "log-out",
+            label: "Log out\u2026",
+            group: "session",
+            run: () => location.assign("/logout"),
+          });
+          break;
         case "read-only":
           showReadOnlyBadge(document, msg.message);
           break;

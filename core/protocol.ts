@@ -373,6 +373,14 @@ export interface ReadOnlyMessage {
   message: string;
 }
 
+/**
+ * Server -> client: this window came in through the remote listener's
+ * login (server/remote/gate.ts): its menu offers to log out. Sent once.
+ */
+export interface LoginMessage {
+  type: "login";
+}
+
 /** Messages the server sends as text frames. */
 export type ServerMessage =
   | ReadyMessage
@@ -386,7 +394,8 @@ export type ServerMessage =
   | InputModeMessage
   | EditStateMessage
   | SettingsMessage
-  | ReadOnlyMessage;
+  | ReadOnlyMessage
+  | LoginMessage;
 
 /** Largest terminal size either side accepts. */
 export const MAX_COLS = 2000;

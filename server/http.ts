@@ -358,6 +358,7 @@ export function startServer(options: ServerOptions): DomtermServer {
         });
         toldReadOnly = true;
       }
+      if (grant.viaLogin) send(socket, { type: "login" });
       options.onConnect?.();
     };
 

@@ -24,6 +24,19 @@ async function connected(page: Page): Promise<void> {
   );
 }
 
+/** The labels of the window's menu (opened with the menu button, then closed). */
+async function menuLabels(page: Page): Promise<string[]> {
+  await page.click(".dt-menu-button");
+  await page.waitForSelector('.dt-menu[role="menu"]');
+  const labels = await page.evaluate(() =>
+    [...document.querySelectorAll(".dt-menu .dt-menu-label")].map((el) =>
+      el.textContent ?? ""
+    )
+  );
+  await page.keyboard.press("Escape");
+  return labels;
+}
+
 async function newPage(browser: Browser): Promise<Page> {
   // A context per viewer: its own cookies; the test certificate accepted.
   const ctx = await browser.newContext({
@@ -76,6 +89,10 @@ Deno.test({
       await owner.keyboard.type("echo logged-in-$((40+2))");
       await owner.keyboard.press("Enter");
       await waitForRow(owner, "logged-in-42", 20_000);
+      assert(
+        (await menuLabels(owner)).includes("Log out\u2026"),
+        "a window let in by the login offers to log out",
+      );
 
       // A read-only share of session 1, in a browser with no login.
       const shared = await domterm(s, ["share", "1", "--read-only"]);
@@ -92,6 +109,10 @@ Deno.test({
         "read-only",
       );
       await waitForRow(viewer, "logged-in-42");
+      assert(
+        !(await menuLabels(viewer)).includes("Log out\u2026"),
+        "a share has no login to end",
+      );
 
       await viewer.click("#terminal");
       await viewer.keyboard.type("echo viewer-typed-$((1+1))");
