@@ -74,7 +74,21 @@ export type LinkMessage =
   | { type: "attached" }
   | { type: "done"; ended?: boolean }
   | { type: "closed"; code: number; reason: string }
-  | { type: "error"; message: string };
+  | { type: "error"; message: string }
+  | { type: "control"; request: ForwardedRequest }
+  | { type: "answer"; response: Record<string, unknown> };
+
+/**
+ * A control request for one remote session that the local server passes
+ * on to the remote one (`domterm input-mode`, `settings`, `save`).
+ */
+export type ForwardedRequest =
+  | { op: "input-mode"; session: number; mode: string }
+  | { op: "settings"; session: number; set?: Record<string, unknown> }
+  | { op: "snapshot"; session: number };
+
+/** The ops {@link ForwardedRequest} may carry. */
+export const FORWARDED_OPS = ["input-mode", "settings", "snapshot"] as const;
 
 /** Encode a link message as a frame. */
 export function linkFrame(m: LinkMessage): Uint8Array<ArrayBuffer> {
@@ -142,6 +156,44 @@ export function parseLinkMessage(payload: Uint8Array): LinkMessage | string {
       return {
         type: "error",
         message: String(o.message ?? "unknown error").slice(0, 4096),
+      };
+    case "control": {
+      const r = o.request as Record<string, unknown> | null;
+      if (
+        typeof r !== "object" || r === null ||
+        !(FORWARDED_OPS as readonly unknown[]).includes(r.op) || !id(r.session)
+      ) return "control: bad request";
+      const session = r.session as number;
+      if (r.op === "input-mode") {
+        if (typeof r.mode !== "string") return "control: bad mode";
+        return {
+          type: "control",
+          request: { op: "input-mode", session, mode: r.mode },
+        };
+      }
+      if (r.op === "settings") {
+        if (
+          r.set !== undefined &&
+          (typeof r.set !== "object" || r.set === null || Array.isArray(r.set))
+        ) return "control: bad settings";
+        return {
+          type: "control",
+          request: r.set === undefined ? { op: "settings", session } : {
+            op: "settings",
+            session,
+            set: r.set as Record<string, unknown>,
+          },
+        };
+      }
+      return { type: "control", request: { op: "snapshot", session } };
+    }
+    case "answer":
+      if (typeof o.response !== "object" || o.response === null) {
+        return "answer: bad response";
+      }
+      return {
+        type: "answer",
+        response: o.response as Record<string, unknown>,
       };
     default:
       return `unknown link message ${JSON.stringify(o.type)}`.slice(0, 100);

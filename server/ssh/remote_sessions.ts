@@ -25,6 +25,7 @@ import type { SessionInfo } from "../control.ts";
 import { closeAfterFinal, sendBytes, sendText } from "../socket_send.ts";
 import {
   encodeFrame,
+  type ForwardedRequest,
   FRAME_BYTES,
   FRAME_LINK,
   FRAME_TEXT,
@@ -130,6 +131,25 @@ export class RemoteSessions {
     s.pid = answer.pid;
     this.#sessions.set(s.id, s);
     return s;
+  }
+
+  /**
+   * Pass a control request about `s` (input mode, settings, snapshot) to
+   * the remote server over a new link; resolves with its answer.
+   */
+  async control(
+    s: RemoteSession,
+    request: ForwardedRequest,
+  ): Promise<Record<string, unknown>> {
+    const { link, answer } = await SshLink.open(s.spec, {
+      type: "control",
+      request: { ...request, session: s.remoteId },
+    });
+    link.close();
+    if (answer.type !== "answer") {
+      throw new Error("the remote domterm did not answer the request");
+    }
+    return answer.response;
   }
 
   /** End a remote session (`domterm kill`): asks the remote server over a new link. */

@@ -21,7 +21,7 @@ import {
   SSH_PROTOCOL_VERSION,
 } from "./frames.ts";
 import { VERSION } from "../version.ts";
-import { request } from "../control.ts";
+import { type ControlRequest, request } from "../control.ts";
 import { ensureServer, runningServer } from "./remote_server.ts";
 import { CLOSE_GRACE_MS, WS_PATH } from "../../core/protocol.ts";
 
@@ -124,8 +124,22 @@ export async function runSshStdio(argv: string[]): Promise<number> {
         return 0;
       case "attach":
         return await relay(req.session, input, out, fail);
+      case "control": {
+        // `domterm input-mode`, `settings` or `save` of a session here,
+        // asked on the other host: the server here answers.
+        const path = await runningServer();
+        const res = path === null
+          ? null
+          : await request(path, req.request as ControlRequest);
+        if (res === null) return await fail("no domterm server is running");
+        await out.write(linkFrame({
+          type: "answer",
+          response: res as unknown as Record<string, unknown>,
+        }));
+        return 0;
+      }
       default:
-        return await fail("expected new, attach or kill");
+        return await fail("expected new, attach, kill or control");
     }
   } catch (e) {
     return await fail((e as Error).message);

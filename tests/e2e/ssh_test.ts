@@ -153,6 +153,40 @@ Deno.test({
       },
     );
 
+    await t.step(
+      "save, input-mode and settings of the remote session go to its host",
+      async () => {
+        const [info] = await localList();
+        const id = String(info.id);
+        const file = `${localDir}/saved.html`;
+        const saved = await domterm(["save", id, file], localEnv);
+        assertEquals(saved.code, 0, saved.stderr);
+        const html = Deno.readTextFileSync(file);
+        assert(html.includes("remote-42"), "the saved page holds the output");
+        const mode = await domterm(["input-mode", "line", id], localEnv);
+        assertEquals(mode.code, 0, mode.stderr);
+        await waitFor(
+          "the window in line mode",
+          () =>
+            page.evaluate(() =>
+              (globalThis as unknown as {
+                domterm: { lineInput?: { mode: string } };
+              }).domterm.lineInput?.mode === "line"
+            ),
+        );
+        const back = await domterm(["input-mode", "auto", id], localEnv);
+        assertEquals(back.code, 0, back.stderr);
+        const set = await domterm(
+          ["settings", "--session", id, "colors.background=#203040"],
+          localEnv,
+        );
+        assertEquals(set.code, 0, set.stderr);
+        const shown = await domterm(["settings", "--session", id], localEnv);
+        assertEquals(shown.code, 0, shown.stderr);
+        assert(shown.stdout.includes("#203040"), shown.stdout);
+      },
+    );
+
     await t.step("a dropped ssh link loses and doubles nothing", async () => {
       const stop = `${remoteDir}/stop-counting`;
       await page.keyboard.type(
