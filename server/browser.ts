@@ -233,7 +233,11 @@ export function appArgs(
 export async function openBrowser(
   url: string,
   choice: BrowserChoice,
-  options: { size?: { width: number; height: number } } = {},
+  options: {
+    size?: { width: number; height: number };
+    /** The browser exited with a failure status (no display, a bad flag...). */
+    onFailure?: (status: Deno.CommandStatus) => void;
+  } = {},
 ): Promise<string> {
   const dir = configDir();
   const launcher = await writeLauncher(url, dir);
@@ -248,7 +252,9 @@ export async function openBrowser(
       stderr: "null",
     }).spawn();
     child.unref();
-    child.status.catch(() => {});
+    child.status.then((s) => {
+      if (!s.success) options.onFailure?.(s);
+    }).catch(() => {});
   } catch (e) {
     await Deno.remove(launcher).catch(() => {});
     throw new Error(`cannot start ${choice.path}: ${(e as Error).message}`);

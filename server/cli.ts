@@ -385,6 +385,9 @@ function sessionEnv(
  * URL (--no-browser, or when no browser can be started). Returns the
  * launcher file to remove once the window has connected, if any.
  */
+/** A browser that fails later than this has shown its window. */
+const BROWSER_FAILURE_WINDOW_MS = 10_000;
+
 async function openWindow(
   url: string,
   opts: CliOptions,
@@ -394,7 +397,26 @@ async function openWindow(
     return null;
   }
   try {
-    return await openBrowser(url, chooseBrowser(opts.browser));
+    const choice = chooseBrowser(opts.browser);
+    const opened = performance.now();
+    return await openBrowser(url, choice, {
+      // A browser that cannot show a window (no display, say) exits at once
+      // with an error: say so rather than wait for a window in silence.
+      onFailure: (s) => {
+        if (performance.now() - opened > BROWSER_FAILURE_WINDOW_MS) return;
+        console.error(
+          `domterm: ${choice.path} exited with ${
+            s.signal ? `signal ${s.signal}` : `status ${s.code}`
+          } before showing a window${
+            Deno.build.os === "linux" && !Deno.env.get("DISPLAY") &&
+              !Deno.env.get("WAYLAND_DISPLAY")
+              ? " (no DISPLAY or WAYLAND_DISPLAY is set)"
+              : ""
+          }; open this URL yourself (it contains the server key), or use --no-browser:`,
+        );
+        console.log(url);
+      },
+    });
   } catch (e) {
     console.error(`domterm: ${(e as Error).message}`);
     console.error(

@@ -134,3 +134,24 @@ Deno.test("cli: a missing browser gives a clear error and still prints the URL",
   assertMatch(err, /browser '\/nonexistent\/browser' not found/);
   assertMatch(text, /^http:\/\/127\.0\.0\.1:\d+\/#key=/);
 });
+
+Deno.test("cli: a browser that fails before showing a window is reported, with the URL", async () => {
+  // /bin/false stands for a Chromium that cannot open a display.
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "--browser", "/bin/false", "--", "/bin/sh"],
+    env: privateRuntimeEnv(),
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const text = await firstLine(child);
+  child.kill("SIGTERM");
+  await child.status;
+  await child.stdout.cancel().catch(() => {});
+  const err = await new Response(child.stderr).text();
+  assertMatch(
+    err,
+    /\/bin\/false exited with status 1 before showing a window.*open this URL yourself/,
+  );
+  assertMatch(text, /^http:\/\/127\.0\.0\.1:\d+\/#key=/);
+});
