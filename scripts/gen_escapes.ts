@@ -18,6 +18,7 @@ import {
 import { type ModeEntry, MODES } from "../core/emulator/mode_table.ts";
 import type { Emulator } from "../core/emulator/context.ts";
 import { ModeReport } from "../core/emulator/modes.ts";
+import { VT52_SEQUENCES } from "../core/emulator/vt52.ts";
 
 /** The file the tables go into, relative to the repository root. */
 export const DOC_PATH = "docs/escapes.md";
@@ -148,6 +149,24 @@ export function renderTables(): string {
       ["Sequence", "Name", "Handler", "What it does"],
       DCS_SEQUENCES.map((r) => [
         code(`DCS ${csiForm(r.key).slice(4)} … ST`),
+        r.name,
+        code(r.handler.name),
+        r.summary,
+      ]),
+    ),
+    "",
+    "### VT52 mode",
+    "",
+    "After `CSI ? 2 l` (DECANM reset) the parser reads VT52 sequences only",
+    "(`core/emulator/vt52.ts`): CSI, OSC, DCS, C1 controls and the other ESC",
+    "sequences are not recognised; C0 controls work as before. Keys send VT52",
+    "forms: cursor keys `ESC A`..`ESC D`, F1-F4 `ESC P`..`ESC S`, the keypad in",
+    "application mode `ESC ? x`.",
+    "",
+    table(
+      ["Sequence", "Name", "Handler", "What it does"],
+      VT52_SEQUENCES.map((r) => [
+        code(r.key === "Y" ? "ESC Y Pr Pc" : `ESC ${r.key}`),
         r.name,
         code(r.handler.name),
         r.summary,

@@ -23,6 +23,7 @@ import {
 } from "./modes.ts";
 import { resetMargins } from "./scroll.ts";
 import { activate } from "./state.ts";
+import { enterVt52 } from "./vt52.ts";
 
 /** One mode. */
 export interface ModeEntry {
@@ -170,7 +171,7 @@ const altScreen = (t: Emulator) => b(t.s.modes.altScreen);
 export const MODES: readonly ModeEntry[] = [
   //   mode  name        key / report                   summary
   flag(1,    "DECCKM",   "applicationCursorKeys",       "Application cursor keys"),
-  dec(2,     "DECANM",   "ANSI mode, reported set as xterm (VT52 mode is not implemented: reset is ignored)", () => ModeReport.Set),
+  dec(2,     "DECANM",   "ANSI mode; reset enters VT52 mode (`ESC <` leaves it; see VT52 mode below)", (t) => b(!t.s.modes.vt52), (t, on) => { if (!on) enterVt52(t); }),
   dec(3,     "DECCOLM",  "132 or 80 columns, honoured with ?40: asks the window for the width, resets the margins, homes the cursor, clears the screen unless ?95", (t) => b(t.s.modes.column132), deccolm),
   flag(4,    "DECSCLM",  "smoothScroll",                "Smooth scrolling (reported only: scrolling is immediate)", true),
   flag(5,    "DECSCNM",  "reverseVideo",                "Reverse video screen"),

@@ -25,6 +25,8 @@ export class Modes implements InputModes {
   newlineMode = false;
   /** DECCKM (?1). */
   applicationCursorKeys = false;
+  /** DECANM (?2) reset: VT52 mode (`vt52.ts`). */
+  vt52 = false;
   /** DECCOLM (?3): 132-column mode flag (the screen is not resized). */
   column132 = false;
   /** DECSCNM (?5). */

@@ -175,11 +175,8 @@ export function statusString(s: TerminalState, request: string): string | null {
       return `${
         (s.pen.flags & A_PROTECTED) !== 0 && s.modes.protectMode === 1 ? 1 : 0
       }"q`;
-    case '"p': { // DECSCL
-      const level = s.modes.vtLevel;
-      if (level < 2) return '61"p';
-      return `${60 + level};${s.modes.c1Replies ? 0 : 1}"p`;
-    }
+    case '"p': // DECSCL (a VT100, level 1, is not asked: see decrqss)
+      return `${60 + s.modes.vtLevel};${s.modes.c1Replies ? 0 : 1}"p`;
     case "*x": // DECSACE
       return `${s.rectExtent ? 2 : 1}*x`;
     case "$}": // DECSASD: the main display
@@ -207,5 +204,8 @@ export function decrqss(
   for (let i = 0; i < payload.length && i < 16; i++) {
     s += String.fromCharCode(payload[i]);
   }
+  // xterm: a VT100 has no DECRQSS; at level 1 the DECSCL query gets no
+  // answer at all (what vttest checks after VT52 mode's ESC <).
+  if (s === '"p' && t.s.modes.vtLevel < 2) return;
   t.send(decrqssReply(statusString(t.s, s)));
 }

@@ -264,9 +264,11 @@ runCases("DECRQSS settings", [
     replies: [rqss('"p', '63;1"p')],
   },
   {
-    name: "DECSCL level 1",
-    input: `${CSI}61"p${DCS}$q"p${ST}`,
-    replies: [rqss('"p', '61"p')],
+    // xterm 379 (misc.c do_dcs): "none of DECRQSS is valid for vt100's":
+    // the DECSCL query is not answered at level 1; other settings still are.
+    name: "DECSCL level 1: not answered",
+    input: `${CSI}61"p${DCS}$q"p${ST}${DCS}$qr${ST}`,
+    replies: [rqss("r", "1;24r")],
   },
   {
     name: "DECSCA set",
