@@ -82,9 +82,16 @@ function modeReport(m: ModeEntry): string {
   if (m.set !== undefined) return "set / reset";
   // A permanent mode's report does not look at the terminal.
   const r = m.report(null as unknown as Emulator);
-  return r === ModeReport.PermanentlySet
-    ? "permanently set"
-    : "permanently reset";
+  switch (r) {
+    case ModeReport.PermanentlySet:
+      return "permanently set";
+    case ModeReport.Set:
+      return "set (fixed)";
+    case ModeReport.Reset:
+      return "reset (fixed)";
+    default:
+      return "permanently reset";
+  }
 }
 
 /** The generated Markdown (without the markers). */

@@ -104,12 +104,16 @@ runCases("VT52", [
     screen: "\n\n\n\n  X",
   },
   {
-    // As xterm (and a VT420): a VT100 answers DA1 as one, has no DECRQM
-    // and ignores S8C1T; DECSCL brings the level back.
+    // As xterm (and a VT420): a VT100 has no DECRQM and ignores S8C1T
+    // (DA1 stays the VT525's); DECSCL brings the level back.
     name: "ESC < leaves conformance level 1 (VT100)",
     input: `${VT52}${ESC}<${CSI}c${CSI}?2$p${ESC} G${CSI}6n` +
       `${CSI}65;1"p${CSI}?2$p`,
-    replies: [`${CSI}?1;2c`, `${CSI}1;1R`, `${CSI}?2;1$y`],
+    replies: [
+      `${CSI}?65;1;2;6;8;9;15;16;17;18;21;22;28c`,
+      `${CSI}1;1R`,
+      `${CSI}?2;1$y`,
+    ],
   },
   {
     name: "DECRQM ?2 before VT52 mode: set",
