@@ -216,6 +216,13 @@ export const PLAIN_FLAG_MODES: readonly [number, string, boolean, string][] = [
     false,
     "Cursor to the right of a sixel image (reported only)",
   ],
+  // Appended: a snapshot's plainFlags bits are indexes into this list.
+  [
+    43,
+    "DECGEPM",
+    false,
+    "Graphics expanded print mode (reported only: no printer)",
+  ],
 ];
 
 /** Whether plain flag `i` of {@link PLAIN_FLAG_MODES} is set. */

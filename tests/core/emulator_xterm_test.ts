@@ -40,6 +40,8 @@ const RQM: [string, string, number][] = [
   ["?42", `${CSI}61"p${CSI}?42h${CSI}65;1"p`, 2],
   ["?95", `${CSI}64;1"p${CSI}?95h${CSI}65;1"p`, 2],
   ["?95", `${CSI}?95h`, 1],
+  ["?43", "", 2], // DECGEPM: ctlseqs lists it; kept as a reported flag
+  ["?43", `${CSI}?43h`, 1],
   ["?45", `${CSI}?45h`, 1],
   ["?47", `${CSI}?47h`, 1],
   ["?66", `${CSI}?66h`, 1],
