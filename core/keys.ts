@@ -63,6 +63,8 @@ export interface KeyOptions {
 const ESC = "\x1b";
 const CSI = "\x1b[";
 const SS3 = "\x1bO";
+/** VT52 mode's application keypad prefix (`ESC ? x`). */
+const VT52_KEYPAD = "\x1b?";
 
 /** Modifier bits as in xterm's modifier parameter (parameter = 1 + bits). */
 export const MOD_SHIFT = 1;
@@ -436,11 +438,19 @@ function encodeLegacy(
     modes.applicationKeypad && code in KEYPAD_APP_FINAL &&
     (n.char !== null || n.name === "Enter") && !ctrl && !alt && !meta
   ) {
-    return SS3 + KEYPAD_APP_FINAL[code];
+    return (modes.vt52 ? VT52_KEYPAD : SS3) + KEYPAD_APP_FINAL[code];
   }
 
   if (n.name !== null) {
     const name = n.name;
+    if (modes.vt52) {
+      // A VT52 has no modifier parameters: cursor keys are ESC A..D, PF1-4
+      // (F1-F4) ESC P..S, in every mode.
+      if (name in CURSOR_FINAL) {
+        return ESC + CURSOR_FINAL[name as CursorKeyName];
+      }
+      if (name in PF_FINAL) return ESC + PF_FINAL[name];
+    }
     if (name in CURSOR_FINAL) {
       const cursor = name as CursorKeyName;
       if (mods !== 0) return csiWithMods(1, mods, CURSOR_FINAL[cursor]);

@@ -58,6 +58,8 @@ export interface InputModes {
   backarrowBs?: boolean;
   /** KAM (2): the keyboard is locked, typed keys are dropped (absent: unlocked). */
   keyboardLocked?: boolean;
+  /** DECANM (?2) reset: VT52 mode, keys send VT52 forms (absent: ANSI mode). */
+  vt52?: boolean;
 }
 
 /**

@@ -18,6 +18,7 @@ import {
 import { type ModeEntry, MODES } from "../core/emulator/mode_table.ts";
 import type { Emulator } from "../core/emulator/context.ts";
 import { ModeReport } from "../core/emulator/modes.ts";
+import { VT52_SEQUENCES } from "../core/emulator/vt52.ts";
 
 /** The file the tables go into, relative to the repository root. */
 export const DOC_PATH = "docs/escapes.md";
@@ -81,9 +82,16 @@ function modeReport(m: ModeEntry): string {
   if (m.set !== undefined) return "set / reset";
   // A permanent mode's report does not look at the terminal.
   const r = m.report(null as unknown as Emulator);
-  return r === ModeReport.PermanentlySet
-    ? "permanently set"
-    : "permanently reset";
+  switch (r) {
+    case ModeReport.PermanentlySet:
+      return "permanently set";
+    case ModeReport.Set:
+      return "set (fixed)";
+    case ModeReport.Reset:
+      return "reset (fixed)";
+    default:
+      return "permanently reset";
+  }
 }
 
 /** The generated Markdown (without the markers). */
@@ -148,6 +156,24 @@ export function renderTables(): string {
       ["Sequence", "Name", "Handler", "What it does"],
       DCS_SEQUENCES.map((r) => [
         code(`DCS ${csiForm(r.key).slice(4)} … ST`),
+        r.name,
+        code(r.handler.name),
+        r.summary,
+      ]),
+    ),
+    "",
+    "### VT52 mode",
+    "",
+    "After `CSI ? 2 l` (DECANM reset) the parser reads VT52 sequences only",
+    "(`core/emulator/vt52.ts`): CSI, OSC, DCS, C1 controls and the other ESC",
+    "sequences are not recognised; C0 controls work as before. Keys send VT52",
+    "forms: cursor keys `ESC A`..`ESC D`, F1-F4 `ESC P`..`ESC S`, the keypad in",
+    "application mode `ESC ? x`.",
+    "",
+    table(
+      ["Sequence", "Name", "Handler", "What it does"],
+      VT52_SEQUENCES.map((r) => [
+        code(r.key === "Y" ? "ESC Y Pr Pc" : `ESC ${r.key}`),
         r.name,
         code(r.handler.name),
         r.summary,

@@ -27,8 +27,10 @@ export interface Emulator extends OscHost {
   printChar(cp: number): void;
   /** Print `codes[start..end)` as the parser would (charsets, insert mode...). */
   print(codes: Uint32Array, start: number, end: number): void;
-  /** RIS without touching the parser. */
+  /** RIS (VT52 mode ends too). */
   fullReset(): void;
+  /** Enter or leave VT52 mode: the mode flag and the parser's (see `vt52.ts`). */
+  setVt52(on: boolean): void;
   /** OSC 72 / 721 and image blocks. */
   readonly embeds: HtmlEmbeds;
   /** What the shell-integration handlers act on. */

@@ -23,6 +23,7 @@ import {
 } from "./modes.ts";
 import { resetMargins } from "./scroll.ts";
 import { activate } from "./state.ts";
+import { enterVt52 } from "./vt52.ts";
 
 /** One mode. */
 export interface ModeEntry {
@@ -69,6 +70,12 @@ function ansi(mode: number, name: string, summary: string, report: (t: Emulator)
 }
 
 const permanentlyReset = () => ModeReport.PermanentlyReset;
+
+/** `entry` whose set and reset work only from conformance level `level` (as xterm gates them). */
+function atLevel(level: number, entry: ModeEntry): ModeEntry {
+  const set = entry.set!;
+  return { ...entry, set: (t, on) => { if (t.s.modes.vtLevel >= level) set(t, on); } };
+}
 
 /** ?9 / ?1000 / ?1002 / ?1003: one of them at a time. */
 function mouseTracking(mode: 9 | 1000 | 1002 | 1003, name: string, summary: string): ModeEntry {
@@ -170,7 +177,7 @@ const altScreen = (t: Emulator) => b(t.s.modes.altScreen);
 export const MODES: readonly ModeEntry[] = [
   //   mode  name        key / report                   summary
   flag(1,    "DECCKM",   "applicationCursorKeys",       "Application cursor keys"),
-  dec(2,     "DECANM",   "ANSI mode, reported set as xterm (VT52 mode is not implemented: reset is ignored)", () => ModeReport.Set),
+  dec(2,     "DECANM",   "ANSI mode; reset enters VT52 mode (`ESC <` leaves it; see VT52 mode below)", (t) => b(!t.s.modes.vt52), (t, on) => { if (!on) enterVt52(t); }),
   dec(3,     "DECCOLM",  "132 or 80 columns, honoured with ?40: asks the window for the width, resets the margins, homes the cursor, clears the screen unless ?95", (t) => b(t.s.modes.column132), deccolm),
   flag(4,    "DECSCLM",  "smoothScroll",                "Smooth scrolling (reported only: scrolling is immediate)", true),
   flag(5,    "DECSCNM",  "reverseVideo",                "Reverse video screen"),
@@ -181,14 +188,14 @@ export const MODES: readonly ModeEntry[] = [
   flag(12,   "ATT610",   "cursorBlink",                 "Blinking cursor"),
   flag(25,   "DECTCEM",  "cursorVisible",               "Cursor visible"),
   flag(40,   "XTERM_132", "allow132",                   "Allow DECCOLM (?3)"),
-  flag(42,   "DECNRCM",  "nationalCharsets",            "National replacement character sets may be designated"),
+  atLevel(2, flag(42,   "DECNRCM",  "nationalCharsets",  "National replacement character sets may be designated (from level 2, as xterm)")),
   dec(45,    "REVERSE_WRAP", "Reverse wraparound: BS and CUB at the left margin go to the end of the previous line", (t) => b(t.s.modes.reverseWrap), (t, on) => { t.s.modes.reverseWrap = on; }),
   dec(47,    "ALTBUF",   "Alternate screen (not cleared)", altScreen, (t, on) => switchScreen(t, on, false)),
   flag(66,   "DECNKM",   "applicationKeypad",           "Application keypad"),
   flag(67,   "DECBKM",   "backarrowBs",                 "Backspace sends BS (set) or DEL (reset, the default)"),
   dec(69,    "DECLRMM",  "Left and right margins (DECSLRM) enabled; reset drops them", (t) => b(t.s.modes.leftRightMargins), declrmm),
   flag(80,   "DECSDM",   "sixelDisplay",                "Sixel scrolling off: an alternate-screen sixel goes at the top-left, the cursor stays", true),
-  flag(95,   "DECNCSM",  "noClearOnColumnChange",       "DECCOLM does not clear the screen", true),
+  atLevel(5, flag(95,   "DECNCSM",  "noClearOnColumnChange", "DECCOLM does not clear the screen (set and reset from level 5, as xterm)", true)),
   mouseTracking(1000,    "VT200_MOUSE", "Mouse: report presses and releases"),
   mouseTracking(1002,    "BTN_EVENT_MOUSE", "Mouse: also report motion with a button down"),
   mouseTracking(1003,    "ANY_EVENT_MOUSE", "Mouse: report all motion"),
@@ -209,7 +216,7 @@ export const MODES: readonly ModeEntry[] = [
 
   ansi(1,    "GATM",     "Guarded area transfer (not supported)", permanentlyReset),
   ansi(2,    "KAM",      "Keyboard action: set locks the keyboard (the window drops typed keys)", (t) => b(t.s.modes.keyboardLocked), (t, on) => { t.s.modes.keyboardLocked = on; t.emit({ type: "modes" }); }),
-  ansi(3,    "CRM",      "Show control characters (not supported)", permanentlyReset),
+  ansi(3,    "CRM",      "Show control characters (not supported; reported reset, not permanently, as xterm)", () => ModeReport.Reset),
   ansi(4,    "IRM",      "Insert mode", (t) => b(t.s.modes.insert), (t, on) => { t.s.modes.insert = on; }),
   ansi(5,    "SRTM",     "Status report transfer (not supported)", permanentlyReset),
   ansi(7,    "VEM",      "Vertical editing (not supported)", permanentlyReset),

@@ -25,6 +25,8 @@ export class Modes implements InputModes {
   newlineMode = false;
   /** DECCKM (?1). */
   applicationCursorKeys = false;
+  /** DECANM (?2) reset: VT52 mode (`vt52.ts`). */
+  vt52 = false;
   /** DECCOLM (?3): 132-column mode flag (the screen is not resized). */
   column132 = false;
   /** DECSCNM (?5). */
@@ -213,6 +215,13 @@ export const PLAIN_FLAG_MODES: readonly [number, string, boolean, string][] = [
     "SIXEL_CURSOR_RIGHT",
     false,
     "Cursor to the right of a sixel image (reported only)",
+  ],
+  // Appended: a snapshot's plainFlags bits are indexes into this list.
+  [
+    43,
+    "DECGEPM",
+    false,
+    "Graphics expanded print mode (reported only: no printer)",
   ],
 ];
 

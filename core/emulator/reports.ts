@@ -23,14 +23,13 @@ import { penToSgr } from "./sgr.ts";
 import type { TerminalState } from "./state.ts";
 
 /**
- * DA1's answer at the current conformance level: `CSI ? 1 ; 2 c` (VT100
- * with advanced video) at level 1, else the level as 6x followed by the
- * VT525 feature list.
+ * DA1's answer: always the VT525 one. xterm derives it from its
+ * decTerminalID resource, not from the conformance level ("there's no
+ * control sequence that modifies this"); ctlseqs: "The response depends on
+ * the decTerminalID resource setting".
  */
-export function da1Reply(s: TerminalState): string {
-  const level = s.modes.vtLevel;
-  if (level < 2) return csiReply("?1;2c");
-  return DA1_REPLY.replace("?65;", `?${60 + level};`);
+export function da1Reply(_s: TerminalState): string {
+  return DA1_REPLY;
 }
 /** `CSI c` / `CSI 0 c` DA1: primary device attributes (the conformance level first). */
 export function da1(t: Emulator, p: Params): void {
@@ -43,8 +42,9 @@ export function decid(t: Emulator): void {
 
 /**
  * `CSI Pl ; Pc " p` DECSCL: conformance level 61-65 (VT100 to VT500) and,
- * from level 2, 8-bit (Pc 0) or 7-bit (1, 2) controls in replies. Does a
- * soft reset, as the VT510 does.
+ * from level 2, 8-bit (Pc 0 or 2, and as xterm when Pc is omitted) or
+ * 7-bit (Pc 1) controls in replies; another Pc keeps them. Does a soft
+ * reset, as xterm and the VT510 do.
  */
 export function decscl(t: Emulator, p: Params): void {
   const level = p.get(0, 0) - 60;
@@ -52,7 +52,10 @@ export function decscl(t: Emulator, p: Params): void {
   decstr(t, p);
   const m = t.s.modes;
   m.vtLevel = level;
-  m.c1Replies = level >= 2 && p.length > 1 && p.get(1, 0) === 0;
+  const pc = p.get(1, 0);
+  if (level < 2) m.c1Replies = false;
+  else if (pc === 0 || pc === 2) m.c1Replies = true;
+  else if (pc === 1) m.c1Replies = false;
 }
 /** `ESC SP G` S8C1T: replies use 8-bit C1 introducers (from level 2). */
 export function s8c1t(t: Emulator): void {
@@ -66,9 +69,9 @@ export function s7c1t(t: Emulator): void {
 export function da2(t: Emulator, p: Params): void {
   if (p.get(0, 0) === 0) t.send(DA2_REPLY);
 }
-/** `CSI = c` DA3: tertiary device attributes (unit id). */
+/** `CSI = c` DA3 (DECRPTUI): tertiary device attributes (unit id), from level 4 as xterm. */
 export function da3(t: Emulator, p: Params): void {
-  if (p.get(0, 0) === 0) t.send(DA3_REPLY);
+  if (p.get(0, 0) === 0 && t.s.modes.vtLevel >= 4) t.send(DA3_REPLY);
 }
 /** `CSI > q` XTVERSION: name and version. */
 export function xtversion(t: Emulator, p: Params): void {
@@ -102,51 +105,61 @@ export function dsr(t: Emulator, p: Params): void {
 }
 
 /**
- * `CSI ? Ps n` DECDSR, every form xterm answers: 6 DECXCPR, 15 printer (none),
- * 25 user-defined keys (unlocked), 26 keyboard (North American; ready from
- * level 2, LK201 from level 3), 53/55 locator (ready), 56 locator type
- * (mouse), 62 DECMSR macro space (none), 63 DECCKSR memory checksum (of no
- * macros), 75 data integrity (no errors), 85 multiple sessions (not
- * configured).
+ * `CSI ? Ps n` DECDSR, every form xterm answers, each from the conformance
+ * level of the DEC terminal that had it (as xterm's charproc.c gates them):
+ * 6 DECXCPR (the page, 1, from level 3, as a VT330), from level 2 15
+ * printer (none), 25 user-defined keys (unlocked), 26 keyboard (North
+ * American; "ready" from level 3, LK201 from level 4); from level 3 53/55
+ * locator (ready), 56 locator type (mouse); from level 4 62 DECMSR macro
+ * space (none), 63 DECCKSR memory checksum (of no macros), 75 data
+ * integrity (no errors), 85 multiple sessions (not configured).
  */
 export function decdsr(t: Emulator, p: Params): void {
   const level = t.s.modes.vtLevel;
-  switch (p.get(0, 0)) {
-    case 6: { // DECXCPR
-      const [r, c] = reportedPosition(t.s);
-      t.send(csiReply(`?${r};${c};1R`));
-      break;
-    }
+  const v = p.get(0, 0);
+  if (v === 6) { // DECXCPR
+    const [r, c] = reportedPosition(t.s);
+    t.send(csiReply(`?${r};${c}${level >= 3 ? ";1" : ""}R`));
+    return;
+  }
+  if (level < 2) return;
+  switch (v) {
     case 15: // printer: none
       t.send(csiReply("?13n"));
-      break;
+      return;
     case 25: // user-defined keys: not locked
       t.send(csiReply("?20n"));
-      break;
+      return;
     case 26: // keyboard: North American
       t.send(
-        csiReply(`?27;1${level >= 2 ? ";0" : ""}${level >= 3 ? ";0" : ""}n`),
+        csiReply(`?27;1${level >= 3 ? ";0" : ""}${level >= 4 ? ";0" : ""}n`),
       );
-      break;
+      return;
+  }
+  if (level < 3) return;
+  switch (v) {
     case 53:
     case 55: // locator: ready
       t.send(csiReply("?50n"));
-      break;
+      return;
     case 56: // locator type: mouse
       t.send(csiReply("?57;1n"));
-      break;
+      return;
+  }
+  if (level < 4) return;
+  switch (v) {
     case 62: // DECMSR: no space for macros
       t.send(csiReply("0*{"));
-      break;
+      return;
     case 63: // DECCKSR: checksum of the (empty) macro memory, with the request's id
       t.send(dcsReply(`${p.get(1, 0)}!~0000`));
-      break;
+      return;
     case 75: // data integrity: no errors
       t.send(csiReply("?70n"));
-      break;
+      return;
     case 85: // multiple sessions: not configured
       t.send(csiReply("?83n"));
-      break;
+      return;
   }
 }
 
@@ -175,11 +188,8 @@ export function statusString(s: TerminalState, request: string): string | null {
       return `${
         (s.pen.flags & A_PROTECTED) !== 0 && s.modes.protectMode === 1 ? 1 : 0
       }"q`;
-    case '"p': { // DECSCL
-      const level = s.modes.vtLevel;
-      if (level < 2) return '61"p';
-      return `${60 + level};${s.modes.c1Replies ? 0 : 1}"p`;
-    }
+    case '"p': // DECSCL (a VT100, level 1, is not asked: see decrqss)
+      return `${60 + s.modes.vtLevel};${s.modes.c1Replies ? 0 : 1}"p`;
     case "*x": // DECSACE
       return `${s.rectExtent ? 2 : 1}*x`;
     case "$}": // DECSASD: the main display
@@ -207,5 +217,8 @@ export function decrqss(
   for (let i = 0; i < payload.length && i < 16; i++) {
     s += String.fromCharCode(payload[i]);
   }
+  // xterm: a VT100 has no DECRQSS; at level 1 the DECSCL query gets no
+  // answer at all (what vttest checks after VT52 mode's ESC <).
+  if (s === '"p' && t.s.modes.vtLevel < 2) return;
   t.send(decrqssReply(statusString(t.s, s)));
 }

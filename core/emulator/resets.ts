@@ -28,6 +28,7 @@ export function fullReset(t: Emulator): void {
   s.normal.buffer.clearScreen(0);
   s.modes = new Modes();
   s.charsets.reset();
+  s.vt52Charsets = null;
   s.tabs.reset();
   s.colors.reset();
   s.pen = defaultPen();

@@ -108,6 +108,8 @@ export interface TerminalState {
 
   modes: Modes;
   charsets: CharsetState;
+  /** VT52 mode: the character sets to restore when it ends (null outside the mode). */
+  vt52Charsets: CharsetState | null;
   tabs: TabStops;
   colors: ColorOverrides;
   cursorStyle: CursorStyle;
@@ -192,6 +194,7 @@ export function initialState(
     right: cols - 1,
     modes: new Modes(),
     charsets: new CharsetState(),
+    vt52Charsets: null,
     tabs: new TabStops(cols),
     colors: new ColorOverrides(),
     cursorStyle: "block",

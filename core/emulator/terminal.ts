@@ -92,6 +92,7 @@ import { fullReset } from "./resets.ts";
 import { dl, il, resetMargins } from "./scroll.ts";
 import type { ShellMarksHost } from "./shell_marks.ts";
 import { initialState, type TerminalState } from "./state.ts";
+import { vt52Sequence } from "./vt52.ts";
 import { MAX_COLS, MAX_ROWS, setTitles } from "./window_ops.ts";
 import {
   readSnapshot,
@@ -173,6 +174,7 @@ export class Terminal implements TerminalView {
       csi: (prefix, params, intermediates, final) =>
         this.#csi(prefix, params, intermediates, final),
       esc: (intermediates, final) => this.#esc(intermediates, final),
+      vt52: (final, row, column) => vt52Sequence(this.#t, final, row, column),
       osc: (data, bel) => this.#oscDispatch(data, bel),
       dcs: (prefix, params, intermediates, final, payload) =>
         this.#dcs(prefix, params, intermediates, final, payload),
@@ -210,7 +212,16 @@ export class Terminal implements TerminalView {
       send: (data) => this.#send(data),
       printChar: (cp) => this.#printChar(cp),
       print: (codes, start, end) => this.#print(codes, start, end),
-      fullReset: () => fullReset(t),
+      fullReset: () => {
+        fullReset(t);
+        this.#parser.vt52 = false;
+      },
+      setVt52: (on) => {
+        s.modes.vt52 = on;
+        this.#parser.vt52 = on;
+        s.joinNext = false;
+        this.#emit({ type: "modes" });
+      },
       embeds,
       marks: this.#marksHost(s),
       pretty: this.#prettyHost(s),
@@ -258,6 +269,7 @@ export class Terminal implements TerminalView {
       state,
     );
     term.#parser.restoreState(parser);
+    term.#parser.vt52 = state.modes.vt52;
     return term;
   }
 
@@ -270,6 +282,7 @@ export class Terminal implements TerminalView {
   load(snapshot: TerminalSnapshot): void {
     const { state, parser } = readSnapshot(snapshot);
     this.#parser.restoreState(parser);
+    this.#parser.vt52 = state.modes.vt52;
     this.#pending.length = 0;
     [this.#s, this.#t] = this.#wire(state);
   }

@@ -68,6 +68,13 @@ export interface ParserHandler {
     final: number,
     payload: Uint8Array,
   ): void;
+  /**
+   * A VT52 sequence, in VT52 mode only (`Parser.vt52`): `final` is the byte
+   * after ESC (any, recognised or not); for `ESC Y` (0x59) `row` and
+   * `column` are the two bytes that follow, as received (value + 32).
+   * Optional: without it VT52 sequences are dropped.
+   */
+  vt52?(final: number, row: number, column: number): void;
   /** A complete APC, PM or SOS string (raw payload bytes). Optional. */
   apc?(payload: Uint8Array): void;
   pm?(payload: Uint8Array): void;

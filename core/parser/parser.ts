@@ -29,6 +29,12 @@
  * - Past its size cap a string is dropped: no dispatch, its buffer is freed,
  *   and parsing resumes normally after its terminator.
  *
+ * VT52 mode ({@link Parser.vt52}, DECANM reset): ESC and the byte after it
+ * make a VT52 sequence (`ESC Y` takes two more bytes), given to the
+ * handler's `vt52` method; CSI, OSC, DCS, SOS, PM and APC are not
+ * recognised, 7-bit or 8-bit (C1 controls are ignored). C0 controls are
+ * executed as in ANSI mode.
+ *
  * Between two `feed` calls the whole parsing state can be saved as JSON-safe
  * data ({@link Parser.saveState}, {@link ParserState}) and loaded into another
  * parser, in another process ({@link Parser.restoreState}), which then goes on
@@ -78,6 +84,10 @@ const DCS_INTERMEDIATE = CSI_INTERMEDIATE + DCS_OFFSET; // 10
 const DCS_IGNORE = CSI_IGNORE + DCS_OFFSET; // 11
 const DCS_PASSTHROUGH = 12;
 const SOS_PM_APC_STRING = 13;
+// VT52 mode (Parser.vt52): after ESC, and the two bytes that follow ESC Y.
+const VT52_ESCAPE = 14;
+const VT52_ROW = 15;
+const VT52_COLUMN = 16;
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
@@ -100,6 +110,11 @@ function size(v: number | undefined, dflt: number): number {
   return typeof v === "number" && Number.isFinite(v) && v >= 0
     ? Math.floor(v)
     : dflt;
+}
+
+/** One of the states that read a string (OSC, DCS header ignored or payload, SOS/PM/APC). */
+function inString(s: number): boolean {
+  return s === OSC_STRING || (s >= DCS_IGNORE && s <= SOS_PM_APC_STRING);
 }
 
 /** Could the OSC number whose digits so far have value `v` still become a large one? */
@@ -128,7 +143,7 @@ function mayBecomeLargeOsc(v: number): boolean {
 export interface ParserState {
   /** Format version: 1. */
   v: 1;
-  /** The state of the VT500 machine, 0..13 (ground, escape, csi_entry, ...). */
+  /** The state of the VT500 machine, 0..13 (ground, escape, csi_entry, ...), or 14..16 inside a VT52 sequence. */
   state: number;
   /** UTF-8 decoder: continuation bytes still needed, 0..3 (0: none pending). */
   uNeed: number;
@@ -164,6 +179,8 @@ export interface ParserState {
   dcsInter: string;
   /** Final byte (0x40..0x7e) of the DCS whose payload is being read (else 0 or a stale value). */
   dcsFinal: number;
+  /** The row byte of a VT52 `ESC Y` whose column byte is still to come (absent: 0). */
+  vt52Row?: number;
 }
 
 /** Throw the error of a malformed {@link ParserState}. */
@@ -276,6 +293,16 @@ export class Parser {
   private dcsPrefix = "";
   private dcsInter = "";
   private dcsFinal = 0;
+  /** The row byte of the VT52 `ESC Y` being read. */
+  private vt52Row = 0;
+
+  /**
+   * VT52 mode (DECANM reset). The handler sets it when the program enters
+   * (`CSI ? 2 l`) or leaves (`ESC <`) the mode; it is not part of
+   * {@link ParserState}: the emulator keeps the mode and sets it again
+   * after a restore.
+   */
+  vt52 = false;
 
   /** Create a parser that reports to `handler`. */
   /** Bytes held by the string and print buffers (for bounds checks). */
@@ -315,7 +342,7 @@ export class Parser {
           i = this.csiRun(data, i, n);
           if (i >= n) break;
           if (this.state === GROUND) continue;
-        } else if (s >= DCS_IGNORE || s === OSC_STRING) {
+        } else if (inString(s)) {
           i = this.stringRun(data, i, n);
           if (i >= n) break;
         }
@@ -388,6 +415,7 @@ export class Parser {
       dcsPrefix: this.dcsPrefix,
       dcsInter: this.dcsInter,
       dcsFinal: this.dcsFinal,
+      vt52Row: this.vt52Row,
     };
   }
 
@@ -418,7 +446,7 @@ export class Parser {
         } (expected 1)`,
       );
     }
-    const state = intIn(o.state, GROUND, SOS_PM_APC_STRING, "state");
+    const state = intIn(o.state, GROUND, VT52_COLUMN, "state");
     const uNeed = intIn(o.uNeed, 0, 3, "uNeed");
     const uCp = intIn(o.uCp, 0, 0x7fff, "uCp");
     const uLo = intIn(o.uLo, 0x80, 0xbf, "uLo");
@@ -451,6 +479,9 @@ export class Parser {
     const dcsFinal = o.dcsFinal === 0
       ? 0
       : intIn(o.dcsFinal, 0x40, 0x7e, "dcsFinal");
+    const vt52Row = o.vt52Row === undefined
+      ? 0
+      : intIn(o.vt52Row, 0, 0x10ffff, "vt52Row");
 
     // What the states imply.
     const nParams = params.values.length;
@@ -525,6 +556,7 @@ export class Parser {
     this.dcsPrefix = dcsPrefix;
     this.dcsInter = dcsInter;
     this.dcsFinal = dcsFinal;
+    this.vt52Row = vt52Row;
     if (isString) this.restoreString(state, strKind, drop, payload);
     this.state = state;
   }
@@ -743,7 +775,7 @@ export class Parser {
         if (b === 0x1b) {
           // ESC [ is by far the most common sequence start: skip the
           // escape state for it.
-          if (i < n && data[i] === 0x5b) {
+          if (i < n && data[i] === 0x5b && !this.vt52) {
             this.enterHeader(CSI_ENTRY);
             return i + 1;
           }
@@ -912,6 +944,17 @@ export class Parser {
         break;
       case DCS_IGNORE:
         break;
+      case VT52_ESCAPE:
+        this.vt52Char(cp);
+        break;
+      case VT52_ROW:
+        this.vt52Row = cp;
+        this.state = VT52_COLUMN;
+        break;
+      case VT52_COLUMN:
+        this.state = GROUND;
+        this.vt52Dispatch(0x59, this.vt52Row, cp);
+        break;
       default: // OSC_STRING, DCS_PASSTHROUGH, SOS_PM_APC_STRING
         this.put(cp);
     }
@@ -927,6 +970,9 @@ export class Parser {
       case CSI_PARAM:
       case CSI_INTERMEDIATE:
       case CSI_IGNORE:
+      case VT52_ESCAPE:
+      case VT52_ROW:
+      case VT52_COLUMN:
         // Executed without aborting a sequence in progress (VT500).
         this.exec(cp);
         break;
@@ -947,6 +993,7 @@ export class Parser {
 
   /** A C1 control U+0080..U+009F, in any state. */
   private c1(cp: number): void {
+    if (this.vt52) return; // a VT52 has no C1 controls
     this.endString();
     switch (cp) {
       case 0x90:
@@ -975,9 +1022,9 @@ export class Parser {
   /** ESC: ends a string (as the start of ST), cancels anything else. */
   private escape(): void {
     const s = this.state;
-    this.afterString = s >= DCS_IGNORE || s === OSC_STRING;
+    this.afterString = inString(s);
     this.endString();
-    this.state = ESCAPE;
+    this.state = this.vt52 ? VT52_ESCAPE : ESCAPE;
     this.inter = "";
     this.interOverflow = false;
   }
@@ -1031,6 +1078,29 @@ export class Parser {
     this.flushPrint();
     try {
       this.h.esc(this.inter, cp);
+    } catch (e) {
+      this.report(e);
+    }
+  }
+
+  /** The byte after ESC in VT52 mode. */
+  private vt52Char(cp: number): void {
+    if (cp >= 0xa0) {
+      this.state = GROUND;
+      this.printPush(cp);
+    } else if (cp === 0x59) {
+      this.state = VT52_ROW; // ESC Y row column
+    } else {
+      this.state = GROUND;
+      this.vt52Dispatch(cp, 0, 0);
+    }
+  }
+
+  /** A complete VT52 sequence: hand it to the handler. */
+  private vt52Dispatch(final: number, row: number, column: number): void {
+    this.flushPrint();
+    try {
+      this.h.vt52?.(final, row, column);
     } catch (e) {
       this.report(e);
     }
@@ -1227,7 +1297,7 @@ export class Parser {
   /** Leaving a string state normally (ST, BEL, ESC, C1): dispatch it. */
   private endString(): void {
     const s = this.state;
-    if (s !== OSC_STRING && s < DCS_IGNORE) return;
+    if (!inString(s)) return;
     if (
       s === DCS_IGNORE || this.strDrop ||
       (s === OSC_STRING && this.oscTentative && this.oscTooLong())
@@ -1264,7 +1334,7 @@ export class Parser {
   /** CAN/SUB: drop a string in progress without dispatching it. */
   private abortString(): void {
     const s = this.state;
-    if (s === OSC_STRING || s >= DCS_IGNORE) this.releaseString();
+    if (inString(s)) this.releaseString();
   }
 
   /** The payload as a Uint8Array the handler may keep. */

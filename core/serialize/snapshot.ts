@@ -155,6 +155,8 @@ export interface TerminalSnapshot {
   margins: [number, number, number, number];
   modes: Record<string, boolean | number>;
   charsets: CharsetsSnapshot;
+  /** The character sets VT52 mode saved when it was entered (null: not in VT52 mode). */
+  vt52Charsets: CharsetsSnapshot | null;
   tabs: number[];
   palette: [number, string][];
   dynamic: (string | null)[];
@@ -344,6 +346,9 @@ export function writeSnapshot(
     margins: [s.top, s.bottom, s.left, s.right],
     modes: writeModes(s.modes),
     charsets: writeCharsets(s.charsets),
+    vt52Charsets: s.vt52Charsets === null
+      ? null
+      : writeCharsets(s.vt52Charsets),
     tabs: s.tabs.save(),
     palette: [...s.colors.palette],
     dynamic: [...s.colors.dynamic],
@@ -973,6 +978,9 @@ export function readSnapshot(snapshot: unknown): ReadSnapshot {
     right,
     modes: readModes(o.modes),
     charsets: readCharsets(o.charsets, "charsets"),
+    vt52Charsets: o.vt52Charsets === null
+      ? null
+      : readCharsets(o.vt52Charsets, "vt52Charsets"),
     tabs,
     colors,
     cursorStyle,

@@ -207,14 +207,38 @@ runCases("DECDSR", [
     replies: [`${CSI}?27;1;0;0n`],
   },
   {
-    name: "26 keyboard at level 2 (no LK201 field)",
-    input: `${CSI}62"p${CSI}?26n`,
+    // ctlseqs: "The last two parameters apply to VT300 & up (keyboard
+    // ready) and VT400 & up (LK01) respectively."
+    name: "26 keyboard at level 3 (no LK201 field)",
+    input: `${CSI}63;1"p${CSI}?26n`,
     replies: [`${CSI}?27;1;0n`],
   },
   {
-    name: "26 keyboard at level 1",
-    input: `${CSI}61"p${CSI}?26n`,
+    name: "26 keyboard at level 2",
+    input: `${CSI}62;1"p${CSI}?26n`,
     replies: [`${CSI}?27;1n`],
+  },
+  {
+    // xterm gates each DECDSR by the level of the DEC terminal that had it.
+    name: "a VT100 (level 1) answers no DECDSR but DECXCPR",
+    input: `${CSI}61"p${CSI}?15n${CSI}?25n${CSI}?26n${CSI}?6n`,
+    replies: [`${CSI}?1;1R`],
+  },
+  {
+    name: "level 2: no locator, no VT420 reports, DECXCPR without a page",
+    input: `${CSI}62;1"p${CSI}?55n${CSI}?56n${CSI}?62n${CSI}?75n${CSI}?85n` +
+      `${CSI}?6n${CSI}?15n`,
+    replies: [`${CSI}?1;1R`, `${CSI}?13n`],
+  },
+  {
+    name: "DA3 from level 4 (a VT400 feature, as xterm)",
+    input: `${CSI}63;1"p${CSI}=c${CSI}64;1"p${CSI}=c`,
+    replies: [`${DCS}!|00000000${ST}`],
+  },
+  {
+    name: "level 3: the locator, not the VT420 reports",
+    input: `${CSI}63;1"p${CSI}?62n${CSI}?63;1n${CSI}?55n${CSI}?6n`,
+    replies: [`${CSI}?50n`, `${CSI}?1;1;1R`],
   },
   { name: "53 locator", input: `${CSI}?53n`, replies: [`${CSI}?50n`] },
   { name: "55 locator", input: `${CSI}?55n`, replies: [`${CSI}?50n`] },
@@ -264,9 +288,11 @@ runCases("DECRQSS settings", [
     replies: [rqss('"p', '63;1"p')],
   },
   {
-    name: "DECSCL level 1",
-    input: `${CSI}61"p${DCS}$q"p${ST}`,
-    replies: [rqss('"p', '61"p')],
+    // xterm 379 (misc.c do_dcs): "none of DECRQSS is valid for vt100's":
+    // the DECSCL query is not answered at level 1; other settings still are.
+    name: "DECSCL level 1: not answered",
+    input: `${CSI}61"p${DCS}$q"p${ST}${DCS}$qr${ST}`,
+    replies: [rqss("r", "1;24r")],
   },
   {
     name: "DECSCA set",
@@ -302,14 +328,24 @@ runCases("conformance levels", [
     replies: [`${CSI}?65;1;2;6;8;9;15;16;17;18;21;22;28c`],
   },
   {
-    name: "DA1 at level 2",
-    input: `${CSI}62"p${CSI}c`,
-    replies: [`${CSI}?62;1;2;6;8;9;15;16;17;18;21;22;28c`],
+    // ctlseqs: DA1 "depends on the decTerminalID resource setting"; xterm:
+    // "there's no control sequence that modifies this".
+    name: "DA1 at level 2 is still the VT525's",
+    input: `${CSI}62;1"p${CSI}c`,
+    replies: [`${CSI}?65;1;2;6;8;9;15;16;17;18;21;22;28c`],
   },
   {
-    name: "DA1 at level 1 is a VT100's",
+    name: "DA1 at level 1 is still the VT525's",
     input: `${CSI}61"p${CSI}c`,
-    replies: [`${CSI}?1;2c`],
+    replies: [`${CSI}?65;1;2;6;8;9;15;16;17;18;21;22;28c`],
+  },
+  {
+    // ctlseqs: Pc 0 and 2 are 8-bit controls, 1 7-bit; xterm takes an
+    // omitted Pc as 0.
+    name: "DECSCL Pc: omitted and 2 select 8-bit controls, 1 7-bit",
+    input: `${CSI}62"p${CSI}5n${CSI}63;1"p${CSI}5n${CSI}64;2"p${CSI}5n` +
+      `${CSI}65;1"p${CSI}5n`,
+    replies: ["\x9b0n", `${CSI}0n`, "\x9b0n", `${CSI}0n`],
   },
   {
     name: "level 2 has no DECRQM",
@@ -318,7 +354,7 @@ runCases("conformance levels", [
   },
   {
     name: "level 3 has DECRQM but no DECLRMM/DECSLRM",
-    input: `${CSI}63"p${CSI}?69h${CSI}5;10s${CSI}?69$p`,
+    input: `${CSI}63;1"p${CSI}?69h${CSI}5;10s${CSI}?69$p`,
     replies: [`${CSI}?69;2$y`],
   },
   {

@@ -36,6 +36,12 @@ const RQM: [string, string, number][] = [
   ["?40", "", 2],
   ["?40", `${CSI}?40h`, 1],
   ["?42", `${CSI}?42h`, 1],
+  // xterm sets DECNRCM only from level 2 and DECNCSM from level 5.
+  ["?42", `${CSI}61"p${CSI}?42h${CSI}65;1"p`, 2],
+  ["?95", `${CSI}64;1"p${CSI}?95h${CSI}65;1"p`, 2],
+  ["?95", `${CSI}?95h`, 1],
+  ["?43", "", 2], // DECGEPM: ctlseqs lists it; kept as a reported flag
+  ["?43", `${CSI}?43h`, 1],
   ["?45", `${CSI}?45h`, 1],
   ["?47", `${CSI}?47h`, 1],
   ["?66", `${CSI}?66h`, 1],
@@ -66,7 +72,7 @@ const RQM: [string, string, number][] = [
   ["1", "", 4],
   ["2", "", 2], // KAM: xterm reports the flag
   ["2", `${CSI}2h`, 1],
-  ["3", "", 4],
+  ["3", "", 2], // CRM: xterm's do_rpm answers mdMaybeReset, not permanently
   ["4", "", 2],
   ["4", `${CSI}4h`, 1],
   ["12", "", 1], // SRM: set (no local echo) is xterm's default

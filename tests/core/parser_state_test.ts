@@ -601,7 +601,7 @@ Deno.test("parser state: malformed fields", () => {
       bad.push([`${k} = ${JSON.stringify(v)}`, withFields(s, { [k]: v })]);
     }
   };
-  field("state", 14, -1, 2.5, "3", NaN, Infinity, null, undefined, true);
+  field("state", 17, -1, 2.5, "3", NaN, Infinity, null, undefined, true);
   field("uNeed", 4, -1, "0", undefined);
   field("uCp", -1, 0x8000, 1.5, "0");
   field("uLo", 0x7f, 0xc0, "x");
@@ -616,6 +616,7 @@ Deno.test("parser state: malformed fields", () => {
   field("dcsPrefix", "!", "??", 0x3f, null);
   field("dcsInter", "a", 0x24, "!".repeat(9));
   field("dcsFinal", 0x20, 0x7f, "q", null);
+  field("vt52Row", -1, 0x110000, 1.5, "!", null);
   field("params", undefined, null, [], "1;2", 5);
   checkRefused(bad);
 });
@@ -837,6 +838,7 @@ Deno.test("parser state: the snapshot of a fresh parser, and its shape", () => {
     dcsPrefix: "",
     dcsInter: "",
     dcsFinal: 0,
+    vt52Row: 0,
   });
   // A DCS payload with every byte a DCS can hold survives JSON.
   const payload = Array.from({ length: 0x20 }, (_, i) => i)

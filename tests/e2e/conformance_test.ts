@@ -62,6 +62,36 @@ Deno.test("e2e: xterm replies through the real window", async () => {
   }
 });
 
+Deno.test("e2e: VT52 mode: the window's keys and the reply", async () => {
+  const dir = await Deno.makeTempDir();
+  const t = await startDomterm(BASH, {
+    env: { PS1: "$ ", HOME: dir, INPUTRC: "/dev/null" },
+  });
+  const run = async (line: string) => {
+    await t.page.keyboard.type(line);
+    await t.page.keyboard.press("Enter");
+  };
+  try {
+    await waitForRow(t.page, "$");
+    // In VT52 mode: ESC Y places "vt52" on row 6 (0-based 5), column 4;
+    // then the keys typed are read raw (ArrowUp and F1 must come as VT52's
+    // ESC A and ESC P), and ESC Z's answer; ESC < goes back to ANSI mode.
+    await run(
+      `printf '\\e[?2l\\eY%%#vt52'; IFS= read -rs -n 4 -t 20 k;` +
+        ` printf '\\eZ'; IFS= read -rs -n 3 -t 5 z; printf '\\e<';` +
+        ` echo "K \${k//$'\\e'/E} Z \${z//$'\\e'/E}"`,
+    );
+    await waitForRow(t.page, "   vt52");
+    await t.page.keyboard.press("ArrowUp");
+    await t.page.keyboard.press("F1");
+    // (The answer follows "vt52" on its row: no newline was printed.)
+    await waitForRow(t.page, "   vt52K EAEP Z E/Z");
+  } finally {
+    await t.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("e2e: OSC 52 read: ask (Allow, Deny), always, never", async () => {
   const dir = await Deno.makeTempDir();
   const helper = `${dir}/q.sh`;

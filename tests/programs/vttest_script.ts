@@ -84,6 +84,11 @@ const DOUBLE_SIZE_WHY = "tmux has no DEC double-size lines (ESC # 3/4/6) and " +
 const DECREQTPARM_WHY = "tmux does not answer DECREQTPARM; vttest marks " +
   "xterm's answer (no parity, 8 bits, 38400 baud) OK, as it shows";
 
+const VT52_WHY = "tmux has no VT52 mode (DECANM); the screens are ours, " +
+  "checked against what vttest asks for: the box of *'s with !'s inside, " +
+  "both character sets, ESC Z answered ESC / Z, and after ESC < a VT100 " +
+  "(no DECSCL query answer, S8C1T ignored), as xterm";
+
 /** Choose item `item` of the current menu; the next screen is `name`. */
 function choose(item: string, name: string): VttestStep {
   return { keys: item + RET, name };
@@ -251,6 +256,18 @@ export const VTTEST_WALKS: VttestWalk[] = [
       ours(choose("", "05-frame"), DOUBLE_SIZE_WHY),
       ours(choose("", "06-half-box"), DOUBLE_SIZE_WHY),
       choose("", "07-main"),
+    ],
+  },
+  {
+    // VT52 mode (DECANM): cursor addressing, graphics, identify, and the
+    // operating level after ESC <. tmux stays in the main menu.
+    name: "menu7",
+    steps: [
+      { ...ours(choose("7", "01-box"), VT52_WHY), tmuxKeys: null },
+      { ...ours({ keys: RET, name: "02-charsets" }, VT52_WHY), tmuxKeys: null },
+      { ...ours({ keys: RET, name: "03-identify" }, VT52_WHY), tmuxKeys: null },
+      { ...ours({ keys: RET, name: "04-levels" }, VT52_WHY), tmuxKeys: null },
+      { ...ours({ keys: RET, name: "05-main" }, VT52_WHY), tmuxKeys: null },
     ],
   },
   {

@@ -99,6 +99,11 @@ const EXTRA_CHECKS: Record<string, (s: ProgramSession) => void> = {
   "menu4/02-left-swl": (s) => checkSizes(s, "000000001023023000001000"),
   "menu4/05-frame": (s) => checkSizes(s, "000000023232323230000000"),
   "menu4/06-half-box": (s) => checkSizes(s, "000000000000000000023232"),
+  // VT52 mode while vttest draws in it; ANSI mode and its level back after.
+  "menu7/01-box": (s) => assert.equal(s.term.modes.vt52, true, "VT52 mode"),
+  "menu7/02-charsets": (s) => assert.equal(s.term.modes.vt52, true),
+  "menu7/04-levels": (s) => assert.equal(s.term.modes.vt52, false),
+  "menu7/05-main": (s) => assert.equal(s.term.modes.vtLevel, 5, "level"),
   "menu11-bce/02-bce-blue": (s) =>
     checkBce(s, paletteColor(3), paletteColor(4)),
 };
