@@ -9,7 +9,9 @@
  * figure, default 200), `--trace-keys PREFIX` (write a Chromium trace of
  * the keystroke phase to PREFIX.domterm.json and PREFIX.xterm.json),
  * `--profile PREFIX` (a CPU profile of the page during each stream's
- * largest run: PREFIX.KIND.STREAM.cpuprofile, and its top functions).
+ * largest run: PREFIX.KIND.STREAM.cpuprofile, its top functions, and the
+ * time sorted by stage (bench/e2e/breakdown.ts: build the client without
+ * `--minify` for that), with Chromium's style and layout durations).
  *
  * Each run is clocked in the page: from just before the program starts
  * writing to the moment the window has drawn the line the program writes
@@ -26,6 +28,7 @@ import { type CpuProfile, RawBrowser, type RawPage } from "./cdp.ts";
 import { spawnServer } from "../../tests/e2e/domterm.ts";
 import { bundleForBrowser } from "../../tests/e2e/bundle.ts";
 import { DEFAULT_E2E_STREAMS, e2eStream } from "./streams.ts";
+import { breakdown } from "./breakdown.ts";
 import { DEFAULT_SCROLLBACK } from "../../core/model/buffer.ts";
 
 const DRIVER = new URL("./driver.ts", import.meta.url).pathname;
@@ -508,14 +511,46 @@ async function measure(
     res.mbps.set(stream, bySize);
     res.coreMbps.set(stream, coreBySize);
     for (const mb of sizes) {
-      if (profile && mb === largest) await page.startProfile();
+      let m0 = new Map<string, number>();
+      if (profile && mb === largest) {
+        m0 = await page.metrics();
+        await page.startProfile();
+      }
       const ms = await run(stream, mb * MB);
       if (profile && mb === largest) {
         const p = await page.stopProfile();
+        const m1 = await page.metrics();
         const file = `${profile}.${kind}.${stream}.cpuprofile`;
         await Deno.writeTextFile(file, JSON.stringify(p));
         console.error(`  ${kind} ${stream}: profile in ${file}`);
         for (const line of topFunctions(p, 25)) console.error(`    ${line}`);
+        const bundle = kind === "domterm"
+          ? await Deno.readTextFile(
+            new URL("../../static/gen/client.js", import.meta.url),
+          ).catch(() => "")
+          : "";
+        const total = (p.endTime - p.startTime) / 1000;
+        console.error(
+          `    run ${ms.toFixed(0)} ms, profile ${total.toFixed(0)} ms:`,
+        );
+        for (const [stage, t] of breakdown(p, bundle)) {
+          console.error(
+            `    | ${stage} | ${t.toFixed(0)} | ${
+              (100 * t / total).toFixed(1)
+            }% |`,
+          );
+        }
+        const d = (k: string) =>
+          1000 * ((m1.get(k) ?? NaN) - (m0.get(k) ?? NaN));
+        console.error(
+          `    Chromium metrics (ms): task ${d("TaskDuration").toFixed(0)}, ` +
+            `script ${d("ScriptDuration").toFixed(0)}, style ${
+              d("RecalcStyleDuration").toFixed(0)
+            }, layout ${d("LayoutDuration").toFixed(0)}, ` +
+            `layouts ${
+              (m1.get("LayoutCount")! - m0.get("LayoutCount")!).toFixed(0)
+            }`,
+        );
       }
       bySize.set(mb, mb / (ms / 1000));
       // The core gets what the terminal got (a command's output after

@@ -287,6 +287,17 @@ export class RawPage {
     return r.profile as CpuProfile;
   }
 
+  /** Chromium's page metrics (Performance domain), by name. */
+  async metrics(): Promise<Map<string, number>> {
+    await this.send("Performance.enable");
+    const r = await this.send("Performance.getMetrics");
+    return new Map(
+      (r.metrics as { name: string; value: number }[]).map((
+        m,
+      ) => [m.name, m.value]),
+    );
+  }
+
   /** Used JS heap in bytes after a full garbage collection. */
   async heapUsed(): Promise<number> {
     await this.send("HeapProfiler.collectGarbage");
