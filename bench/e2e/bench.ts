@@ -63,6 +63,8 @@ interface TerminalResult {
   elements: number;
   /** DOM node count (elements, text and others) after the largest run. */
   nodes: number;
+  /** DOM node count at the end, the page idle for 2 s. */
+  nodesIdle: number;
   /** domterm server's resident set (MB) after the largest run. */
   serverRss: number;
   /** Key event to the echo in the DOM (ms). */
@@ -494,6 +496,7 @@ async function measure(
     heapLarge: 0,
     elements: 0,
     nodes: 0,
+    nodesIdle: 0,
     serverRss: 0,
     keyMedian: NaN,
     keyP99: NaN,
@@ -628,6 +631,14 @@ async function measure(
     res.keyFrameMedian = percentile(frameLat, 0.5);
     res.keyFrameP99 = percentile(frameLat, 0.99);
   }
+  // The page at rest after everything (idle work done): its node count.
+  await new Promise((r) => setTimeout(r, 2000));
+  res.nodesIdle = await page.evaluate(() => {
+    const w = document.createTreeWalker(document, NodeFilter.SHOW_ALL);
+    let n = 0;
+    while (w.nextNode()) n++;
+    return n;
+  });
   await driver.send({ op: "quit" });
   await driver.receive().catch(() => {});
   await t.close();
@@ -758,6 +769,10 @@ function report(
   );
   lines.push(
     row([`DOM nodes after ${largest} MB`, ...both((t) => t.nodes)], w3)
+      .replaceAll(".0", ""),
+  );
+  lines.push(
+    row(["DOM nodes at the end, idle", ...both((t) => t.nodesIdle)], w3)
       .replaceAll(".0", ""),
   );
   lines.push(
