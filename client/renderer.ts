@@ -183,6 +183,12 @@ class RowGrid {
   rows = -1;
   /** Draws lines' embedded HTML and images (client/embeds.ts). */
   embeds: EmbedPainter | null = null;
+  /**
+   * The last sync may have changed the rows' height: rows came, went or
+   * were resized, chunks were drawn, embeds were decorated. False when it
+   * only redrew rows in place.
+   */
+  reshaped = true;
 
   constructor(readonly container: HTMLElement) {}
 
@@ -735,6 +741,9 @@ class RowGrid {
     const length = buf.length;
     let changed = false;
     const resized = cols !== this.cols || rows !== this.rows;
+    const base0 = this.base, length0 = this.els.length;
+    const dormant = this.dormant.size;
+    let decorated = false;
     let from = resized ? 0 : this.screenStart - trimmed;
     // Rows that were history at the last sync: only a resize changes them.
     let historyEnd = this.screenStart - trimmed;
@@ -784,7 +793,10 @@ class RowGrid {
       drawn[k] = painter.drawnCells;
       const cls = rowClass(line);
       if (el.className !== cls) el.className = cls;
-      if (hasEmbeds(line)) this.embeds?.decorate(el, line);
+      if (hasEmbeds(line)) {
+        this.embeds?.decorate(el, line);
+        decorated = true;
+      }
       lines[k] = line;
       line.dirty = false;
       changed = true;
@@ -805,7 +817,10 @@ class RowGrid {
     // The screen is always drawn (a taller window may uncover dormant rows).
     if (this.dormant.size > 0) this.#fillFrom(length - rows, buf, painter);
     // Dormant rows have no Line (null), so refresh never looks at their els.
-    this.embeds?.refresh(lines, els as HTMLElement[]);
+    decorated = this.embeds?.refresh(lines, els as HTMLElement[]) || decorated;
+    // Only rows redrawn in place (an echo, a screen update) keep the height.
+    this.reshaped = resized || decorated || this.dormant.size !== dormant ||
+      this.base !== base0 || this.els.length !== length0;
 
     this.screenStart = trimmed + length - rows;
     this.cols = cols;
@@ -1143,6 +1158,8 @@ export class Renderer {
         this.#viewport.classList.remove("dt-covered");
         changed = true;
       }
+      // Whether the rows' height may have changed (see scrolling below).
+      let reshaped = changed || this.#needFit;
       grid = this.#normal;
       // Lines seen so far, counted from the start of the output: the
       // grid's rows begin at the trim count of the last sync (`base`), not
@@ -1150,8 +1167,11 @@ export class Renderer {
       // added since, and a flood went unnoticed: 55 frames a second).
       const before = grid.base + grid.els.length;
       changed = grid.sync(buf, cols, rows, this.#painter) || changed;
+      reshaped ||= grid.reshaped;
       if (changed || this.#needFit) {
-        changed = this.#fitScreen(buf, rows) || changed;
+        const fitted = this.#fitScreen(buf, rows);
+        changed ||= fitted;
+        reshaped ||= fitted;
       }
       this.#needFit = false;
       const added = buf.trimmed + buf.length - before;
@@ -1176,7 +1196,11 @@ export class Renderer {
       }
       this.#requestIdle();
       if (!this.#follow && changed) this.#showView(buf);
-      if (this.#follow && (changed || this.#needScroll)) {
+      // An echo redraws a row in place: the height is the same, and the
+      // forced layout of reading it cost 0.4 of the 0.7 ms of such a render
+      // (bench:e2e keys). (A height change missed here is caught by the
+      // ResizeObserver on the rows, which keeps a following view down.)
+      if (this.#follow && ((changed && reshaped) || this.#needScroll)) {
         // The one layout read per frame, after all writes.
         this.#viewport.scrollTop = this.#viewport.scrollHeight;
       }
