@@ -406,8 +406,12 @@ async function coreRun(
         left -= n;
         off = (off + n) % block.length;
         if (kind === "domterm") t.write(d);
-        else if (left === 0) last = new Promise((ok) => t.write(d, ok));
-        else t.write(d);
+        else if (left === 0 || (bytes - left) % (4 << 20) < d.length) {
+          // xterm.js queues writes and drops them past 50 MB pending:
+          // wait for it every 4 MiB.
+          last = new Promise((ok) => t.write(d, ok));
+          await last;
+        } else t.write(d);
       }
       await last;
       const ms = performance.now() - t0;
