@@ -67,6 +67,8 @@ export interface ConnectionHandlers {
    */
   admit?(data: Uint8Array): number;
   message(msg: ServerMessage): void;
+  /** Everything received so far has been handed on (the queue is empty). */
+  drained?(): void;
   /** The socket closed for good (code and reason from the server, if any). */
   closed(code: number, reason: string): void;
   /**
@@ -396,6 +398,7 @@ export class Connection {
     }
     this.#scheduled = false;
     this.#flushAck();
+    if (queue.length === 0) this.#handlers.drained?.();
   }
 
   #flushAck(): void {

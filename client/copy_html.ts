@@ -8,6 +8,12 @@
  * @module
  */
 
+/**
+ * What holds lines: rows, and history chunks kept as text (a text node of
+ * lines joined with "\n", client/renderer.ts), in document order.
+ */
+export const ROWS_SELECTOR = ".dt-row, .dt-chunk.dt-text";
+
 /** Elements whose text is the view's, not the terminal's. */
 const NOT_TEXT = ".dt-cursor, .dt-cmd-deco, .dt-fold-summary";
 
@@ -99,7 +105,7 @@ export function selectedRowsHtml(
   wrappedClass: string,
 ): string | null {
   const rows: Element[] = [];
-  for (const row of root.querySelectorAll(".dt-row")) {
+  for (const row of root.querySelectorAll(ROWS_SELECTOR)) {
     if (range.intersectsNode(row)) rows.push(row);
   }
   if (rows.length === 0) return null;

@@ -175,8 +175,13 @@ export class EmbedPainter {
    * Redraw the embeds of lines that changed after they were drawn and that
    * the renderer did not repaint (history rows: their cells are final, their
    * embeds may still be replaced). `lines[k]` is shown by `els[k]`.
+   * Returns true if any row was decorated again.
    */
-  refresh(lines: readonly (Line | null)[], els: readonly HTMLElement[]): void {
+  refresh(
+    lines: readonly (Line | null)[],
+    els: readonly HTMLElement[],
+  ): boolean {
+    let decorated = false;
     if (this.#drawn.size > this.#pruneAt) {
       const live = new Set(lines);
       for (const l of this.#drawn) if (!live.has(l)) this.#drawn.delete(l);
@@ -191,7 +196,9 @@ export class EmbedPainter {
       }
       this.decorate(els[k], line);
       line.dirty = false;
+      decorated = true;
     }
+    return decorated;
   }
 
   /**

@@ -37,6 +37,9 @@ import { CellProbe, type CellSize } from "./measure.ts";
 import { RowPainter } from "./style_runs.ts";
 import { EmbedPainter, hasEmbeds } from "./embeds.ts";
 
+/** Class of a row (or text chunk) whose last line goes on (client/selection.ts). */
+const WRAPPED = "dt-wrapped";
+
 /**
  * Rows per chunk. Rows are grouped in fixed-height `div.dt-chunk`s with
  * `content-visibility: auto`, so a frame that appends and trims many rows
@@ -64,6 +67,30 @@ const BLOCK = 32;
  * Fill at most this long per idle callback.
  */
 const IDLE_FILL_MS = 8;
+/**
+ * History far from the view is kept as plain text: one text node per chunk
+ * (`div.dt-chunk.dt-text`, still dormant), not a row element and a few
+ * spans per line. Selection, copy and select-all still see the whole
+ * history; find, links and folding work on drawn rows, and a text chunk is
+ * drawn as rows as soon as it comes near the view (the IntersectionObserver,
+ * drawRow), like any dormant chunk. So the page's nodes follow the rows in
+ * view, not the scrollback: after 10,000 lines, about 150 text chunks
+ * instead of 70,000 nodes (docs/renderer.md).
+ *
+ * Idle filling draws as rows only the chunks within TEXT_AFTER_ROWS of the
+ * end (the screen and what is just above it) and chunks that came near the
+ * view; the rest become text. Chunks whose lines carry marks or embeds
+ * (`extras`) are always drawn as rows (their decorations and heights need
+ * the row elements).
+ */
+const TEXT_AFTER_ROWS = 2 * 64;
+/**
+ * At most this many drawn history chunks are kept away from the view: in
+ * idle time the farthest drawn chunks (scrolled past earlier) go back to
+ * text, unless the selection touches them.
+ */
+const MAX_DRAWN_CHUNKS = 6;
+
 /**
  * Chunks this close to the end of the history (or reported in view) are
  * near enough to the screen that the browser lays them out when drawn.
@@ -142,6 +169,8 @@ class RowGrid {
   blockRows: number[] = [];
   /** Chunks whose rows are not drawn yet (see IDLE_FILL_MS). */
   dormant = new Set<HTMLElement>();
+  /** Dormant chunks that hold their lines as plain text (TEXT_AFTER_ROWS). */
+  text = new Set<HTMLElement>();
   /** Blocks and chunks that {@link showRange} made always rendered. */
   #near: HTMLElement[] = [];
   /** Watches dormant chunks for coming into view. */
@@ -154,6 +183,12 @@ class RowGrid {
   rows = -1;
   /** Draws lines' embedded HTML and images (client/embeds.ts). */
   embeds: EmbedPainter | null = null;
+  /**
+   * The last sync may have changed the rows' height: rows came, went or
+   * were resized, chunks were drawn, embeds were decorated. False when it
+   * only redrew rows in place.
+   */
+  reshaped = true;
 
   constructor(readonly container: HTMLElement) {}
 
@@ -169,6 +204,7 @@ class RowGrid {
     this.blockChunks = [];
     this.blockRows = [];
     this.dormant.clear();
+    this.text.clear();
     this.watch?.disconnect();
     this.#near = [];
   }
@@ -218,7 +254,10 @@ class RowGrid {
     if (left > 0) {
       if (!this.dormant.has(chunks[c])) {
         this.#deleteRange(els[n - left]!, els[n - 1]!);
-      } else chunks[c].textContent = ""; // a peek (showRange) is stale now
+      } else {
+        chunks[c].textContent = ""; // a peek (showRange) or text is stale now
+        this.#untext(chunks[c]);
+      }
       this.#setSize(c, sizes[c] - left);
       this.#addBlockRows(wb, -left);
     }
@@ -265,7 +304,10 @@ class RowGrid {
       } else {
         if (!this.dormant.has(chunks[last])) {
           this.#deleteRange(els[end - n]!, els[end - 1]!);
-        } else chunks[last].textContent = ""; // a stale peek
+        } else {
+          chunks[last].textContent = ""; // a stale peek or text
+          this.#untext(chunks[last]);
+        }
         this.#setSize(last, sizes[last] - n);
         this.#addBlockRows(lb, -n);
         end -= n;
@@ -346,6 +388,7 @@ class RowGrid {
         : rowHtml(buf.getLine(start + k), painter);
     }
     this.chunks[i].innerHTML = html;
+    this.#untext(this.chunks[i]);
   }
 
   /** Index of the first row of chunk `i`. */
@@ -381,6 +424,94 @@ class RowGrid {
   /** `chunk` is no longer dormant (drawn or removed). */
   #wake(chunk: HTMLElement): void {
     if (this.dormant.delete(chunk)) this.watch?.unobserve(chunk);
+    this.#untext(chunk);
+  }
+
+  /** `chunk` no longer holds text (drawn, emptied or removed). */
+  #untext(chunk: HTMLElement): void {
+    if (this.text.delete(chunk)) chunk.classList.remove("dt-text", WRAPPED);
+  }
+
+  /** Whether chunk `i` (first row `start`) may be kept as text. */
+  #plain(i: number, start: number, buf: BufferView): boolean {
+    if (start + this.sizes[i] > this.els.length - TEXT_AFTER_ROWS) {
+      return false;
+    }
+    const chunk = this.chunks[i];
+    if (chunk.hasAttribute("data-dt-folded")) return false;
+    for (let k = start; k < start + this.sizes[i]; k++) {
+      if (buf.getLine(k).extras !== null) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Put the lines of dormant chunk `i` (first row `start`) in it as one
+   * text node: lines end with "\n" except soft-wrapped ones, as copying
+   * rows gives them; the chunk gets WRAPPED when its last line is.
+   */
+  #fillText(i: number, start: number, buf: BufferView): void {
+    const chunk = this.chunks[i];
+    let text = "", wrapped = false;
+    for (let k = start; k < start + this.sizes[i]; k++) {
+      if (k > start && !wrapped) text += "\n";
+      const line = buf.getLine(k);
+      text += line.toString(true);
+      wrapped = line.wrapped;
+    }
+    chunk.textContent = text;
+    chunk.classList.add("dt-text");
+    chunk.classList.toggle(WRAPPED, wrapped);
+    this.text.add(chunk);
+  }
+
+  /** True while idle work is left: chunks neither drawn nor text. */
+  get undrawn(): boolean {
+    return this.dormant.size > this.text.size;
+  }
+
+  /**
+   * Turn drawn history chunks back into text, farthest from row `view`
+   * first, until at most MAX_DRAWN_CHUNKS are drawn outside the last
+   * TEXT_AFTER_ROWS; chunks within two chunks of the view, marked
+   * `dt-near`, touched by `selection` or not {@link #plain} stay. Only
+   * right after sync(). Returns how many were turned.
+   */
+  demote(buf: BufferView, view: number, selection: Range | null): number {
+    const far: [number, number, number][] = []; // distance, index, start
+    let drawnCount = 0;
+    for (let i = 0, start = 0; i < this.chunks.length; i++) {
+      const n = this.sizes[i];
+      if (
+        !this.dormant.has(this.chunks[i]) &&
+        start + n <= this.els.length - TEXT_AFTER_ROWS
+      ) {
+        drawnCount++;
+        const d = start + n <= view ? view - start - n : start - view;
+        if (d > 2 * CHUNK) far.push([d, i, start]);
+      }
+      start += n;
+    }
+    let turned = 0;
+    far.sort((a, b) => b[0] - a[0]);
+    for (const [, i, start] of far) {
+      if (drawnCount - turned <= MAX_DRAWN_CHUNKS) break;
+      const chunk = this.chunks[i];
+      if (
+        chunk.classList.contains("dt-near") || !this.#plain(i, start, buf) ||
+        (selection !== null && selection.intersectsNode(chunk))
+      ) continue;
+      for (let k = start; k < start + this.sizes[i]; k++) {
+        this.els[k] = null;
+        this.lines[k] = null;
+        this.drawn[k] = 0;
+      }
+      this.#fillText(i, start, buf);
+      this.dormant.add(chunk);
+      this.watch?.observe(chunk);
+      turned++;
+    }
+    return turned;
   }
 
   /**
@@ -396,6 +527,7 @@ class RowGrid {
   ): boolean {
     if (this.dormant.size === 0) return false;
     let near = false;
+    let start = this.els.length;
     for (const chunk of wanted) {
       const i = this.dormant.has(chunk as HTMLElement)
         ? this.chunks.indexOf(chunk as HTMLElement)
@@ -405,10 +537,14 @@ class RowGrid {
     }
     for (
       let i = this.chunks.length - 1;
-      i >= 0 && this.dormant.size > 0 && performance.now() < deadline;
+      i >= 0 && this.undrawn && performance.now() < deadline;
       i--
     ) {
-      if (this.dormant.has(this.chunks[i])) {
+      start -= this.sizes[i];
+      const chunk = this.chunks[i];
+      if (!this.dormant.has(chunk) || this.text.has(chunk)) continue;
+      if (this.#plain(i, start, buf)) this.#fillText(i, start, buf);
+      else {
         this.#fill(i, buf, painter);
         near ||= i >= this.chunks.length - NEAR_CHUNKS;
       }
@@ -605,6 +741,9 @@ class RowGrid {
     const length = buf.length;
     let changed = false;
     const resized = cols !== this.cols || rows !== this.rows;
+    const base0 = this.base, length0 = this.els.length;
+    const dormant = this.dormant.size;
+    let decorated = false;
     let from = resized ? 0 : this.screenStart - trimmed;
     // Rows that were history at the last sync: only a resize changes them.
     let historyEnd = this.screenStart - trimmed;
@@ -654,7 +793,10 @@ class RowGrid {
       drawn[k] = painter.drawnCells;
       const cls = rowClass(line);
       if (el.className !== cls) el.className = cls;
-      if (hasEmbeds(line)) this.embeds?.decorate(el, line);
+      if (hasEmbeds(line)) {
+        this.embeds?.decorate(el, line);
+        decorated = true;
+      }
       lines[k] = line;
       line.dirty = false;
       changed = true;
@@ -675,7 +817,10 @@ class RowGrid {
     // The screen is always drawn (a taller window may uncover dormant rows).
     if (this.dormant.size > 0) this.#fillFrom(length - rows, buf, painter);
     // Dormant rows have no Line (null), so refresh never looks at their els.
-    this.embeds?.refresh(lines, els as HTMLElement[]);
+    decorated = this.embeds?.refresh(lines, els as HTMLElement[]) || decorated;
+    // Only rows redrawn in place (an echo, a screen update) keep the height.
+    this.reshaped = resized || decorated || this.dormant.size !== dormant ||
+      this.base !== base0 || this.els.length !== length0;
 
     this.screenStart = trimmed + length - rows;
     this.cols = cols;
@@ -748,6 +893,8 @@ export class Renderer {
   #wanted = new Set<Element>();
   /** Pending requestIdleCallback that fills dormant chunks (0: none). */
   #idle = 0;
+  /** Far chunks were turned back to text since the view last moved. */
+  #demoted = false;
   #onNear = (entries: IntersectionObserverEntry[]) => {
     for (const e of entries) {
       if (
@@ -779,6 +926,20 @@ export class Renderer {
       performance.now() + budget,
     );
     this.#wanted.clear();
+    if (!this.#normal.undrawn && !this.#demoted) {
+      const cellH = this.#cell?.height || 1;
+      const view = this.#follow
+        ? this.#normal.els.length
+        : Math.floor(this.#viewport.scrollTop / cellH);
+      const sel = this.root.ownerDocument.getSelection();
+      this.#normal.demote(
+        this.term.buffer,
+        view,
+        sel && sel.rangeCount > 0 ? sel.getRangeAt(0) : null,
+      );
+      // Until the view moves or lines come: what stayed drawn stays.
+      this.#demoted = true;
+    }
     // Rows just drawn may need decorations (shell marks).
     this.onRender?.();
     // Lay out now what was drawn near the view (content-visibility skips
@@ -795,6 +956,8 @@ export class Renderer {
    */
   onScrolledBack: ((scrolledBack: boolean) => void) | null = null;
   #onScroll = () => {
+    this.#demoted = false;
+    this.#requestIdle();
     this.#follow = this.#atBottom();
     this.#reportScroll();
     if (!this.#follow && this.#flooding) {
@@ -995,6 +1158,8 @@ export class Renderer {
         this.#viewport.classList.remove("dt-covered");
         changed = true;
       }
+      // Whether the rows' height may have changed (see scrolling below).
+      let reshaped = changed || this.#needFit;
       grid = this.#normal;
       // Lines seen so far, counted from the start of the output: the
       // grid's rows begin at the trim count of the last sync (`base`), not
@@ -1002,14 +1167,20 @@ export class Renderer {
       // added since, and a flood went unnoticed: 55 frames a second).
       const before = grid.base + grid.els.length;
       changed = grid.sync(buf, cols, rows, this.#painter) || changed;
+      reshaped ||= grid.reshaped;
       if (changed || this.#needFit) {
-        changed = this.#fitScreen(buf, rows) || changed;
+        const fitted = this.#fitScreen(buf, rows);
+        changed ||= fitted;
+        reshaped ||= fitted;
       }
       this.#needFit = false;
       const added = buf.trimmed + buf.length - before;
       this.#flooding = added > rows;
       this.#lastFrame = performance.now();
-      if (added > 0) this.#lastGrowth = this.#lastFrame;
+      if (added > 0) {
+        this.#lastGrowth = this.#lastFrame;
+        this.#demoted = false;
+      }
       // In a flood, chunks near the view come and go every frame (trimmed
       // soon): they wait for a quiet moment; scrolled back, showRange
       // draws what is in view meanwhile.
@@ -1025,7 +1196,11 @@ export class Renderer {
       }
       this.#requestIdle();
       if (!this.#follow && changed) this.#showView(buf);
-      if (this.#follow && (changed || this.#needScroll)) {
+      // An echo redraws a row in place: the height is the same, and the
+      // forced layout of reading it cost 0.4 of the 0.7 ms of such a render
+      // (bench:e2e keys). (A height change missed here is caught by the
+      // ResizeObserver on the rows, which keeps a following view down.)
+      if (this.#follow && ((changed && reshaped) || this.#needScroll)) {
         // The one layout read per frame, after all writes.
         this.#viewport.scrollTop = this.#viewport.scrollHeight;
       }
@@ -1109,7 +1284,7 @@ export class Renderer {
 
   #requestIdle(): void {
     if (
-      this.#idle === 0 && this.#normal.dormant.size > 0 &&
+      this.#idle === 0 && (this.#normal.undrawn || !this.#demoted) &&
       typeof requestIdleCallback === "function"
     ) {
       this.#idle = requestIdleCallback(this.#onIdle);

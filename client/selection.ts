@@ -6,13 +6,14 @@
  *
  * @module
  */
-import { selectedRowsHtml } from "./copy_html.ts";
+import { ROWS_SELECTOR, selectedRowsHtml } from "./copy_html.ts";
 
 /** Class of a row whose text goes on in the next row (soft wrap). */
 export const WRAPPED_CLASS = "dt-wrapped";
 
 /**
- * The text of `range` over the rows (`.dt-row`) inside `root`: rows are
+ * The text of `range` over the rows (`.dt-row`, and history chunks kept as
+ * text) inside `root`: rows are
  * joined with "\n", except after a soft-wrapped row. Null when the range
  * touches no row (then the browser's own copy is right).
  */
@@ -20,7 +21,7 @@ export function selectedRowsText(root: Element, range: Range): string | null {
   const doc = root.ownerDocument;
   const rows: Element[] = [];
   // The rows of one grid (normal or alternate) that the range touches.
-  for (const row of root.querySelectorAll(".dt-row")) {
+  for (const row of root.querySelectorAll(ROWS_SELECTOR)) {
     if (range.intersectsNode(row)) rows.push(row);
   }
   if (rows.length === 0) return null;

@@ -274,6 +274,30 @@ export class RawPage {
     return text;
   }
 
+  /** Start the V8 sampling profiler of the page (see {@link stopProfile}). */
+  async startProfile(intervalUs = 200): Promise<void> {
+    await this.send("Profiler.enable");
+    await this.send("Profiler.setSamplingInterval", { interval: intervalUs });
+    await this.send("Profiler.start");
+  }
+
+  /** Stop the profiler; returns the profile (the `.cpuprofile` format). */
+  async stopProfile(): Promise<CpuProfile> {
+    const r = await this.send("Profiler.stop");
+    return r.profile as CpuProfile;
+  }
+
+  /** Chromium's page metrics (Performance domain), by name. */
+  async metrics(): Promise<Map<string, number>> {
+    await this.send("Performance.enable");
+    const r = await this.send("Performance.getMetrics");
+    return new Map(
+      (r.metrics as { name: string; value: number }[]).map((
+        m,
+      ) => [m.name, m.value]),
+    );
+  }
+
   /** Used JS heap in bytes after a full garbage collection. */
   async heapUsed(): Promise<number> {
     await this.send("HeapProfiler.collectGarbage");
@@ -284,6 +308,19 @@ export class RawPage {
   async close(): Promise<void> {
     await this.#conn.send("Target.closeTarget", { targetId: this.#targetId });
   }
+}
+
+/** A V8 CPU profile as DevTools' Profiler.stop returns it. */
+export interface CpuProfile {
+  nodes: {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    children?: number[];
+  }[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
 }
 
 /** A headless Chromium driven over its DevTools WebSocket. */

@@ -3,11 +3,15 @@
  * PTY). It takes orders from the benchmark over a Unix socket (one JSON
  * object per line) and answers likewise:
  *
- * - `{op:"run", stream, bytes}`: write `bytes` of the stream to the
- *   terminal, then ask for the cursor position (`CSI 6 n`) and stop the
- *   clock when the reply arrives. The terminal answers only after it has
- *   processed everything before the query, so the time covers the whole
- *   path: PTY, server, WebSocket, the page's emulator. Answers `{ms}`.
+ * - `{op:"run", stream, bytes, marker}`: write `bytes` of the stream to the
+ *   terminal, then a line holding `marker` alone; answers `{ms}` (the time
+ *   the writes took) once the last byte is written. The benchmark clocks
+ *   the run in the page, by when the window draws the marker: the server's
+ *   emulator answers queries such as CPR itself, so a reply would not say
+ *   that the window has processed anything.
+ * - `{op:"command", command, bytes, marker}`: the same for a shell command
+ *   run with the terminal's normal modes (cooked, `onlcr`), e.g.
+ *   `yes | head -c BYTES`; `BYTES` in the command is replaced.
  * - `{op:"echo", count, row}`: move to screen row `row`, answer `{ready}`,
  *   then for each of `count` input bytes redraw that row as `key N c`
  *   (like a line editor echoing what was typed); answers `{done}`.
@@ -57,7 +61,16 @@ async function readChar(): Promise<string> {
   return await readUntil(/[\s\S]/);
 }
 
-async function run(stream: string, bytes: number): Promise<number> {
+/** The line that ends a run: what the benchmark waits to see drawn. */
+function markerLine(marker: string): Uint8Array {
+  return encoder.encode(`\x1b[0m\r\n${marker}\r\n`);
+}
+
+async function run(
+  stream: string,
+  bytes: number,
+  marker: string,
+): Promise<number> {
   let block = blocks.get(stream);
   if (!block) {
     block = e2eStream(stream).block(BLOCK);
@@ -71,10 +84,30 @@ async function run(stream: string, bytes: number): Promise<number> {
     left -= n;
     off = (off + n) % block.length;
   }
-  await writeAll(encoder.encode("\x1b[0m\r\n\x1b[6n"));
-  // The CPR reply: ESC [ row ; col R.
-  // deno-lint-ignore no-control-regex
-  await readUntil(/\x1b\[\d+;\d+R/);
+  await writeAll(markerLine(marker));
+  return performance.now() - t0;
+}
+
+/** Run `command` (`BYTES` replaced) under sh with normal tty modes. */
+async function runCommand(
+  command: string,
+  bytes: number,
+  marker: string,
+): Promise<number> {
+  const t0 = performance.now();
+  Deno.stdin.setRaw(false);
+  try {
+    const status = await new Deno.Command("sh", {
+      args: ["-c", command.replaceAll("BYTES", String(bytes))],
+      stdin: "null",
+      stdout: "inherit",
+      stderr: "inherit",
+    }).spawn().status;
+    if (!status.success) throw new Error(`${command}: exit ${status.code}`);
+  } finally {
+    Deno.stdin.setRaw(true);
+  }
+  await writeAll(markerLine(marker));
   return performance.now() - t0;
 }
 
@@ -95,7 +128,12 @@ async function main(): Promise<void> {
       buf = buf.slice(nl + 1);
       switch (cmd.op) {
         case "run":
-          await reply({ ms: await run(cmd.stream, cmd.bytes) });
+          await reply({ ms: await run(cmd.stream, cmd.bytes, cmd.marker) });
+          break;
+        case "command":
+          await reply({
+            ms: await runCommand(cmd.command, cmd.bytes, cmd.marker),
+          });
           break;
         case "echo": {
           await writeAll(encoder.encode(`\x1b[${cmd.row};1H\x1b[2K`));

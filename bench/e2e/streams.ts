@@ -12,8 +12,19 @@ import { cjkEmoji, DEFAULT_SEED, plainAscii, Prng } from "../streams.ts";
 export interface E2eStream {
   name: string;
   description: string;
-  /** A deterministic block of about `size` bytes of whole lines. */
+  /**
+   * A deterministic block of about `size` bytes of whole lines: what the
+   * terminal receives (for a command: after the tty's `onlcr`).
+   */
   block(size: number): Uint8Array;
+  /**
+   * A shell command that writes the stream instead (`BYTES`: the size),
+   * run with the terminal's normal modes; otherwise the driver writes
+   * `block` itself.
+   */
+  command?: string;
+  /** Bytes the terminal receives per byte the program writes (default 1). */
+  expansion?: number;
 }
 
 const encoder = new TextEncoder();
@@ -113,7 +124,17 @@ export const E2E_STREAMS: readonly E2eStream[] = [
     description: "CJK, emoji, combining marks, mixed with ASCII",
     block: (size) => cjkEmoji(size),
   },
+  {
+    name: "yes",
+    description: "`yes | head -c BYTES` through sh, normal tty modes",
+    block: (size) => encoder.encode("y\r\n".repeat(Math.ceil(size / 3))),
+    command: "yes | head -c BYTES",
+    expansion: 1.5,
+  },
 ];
+
+/** The streams run when none is named (`yes` is asked for by name). */
+export const DEFAULT_E2E_STREAMS = ["plain", "ls", "wrap", "cjk"];
 
 /** The stream called `name`; throws listing the names if there is none. */
 export function e2eStream(name: string): E2eStream {

@@ -68,4 +68,6 @@ term.onData((s) => {
 });
 term.focus();
 
-Object.assign(globalThis, { xtermBench: { term, ws } });
+// Terminal: the core-only run of the benchmark makes one that is never
+// opened (it parses, it does not draw).
+Object.assign(globalThis, { xtermBench: { term, ws, Terminal } });

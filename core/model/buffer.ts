@@ -20,48 +20,53 @@ export const DEFAULT_SCROLLBACK = 10_000;
 
 /** Lines carved out of one allocation by {@link LineStore}. */
 const BLOCK_LINES = 64;
-/** At most this many cell arrays wait for reuse. */
+/** At most this many lines wait for reuse. */
 const MAX_FREE = 256;
 
 /**
  * Hands out blank lines. Allocating a typed array per line is slow (an
  * off-heap, zeroed backing store each time), so cell arrays are views into
  * shared blocks, and the arrays of lines that left the buffer for good
- * (trimmed from history, or scrolled out of a region) are reused. A line
- * object that left the buffer must therefore not be read afterwards; and a
- * line's `data.buffer` is a whole block: use `data` itself.
+ * (trimmed from history, or scrolled out of a region) are reused, Line
+ * objects and all. A line object that left the buffer must therefore not be
+ * read (nor kept as a key) afterwards; and a line's `data.buffer` is a
+ * whole block: use `data` itself.
  */
 class LineStore {
   #block: Uint32Array | null = null;
   #offset = 0;
-  #free: Uint32Array[] = [];
+  #free: Line[] = [];
   #zero: Uint32Array = new Uint32Array(0);
 
   /** A new blank line of `cols` cells with background `bg`. */
   take(cols: number, bg: number): Line {
     const words = cols * CELL_STRIDE;
-    let data = this.#free.pop();
-    if (data !== undefined && data.length === words) {
+    const line = this.#free.pop();
+    if (line !== undefined && line.data.length === words) {
+      // The Line object is reused too: with a full scrollback every line
+      // scrolled in is one trimmed, and a new object per line (each living
+      // as long as the history) kept the old-generation GC busy.
       if (this.#zero.length !== words) this.#zero = new Uint32Array(words);
-      data.set(this.#zero); // faster than fill(0)
-    } else {
-      let block = this.#block;
-      if (block === null || this.#offset + words > block.length) {
-        block = this.#block = new Uint32Array(words * BLOCK_LINES);
-        this.#offset = 0;
-      }
-      data = block.subarray(this.#offset, this.#offset + words);
-      this.#offset += words;
+      line.data.set(this.#zero); // faster than fill(0)
+      line.reset(cols, bg);
+      return line;
     }
+    let block = this.#block;
+    if (block === null || this.#offset + words > block.length) {
+      block = this.#block = new Uint32Array(words * BLOCK_LINES);
+      this.#offset = 0;
+    }
+    const data = block.subarray(this.#offset, this.#offset + words);
+    this.#offset += words;
     return new Line(cols, bg, data);
   }
 
-  /** `line` has left the buffer for good: its cell array may be reused. */
+  /** `line` has left the buffer for good: it may be handed out again. */
   recycle(line: Line): void {
-    if (this.#free.length < MAX_FREE) this.#free.push(line.data);
+    if (this.#free.length < MAX_FREE) this.#free.push(line);
   }
 
-  /** Forget reusable arrays (after a width change they do not fit). */
+  /** Forget reusable lines (after a width change they do not fit). */
   clear(): void {
     this.#free.length = 0;
     this.#block = null;

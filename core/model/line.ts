@@ -64,6 +64,20 @@ export class Line {
     if (bg !== 0) this.fill(0, cols, 0, 0, bg, 0);
   }
 
+  /**
+   * Make a recycled line (its `data` already zero-filled, `cols` cells) a
+   * new blank line, as the constructor would (see LineStore in buffer.ts).
+   */
+  reset(cols: number, bg: number): void {
+    this.cols = cols;
+    this.wrapped = false;
+    this.dirty = true;
+    this.clusters = null;
+    this.extras = null;
+    this.size = LINE_SINGLE;
+    if (bg !== 0) this.fill(0, cols, 0, 0, bg, 0);
+  }
+
   /** Code point of cell `x` (0 for blank cells and wide-character tails). */
   code(x: number): number {
     return this.data[x * CELL_STRIDE + CODE];

@@ -1,0 +1,137 @@
+/**
+ * History far from the view is kept as text (client/renderer.ts,
+ * TEXT_AFTER_ROWS): the page's node count stays bounded whatever the
+ * scrollback holds, and what the DOM gives for the whole history still
+ * works: select-all and copy (soft wraps joined), rows drawn when a text
+ * chunk comes into view, find revealing a line inside one. A real server,
+ * PTY and Chromium.
+ */
+import { assert, assertEquals } from "../assert.ts";
+import { startDomterm } from "./domterm.ts";
+
+/** 3,000 numbered lines; every 97th is 250 columns long (it wraps). */
+const SCRIPT = `awk 'BEGIN{for(i=0;i<3000;i++){s=sprintf("line %04d", i);
+if(i%97==0){while(length(s)<250)s=s " w" i} print s}}'; echo END; sleep 600`;
+
+interface Dt {
+  domterm: {
+    term: {
+      normalBuffer: {
+        length: number;
+        getLine(i: number): { wrapped: boolean; toString(t: boolean): string };
+      };
+    };
+    renderer: {
+      scrollToTop(): void;
+      scrollToBottom(): void;
+      revealLine(i: number): HTMLElement | null;
+    };
+    actions: { run(name: string): void };
+  };
+}
+
+function nodeCount(): number {
+  const w = document.createTreeWalker(document, NodeFilter.SHOW_ALL);
+  let n = 0;
+  while (w.nextNode()) n++;
+  return n;
+}
+
+Deno.test("history kept as text: bounded nodes; copy, scrolling and find see every line", async () => {
+  const t = await startDomterm(["/bin/sh", "-c", SCRIPT], {
+    viewport: { width: 800, height: 480 },
+  });
+  try {
+    const { page } = t;
+    // Idle filling turns the history above the last chunks into text.
+    await page.waitForFunction(
+      () => document.querySelectorAll(".dt-chunk.dt-text").length >= 40,
+      null,
+      { timeout: 30_000 },
+    );
+    const counts = await page.evaluate(() => {
+      const dt = (globalThis as unknown as Dt).domterm;
+      return {
+        lines: dt.term.normalBuffer.length,
+        rows: document.querySelectorAll(".dt-viewport .dt-row").length,
+      };
+    });
+    const nodes = await page.evaluate(nodeCount);
+    assert(counts.lines >= 3000, `${counts.lines} lines`);
+    // Drawn as rows: the screen and the chunks just above it.
+    assert(counts.rows <= 400, `${counts.rows} rows drawn`);
+    assert(nodes < 2500, `${nodes} nodes for ${counts.lines} lines`);
+
+    // Select all, copy: every line, soft-wrapped ones joined.
+    const copied = await page.evaluate(() => {
+      const dt = (globalThis as unknown as Dt).domterm;
+      let text = "";
+      document.addEventListener("copy", (e) => {
+        text = e.clipboardData?.getData("text/plain") ?? "";
+      }, { once: true });
+      dt.actions.run("select-all");
+      document.execCommand("copy");
+      const b = dt.term.normalBuffer;
+      let want = "";
+      for (let i = 0; i < b.length; i++) {
+        const line = b.getLine(i);
+        want += line.toString(true);
+        if (!line.wrapped && i + 1 < b.length) want += "\n";
+      }
+      getSelection()?.removeAllRanges();
+      return { text, want };
+    });
+    const trim = (s: string) => s.replace(/\n+$/, "");
+    assertEquals(trim(copied.text), trim(copied.want));
+    assert(copied.text.includes("line 0000 w0 w0"), "the first line is there");
+    assert(copied.text.includes("line 1940 w1940"), "a wrapped line, joined");
+
+    // Scrolled to the top: the text chunks there become rows.
+    await page.evaluate(() =>
+      (globalThis as unknown as Dt).domterm.renderer.scrollToTop()
+    );
+    await page.waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll(".dt-viewport .dt-row")).some(
+          (r) => (r.textContent ?? "").startsWith("line 0001"),
+        ),
+      null,
+      { timeout: 10_000 },
+    );
+
+    // A line in the middle (text until now) is drawn when revealed.
+    const shown = await page.evaluate(() => {
+      const dt = (globalThis as unknown as Dt).domterm;
+      const b = dt.term.normalBuffer;
+      for (let i = 0; i < b.length; i++) {
+        if (b.getLine(i).toString(true) === "line 1500") {
+          return dt.renderer.revealLine(i)?.textContent?.trimEnd() ?? null;
+        }
+      }
+      return "not found";
+    });
+    assertEquals(shown, "line 1500");
+
+    // Lines revealed all over the history, then back at the bottom: the
+    // chunks drawn up there go back to text, but for the last few.
+    const peak = await page.evaluate(async () => {
+      const dt = (globalThis as unknown as Dt).domterm;
+      for (let i = 100; i < 2800; i += 300) {
+        dt.renderer.revealLine(i);
+        await new Promise((r) => requestAnimationFrame(r));
+      }
+      return document.querySelectorAll(".dt-viewport .dt-row").length;
+    });
+    assert(peak > 700, `${peak} rows drawn after revealing lines`);
+    await page.evaluate(() =>
+      (globalThis as unknown as Dt).domterm.renderer.scrollToBottom()
+    );
+    await page.waitForFunction(
+      () => document.querySelectorAll(".dt-viewport .dt-row").length <= 700,
+      null,
+      { timeout: 15_000 },
+    );
+  } finally {
+    await t.close();
+  }
+});
