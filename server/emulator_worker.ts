@@ -74,6 +74,9 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
     }
     case "close":
       terms.delete(m.id);
-      break;
+      return;
   }
+  // Nothing holds a line of history between messages: store it compactly
+  // (this emulator never draws; see Buffer.compactHistory).
+  if ("id" in m) terms.get(m.id)?.normalBuffer.compactHistory();
 };
