@@ -14,7 +14,11 @@
 import { setImmediate } from "node:timers";
 import { Terminal } from "../core/emulator/terminal.ts";
 import { capSnapshot, MAX_SNAPSHOT_CHARS } from "./snapshot_cap.ts";
-import { EMULATOR_LOW, type SnapshotText } from "./emulator_host.ts";
+import {
+  EMULATOR_LOW,
+  PACK_IDLE_MS,
+  type SnapshotText,
+} from "./emulator_host.ts";
 
 /** Longest run of emulator work before the event loop gets a turn, ms. */
 export const SLICE_MS = 4;
@@ -51,7 +55,6 @@ function enqueue(job: Job): void {
 function pump(): void {
   scheduled = false;
   const end = performance.now() + SLICE_MS;
-  const touched = new Set<LocalTerminal>();
   while (head < queue.length) {
     const job = queue[head];
     const term = job.term;
@@ -64,7 +67,7 @@ function pump(): void {
       queue[head++] = undefined as never;
       job.run!();
     }
-    touched.add(term);
+    toPack.add(term);
     if (performance.now() >= end) break;
   }
   if (head === queue.length) {
@@ -74,9 +77,37 @@ function pump(): void {
     queue.splice(0, head);
     head = 0;
   }
-  // Nothing holds a line of history between jobs: store it compactly.
-  for (const t of touched) t.compact();
   if (head < queue.length) schedule();
+  else armPacking();
+}
+
+/** Emulators that took output since their history was last packed. */
+const toPack = new Set<LocalTerminal>();
+let packTimer: ReturnType<typeof setTimeout> | null = null;
+let lastWork = 0;
+
+function armPacking(): void {
+  lastWork = performance.now();
+  packTimer ??= quietTimer(PACK_IDLE_MS);
+}
+
+/** A timer for {@link packIdle} that does not keep the process alive. */
+function quietTimer(ms: number): ReturnType<typeof setTimeout> {
+  const t = setTimeout(packIdle, ms);
+  Deno.unrefTimer(t as unknown as number);
+  return t;
+}
+
+/** Output stopped: pack the history (nothing holds a line of it between jobs). */
+function packIdle(): void {
+  packTimer = null;
+  const quiet = performance.now() - lastWork;
+  if (head < queue.length || quiet < PACK_IDLE_MS) {
+    packTimer = quietTimer(Math.max(1, PACK_IDLE_MS - quiet));
+    return;
+  }
+  for (const t of toPack) t.compact();
+  toPack.clear();
 }
 
 /** One session's emulator, on the main thread (see the module comment). */
@@ -226,5 +257,6 @@ export class LocalTerminal {
     this.#term = null;
     this.#backlog = 0;
     this.#wake();
+    toPack.delete(this);
   }
 }

@@ -12,7 +12,11 @@
 import { Terminal } from "../core/emulator/terminal.ts";
 import { capSnapshot } from "./snapshot_cap.ts";
 import { EMULATOR_NICE, lowerThreadPriority } from "./thread_priority.ts";
-import type { FromEmulator, ToEmulator } from "./emulator_host.ts";
+import {
+  type FromEmulator,
+  PACK_IDLE_MS,
+  type ToEmulator,
+} from "./emulator_host.ts";
 
 const terms = new Map<number, Terminal>();
 
@@ -76,7 +80,30 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
       terms.delete(m.id);
       return;
   }
-  // Nothing holds a line of history between messages: store it compactly
-  // (this emulator never draws; see Buffer.compactHistory).
-  if ("id" in m) terms.get(m.id)?.normalBuffer.compactHistory();
+  if ("id" in m) {
+    toPack.add(m.id);
+    lastMessage = performance.now();
+    packTimer ??= setTimeout(packIdle, PACK_IDLE_MS);
+  }
 };
+
+/** Sessions whose emulator had messages since its history was packed. */
+const toPack = new Set<number>();
+let packTimer: ReturnType<typeof setTimeout> | null = null;
+let lastMessage = 0;
+
+/**
+ * Once no message came for PACK_IDLE_MS: store the history compactly
+ * (this emulator never draws; see Buffer.compactHistory). Nothing holds a
+ * line of it between messages.
+ */
+function packIdle(): void {
+  packTimer = null;
+  const quiet = performance.now() - lastMessage;
+  if (quiet < PACK_IDLE_MS) {
+    packTimer = setTimeout(packIdle, Math.max(1, PACK_IDLE_MS - quiet));
+    return;
+  }
+  for (const id of toPack) terms.get(id)?.normalBuffer.compactHistory();
+  toPack.clear();
+}

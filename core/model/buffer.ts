@@ -13,7 +13,7 @@ import type { BufferView } from "../terminal_view.ts";
 import { CELL_STRIDE } from "./cell.ts";
 import { Line } from "./line.ts";
 import { copyCells, eraseCells, resizeLine } from "./line_ops.ts";
-import { PackedLine, packLine, unpackInto } from "./packed_line.ts";
+import { PackedLine, PackedStore, unpackInto } from "./packed_line.ts";
 import { reflow, type ReflowPoint } from "./reflow.ts";
 
 /** Default scrollback limit of the normal buffer, in lines. */
@@ -96,6 +96,7 @@ export class Buffer implements BufferView {
    * {@link #unpacked}, and those with extras, which stay `Line`s).
    */
   #packedEnd = 0;
+  #packed: PackedStore | null = null;
   /** Absolute numbers of packed lines that {@link getLine} unpacked. */
   #unpacked: number[] = [];
 
@@ -209,7 +210,7 @@ export class Buffer implements BufferView {
     const k = (this.#head + i) & this.#mask;
     const line = this.#ring[k];
     if (line instanceof Line && line.extras === null) {
-      this.#ring[k] = packLine(line);
+      this.#ring[k] = (this.#packed ??= new PackedStore()).pack(line);
       this.#store.recycle(line);
     }
   }

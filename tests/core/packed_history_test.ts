@@ -10,7 +10,7 @@ import { assert, assertEquals } from "./helpers.ts";
 import { Terminal } from "../../core/emulator/terminal.ts";
 import { modelDiff } from "../../core/serialize/model_hash.ts";
 import { Line } from "../../core/model/line.ts";
-import { packLine, unpackInto } from "../../core/model/packed_line.ts";
+import { PackedStore, unpackInto } from "../../core/model/packed_line.ts";
 import { CELL_STRIDE } from "../../core/model/cell.ts";
 
 /** mulberry32. */
@@ -110,7 +110,7 @@ Deno.test("packed history: a line packs and unpacks to the same cells", () => {
     "\x1b[31ma\x1b[44mb\x1b[m 日本 😀 e\u0301 \x1b[38;2;1;2;3;48;2;4;5;6;1;3mX\x1b[m\x1b[45m\x1b[K\x1b[m\r\n",
   );
   const line = t.normalBuffer.screenLine(0);
-  const packed = packLine(line);
+  const packed = new PackedStore().pack(line);
   const copy = new Line(line.cols);
   unpackInto(packed, copy);
   assertEquals(Array.from(copy.data), Array.from(line.data));
@@ -121,10 +121,10 @@ Deno.test("packed history: a short line keeps only its content", () => {
   const t = new Terminal({ cols: 80, rows: 5, scrollback: 100 });
   t.write("\x1b[32mline 12 of the history\x1b[m\r\n");
   const line = t.normalBuffer.screenLine(0);
-  const packed = packLine(line);
-  // 22 cells, one style run: 5 + 8 + 22 units, against 80 * 16 bytes.
-  assertEquals(packed.cells.length, 35);
-  assert(packed.cells.length * 2 < line.cols * CELL_STRIDE * 4 / 10);
+  const packed = new PackedStore().pack(line);
+  // 22 cells, one style run: 3 + 22 + 8 units, against 80 * 16 bytes.
+  assertEquals(packed.end - packed.start, 33);
+  assert((packed.end - packed.start) * 2 < line.cols * CELL_STRIDE * 4 / 10);
 });
 
 Deno.test("packed history: equal to an unpacked terminal on random output", () => {
