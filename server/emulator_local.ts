@@ -14,6 +14,7 @@
 import { setImmediate } from "node:timers";
 import { Terminal } from "../core/emulator/terminal.ts";
 import { capSnapshot, MAX_SNAPSHOT_CHARS } from "./snapshot_cap.ts";
+import { fullGc } from "./full_gc.ts";
 import {
   EMULATOR_LOW,
   PACK_IDLE_MS,
@@ -24,6 +25,8 @@ import {
 export const SLICE_MS = 4;
 /** Output is parsed in pieces of at most this many bytes. */
 export const PIECE_BYTES = 16 * 1024;
+/** A full collection follows packing this many lines or more. */
+const GC_AFTER_LINES = 1000;
 
 /** One queued piece of work for one emulator. */
 interface Job {
@@ -106,8 +109,11 @@ function packIdle(): void {
     packTimer = quietTimer(Math.max(1, PACK_IDLE_MS - quiet));
     return;
   }
-  for (const t of toPack) t.compact();
+  let packed = 0;
+  for (const t of toPack) packed += t.compact();
   toPack.clear();
+  // What packing freed is garbage nobody would collect in an idle server.
+  if (packed >= GC_AFTER_LINES) fullGc();
 }
 
 /** One session's emulator, on the main thread (see the module comment). */
@@ -165,9 +171,11 @@ export class LocalTerminal {
     this.#wake();
   }
 
-  /** Pack the history (see `Buffer.compactHistory`). */
-  compact(): void {
-    this.guard(() => this.#term?.normalBuffer.compactHistory());
+  /** Pack the history (see `Buffer.compactHistory`); returns the lines packed. */
+  compact(): number {
+    let n = 0;
+    this.guard(() => n = this.#term?.normalBuffer.compactHistory() ?? 0);
+    return n;
   }
 
   #later(f: (t: Terminal) => void): void {

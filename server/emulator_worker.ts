@@ -11,6 +11,7 @@
 /// <reference lib="deno.worker" />
 import { Terminal } from "../core/emulator/terminal.ts";
 import { capSnapshot } from "./snapshot_cap.ts";
+import { fullGc } from "./full_gc.ts";
 import { EMULATOR_NICE, lowerThreadPriority } from "./thread_priority.ts";
 import {
   type FromEmulator,
@@ -104,6 +105,11 @@ function packIdle(): void {
     packTimer = setTimeout(packIdle, Math.max(1, PACK_IDLE_MS - quiet));
     return;
   }
-  for (const id of toPack) terms.get(id)?.normalBuffer.compactHistory();
+  let packed = 0;
+  for (const id of toPack) {
+    packed += terms.get(id)?.normalBuffer.compactHistory() ?? 0;
+  }
   toPack.clear();
+  // What packing freed is garbage nobody would collect in an idle thread.
+  if (packed >= 1000) fullGc();
 }

@@ -192,27 +192,32 @@ export class Buffer implements BufferView {
    * gives back an equal `Line`, so nothing else sees the difference except
    * identity: call this only where no one holds a history `Line` (the
    * server's emulator calls it after each message), never for a buffer a
-   * renderer draws (it keeps `Line`s by identity).
+   * renderer draws (it keeps `Line`s by identity). Returns the number of
+   * lines packed now (their cell arrays are garbage from then on).
    */
-  compactHistory(): void {
+  compactHistory(): number {
     const end = this.trimmed + this.#count - this.#rows;
+    let n = 0;
     for (let abs = Math.max(this.#packedEnd, this.trimmed); abs < end; abs++) {
-      this.#pack(abs - this.trimmed);
+      n += this.#pack(abs - this.trimmed);
     }
     this.#packedEnd = Math.max(this.#packedEnd, end);
     for (const abs of this.#unpacked) {
-      if (abs >= this.trimmed && abs < end) this.#pack(abs - this.trimmed);
+      if (abs >= this.trimmed && abs < end) n += this.#pack(abs - this.trimmed);
     }
     this.#unpacked.length = 0;
+    return n;
   }
 
-  #pack(i: number): void {
+  #pack(i: number): number {
     const k = (this.#head + i) & this.#mask;
     const line = this.#ring[k];
     if (line instanceof Line && line.extras === null) {
       this.#ring[k] = (this.#packed ??= new PackedStore()).pack(line);
       this.#store.recycle(line);
+      return 1;
     }
+    return 0;
   }
 
   /** Screen row `y` (0 = top of the screen). */
