@@ -50,6 +50,7 @@ function schedule(): void {
 }
 
 function enqueue(job: Job): void {
+  job.term.queued++;
   queue.push(job);
   schedule();
 }
@@ -65,12 +66,15 @@ function pump(): void {
       const to = Math.min(job.data.length, job.pos + PIECE_BYTES);
       term.parse(job.data.subarray(job.pos, to));
       job.pos = to;
-      if (to === job.data.length) queue[head++] = undefined as never;
+      if (to === job.data.length) {
+        queue[head++] = undefined as never;
+        term.done();
+      }
     } else {
       queue[head++] = undefined as never;
       job.run!();
+      term.done();
     }
-    toPack.add(term);
     if (performance.now() >= end) break;
   }
   if (head === queue.length) {
@@ -81,18 +85,16 @@ function pump(): void {
     head = 0;
   }
   if (head < queue.length) schedule();
-  else armPacking();
+  if (toPack.size > 0) packTimer ??= quietTimer(PACK_IDLE_MS);
 }
 
-/** Emulators that took output since their history was last packed. */
-const toPack = new Set<LocalTerminal>();
+/**
+ * Emulators that did work since their history was last packed, with the
+ * time of their last work: each is packed once it has been quiet for
+ * {@link PACK_IDLE_MS}, whatever the others do.
+ */
+const toPack = new Map<LocalTerminal, number>();
 let packTimer: ReturnType<typeof setTimeout> | null = null;
-let lastWork = 0;
-
-function armPacking(): void {
-  lastWork = performance.now();
-  packTimer ??= quietTimer(PACK_IDLE_MS);
-}
 
 /** A timer for {@link packIdle} that does not keep the process alive. */
 function quietTimer(ms: number): ReturnType<typeof setTimeout> {
@@ -101,23 +103,36 @@ function quietTimer(ms: number): ReturnType<typeof setTimeout> {
   return t;
 }
 
-/** Output stopped: pack the history (nothing holds a line of it between jobs). */
+/** Pack the history of the emulators that went quiet (nothing holds a line of it between jobs). */
 function packIdle(): void {
   packTimer = null;
-  const quiet = performance.now() - lastWork;
-  if (head < queue.length || quiet < PACK_IDLE_MS) {
-    packTimer = quietTimer(Math.max(1, PACK_IDLE_MS - quiet));
-    return;
-  }
+  const now = performance.now();
   let packed = 0;
-  for (const t of toPack) packed += t.compact();
-  toPack.clear();
+  let next = Infinity;
+  for (const [t, last] of toPack) {
+    const quiet = now - last;
+    if (quiet >= PACK_IDLE_MS && !t.queued) {
+      packed += t.compact();
+      toPack.delete(t);
+    } else {
+      next = Math.min(next, Math.max(1, PACK_IDLE_MS - quiet));
+    }
+  }
+  if (next !== Infinity) packTimer = quietTimer(next);
   // What packing freed is garbage nobody would collect in an idle server.
   if (packed >= GC_AFTER_LINES) fullGc();
 }
 
 /** One session's emulator, on the main thread (see the module comment). */
 export class LocalTerminal {
+  /** Jobs of this emulator in the queue. */
+  queued = 0;
+
+  /** A job of this emulator is done (called by the queue). */
+  done(): void {
+    if (--this.queued === 0) toPack.set(this, performance.now());
+  }
+
   #term: Terminal | null;
   #backlog = 0;
   #drained: (() => void) | null = null;
@@ -175,7 +190,14 @@ export class LocalTerminal {
   compact(): number {
     let n = 0;
     this.guard(() => n = this.#term?.normalBuffer.compactHistory() ?? 0);
+    this.#packedLines += n;
     return n;
+  }
+
+  #packedLines = 0;
+  /** Lines packed so far (for tests and benchmarks). */
+  get packedLines(): number {
+    return this.#packedLines;
   }
 
   #later(f: (t: Terminal) => void): void {
@@ -259,7 +281,7 @@ export class LocalTerminal {
     return promise;
   }
 
-  /** Forget this emulator: queued work for it is dropped. */
+  /** Forget this emulator: its queued work does nothing (a snapshot answers null). */
   close(): void {
     if (this.#term === null) return;
     this.#term = null;

@@ -82,34 +82,35 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
       return;
   }
   if ("id" in m) {
-    toPack.add(m.id);
-    lastMessage = performance.now();
+    toPack.set(m.id, performance.now());
     packTimer ??= setTimeout(packIdle, PACK_IDLE_MS);
   }
 };
 
-/** Sessions whose emulator had messages since its history was packed. */
-const toPack = new Set<number>();
+/** Sessions whose emulator had messages since its history was packed, with the time of the last. */
+const toPack = new Map<number, number>();
 let packTimer: ReturnType<typeof setTimeout> | null = null;
-let lastMessage = 0;
 
 /**
- * Once no message came for PACK_IDLE_MS: store the history compactly
- * (this emulator never draws; see Buffer.compactHistory). Nothing holds a
- * line of it between messages.
+ * Once a session had no message for PACK_IDLE_MS: store its history
+ * compactly (this emulator never draws; see Buffer.compactHistory).
+ * Nothing holds a line of it between messages.
  */
 function packIdle(): void {
   packTimer = null;
-  const quiet = performance.now() - lastMessage;
-  if (quiet < PACK_IDLE_MS) {
-    packTimer = setTimeout(packIdle, Math.max(1, PACK_IDLE_MS - quiet));
-    return;
-  }
+  const now = performance.now();
   let packed = 0;
-  for (const id of toPack) {
-    packed += terms.get(id)?.normalBuffer.compactHistory() ?? 0;
+  let next = Infinity;
+  for (const [id, last] of toPack) {
+    const quiet = now - last;
+    if (quiet >= PACK_IDLE_MS) {
+      packed += terms.get(id)?.normalBuffer.compactHistory() ?? 0;
+      toPack.delete(id);
+    } else {
+      next = Math.min(next, Math.max(1, PACK_IDLE_MS - quiet));
+    }
   }
-  toPack.clear();
+  if (next !== Infinity) packTimer = setTimeout(packIdle, next);
   // What packing freed is garbage nobody would collect in an idle thread.
   if (packed >= 1000) fullGc();
 }

@@ -62,7 +62,7 @@ Deno.test("emulator local: the event loop gets turns while a flood is parsed", a
   }
 });
 
-Deno.test("emulator local: snapshots hold exactly what was written before, history packed or not", async () => {
+Deno.test("emulator local: snapshots hold exactly what was written before them", async () => {
   const replies: string[] = [];
   const term = new LocalTerminal(3, 40, 5, 500, (d) => replies.push(d));
   const plain = new Terminal({ cols: 40, rows: 5, scrollback: 500 });
@@ -97,4 +97,52 @@ Deno.test("emulator local: after close, snapshots are null and drained() resolve
   await waiting;
   assertEquals(await snap, null);
   assertEquals(await term.snapshot(), null);
+});
+
+Deno.test("emulator local: once output stops, the history is packed and the snapshot stays the same", async () => {
+  const term = new LocalTerminal(5, 80, 24, 5000, () => {});
+  try {
+    let out = "";
+    for (let i = 1; i <= 3000; i++) {
+      out += `\x1b[3${i % 8}mline ${i}\x1b[m 日本 e\u0301\r\n`;
+    }
+    term.write(new TextEncoder().encode(out));
+    const before = await term.snapshot();
+    assertEquals(term.packedLines, 0, "nothing packed while output flows");
+    const deadline = Date.now() + 30_000;
+    while (term.packedLines === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert(term.packedLines >= 2977, `packed ${term.packedLines}`);
+    const after = await term.snapshot();
+    assertEquals(after!.json, before!.json);
+  } finally {
+    term.close();
+  }
+});
+
+Deno.test("emulator local: a session that goes on printing does not keep another's history from being packed", async () => {
+  const busy = new LocalTerminal(6, 80, 24, 100, () => {});
+  const idle = new LocalTerminal(7, 80, 24, 5000, () => {});
+  const enc = new TextEncoder();
+  let printing = true;
+  const printer = (async () => {
+    while (printing) {
+      busy.write(enc.encode("busy\r\n".repeat(100)));
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  try {
+    idle.write(enc.encode("idle line\r\n".repeat(1000)));
+    const deadline = Date.now() + 30_000;
+    while (idle.packedLines === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert(idle.packedLines >= 977, `packed ${idle.packedLines}`);
+  } finally {
+    printing = false;
+    await printer;
+    busy.close();
+    idle.close();
+  }
 });
