@@ -754,17 +754,20 @@ function removeAll(paths: string[]): void {
 }
 
 /**
- * Where the sessions' emulators run: on the main thread in time slices
- * (`emulator_local.ts`), or with `DOMTERM_EMULATOR_THREAD=1` in the
- * environment on a worker thread of their own (`emulator_host.ts`), which
- * costs about 15 MB more but runs at a lower priority than the browser.
+ * Where the sessions' emulators run: on a worker thread of their own
+ * (`emulator_host.ts`), at a lower priority than the browser on this
+ * machine; or, with `DOMTERM_EMULATOR_MAIN_THREAD=1` in the environment,
+ * on the main thread in time slices (`emulator_local.ts`), which saves the
+ * worker isolate (about 15 MB) but took 15-25% off end-to-end throughput
+ * on a 2-core machine, where the emulator then competes with the browser
+ * at the same priority (docs/benchmarks.md, "Server footprint").
  */
 function emulatorClass(): typeof LocalTerminal | typeof RemoteTerminal {
-  let thread = false;
+  let main = false;
   try {
-    thread = Deno.env.get("DOMTERM_EMULATOR_THREAD") === "1";
+    main = Deno.env.get("DOMTERM_EMULATOR_MAIN_THREAD") === "1";
   } catch {
     // no --allow-env: the default
   }
-  return thread ? RemoteTerminal : LocalTerminal;
+  return main ? LocalTerminal : RemoteTerminal;
 }
