@@ -9,6 +9,10 @@
  * PTY, sending to the windows, input or acknowledgements for longer than
  * a slice (a snapshot, done in one go, is the exception).
  *
+ * Opt-in (`DOMTERM_EMULATOR_MAIN_THREAD=1`, see `session.ts`): here the
+ * emulators run at the browser's priority, and on a machine the browser
+ * shares, end-to-end throughput fell (docs/benchmarks.md).
+ *
  * @module
  */
 import { setImmediate } from "node:timers";
