@@ -56,6 +56,12 @@ const failures = new Set<() => void>();
 export const EMULATOR_HIGH = 4 << 20;
 /** See {@link EMULATOR_HIGH}. */
 export const EMULATOR_LOW = 1 << 20;
+/**
+ * A session's history is packed (`Buffer.compactHistory`) once no output
+ * came for this long, ms: during a flood most lines leave the history
+ * before then, and packing every line would double the emulator's work.
+ */
+export const PACK_IDLE_MS = 250;
 const waiting = new Map<number, (s: SnapshotText | null) => void>();
 
 /**

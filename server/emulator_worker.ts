@@ -11,8 +11,13 @@
 /// <reference lib="deno.worker" />
 import { Terminal } from "../core/emulator/terminal.ts";
 import { capSnapshot } from "./snapshot_cap.ts";
+import { fullGc } from "./full_gc.ts";
 import { EMULATOR_NICE, lowerThreadPriority } from "./thread_priority.ts";
-import type { FromEmulator, ToEmulator } from "./emulator_host.ts";
+import {
+  type FromEmulator,
+  PACK_IDLE_MS,
+  type ToEmulator,
+} from "./emulator_host.ts";
 
 const terms = new Map<number, Terminal>();
 
@@ -74,6 +79,38 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
     }
     case "close":
       terms.delete(m.id);
-      break;
+      return;
+  }
+  if ("id" in m) {
+    toPack.set(m.id, performance.now());
+    packTimer ??= setTimeout(packIdle, PACK_IDLE_MS);
   }
 };
+
+/** Sessions whose emulator had messages since its history was packed, with the time of the last. */
+const toPack = new Map<number, number>();
+let packTimer: ReturnType<typeof setTimeout> | null = null;
+
+/**
+ * Once a session had no message for PACK_IDLE_MS: store its history
+ * compactly (this emulator never draws; see Buffer.compactHistory).
+ * Nothing holds a line of it between messages.
+ */
+function packIdle(): void {
+  packTimer = null;
+  const now = performance.now();
+  let packed = 0;
+  let next = Infinity;
+  for (const [id, last] of toPack) {
+    const quiet = now - last;
+    if (quiet >= PACK_IDLE_MS) {
+      packed += terms.get(id)?.normalBuffer.compactHistory() ?? 0;
+      toPack.delete(id);
+    } else {
+      next = Math.min(next, Math.max(1, PACK_IDLE_MS - quiet));
+    }
+  }
+  if (next !== Infinity) packTimer = setTimeout(packIdle, next);
+  // What packing freed is garbage nobody would collect in an idle thread.
+  if (packed >= 1000) fullGc();
+}

@@ -44,6 +44,7 @@ import {
   RemoteTerminal,
   type SnapshotText,
 } from "./emulator_host.ts";
+import { LocalTerminal } from "./emulator_local.ts";
 import { DEFAULT_SCROLLBACK } from "../core/model/buffer.ts";
 import { VERSION } from "./version.ts";
 import {
@@ -166,8 +167,8 @@ export class Session {
   /** The name it can be attached by, if it has one. */
   readonly name: string | null;
   readonly windows = new Set<Window>();
-  /** The emulator that is the truth about the screen (on the emulator thread). */
-  #term: RemoteTerminal;
+  /** The emulator that is the truth about the screen (see {@link emulatorClass}). */
+  #term: RemoteTerminal | LocalTerminal;
   #titleReports: boolean | null = null;
 
   /** Whether the session's emulator reports the titles (XTWINOPS 20/21). */
@@ -226,7 +227,7 @@ export class Session {
     this.#cols = options.cols;
     this.#rows = options.rows;
     // The program's queries are answered there, once, for every window.
-    this.#term = new RemoteTerminal(
+    this.#term = new (emulatorClass())(
       options.id,
       options.cols,
       options.rows,
@@ -750,4 +751,23 @@ function removeAll(paths: string[]): void {
       // already gone
     }
   }
+}
+
+/**
+ * Where the sessions' emulators run: on a worker thread of their own
+ * (`emulator_host.ts`), at a lower priority than the browser on this
+ * machine; or, with `DOMTERM_EMULATOR_MAIN_THREAD=1` in the environment,
+ * on the main thread in time slices (`emulator_local.ts`), which saves the
+ * worker isolate (about 15 MB) but took 15-25% off end-to-end throughput
+ * on a 2-core machine, where the emulator then competes with the browser
+ * at the same priority (docs/benchmarks.md, "Server footprint").
+ */
+function emulatorClass(): typeof LocalTerminal | typeof RemoteTerminal {
+  let main = false;
+  try {
+    main = Deno.env.get("DOMTERM_EMULATOR_MAIN_THREAD") === "1";
+  } catch {
+    // no --allow-env: the default
+  }
+  return main ? LocalTerminal : RemoteTerminal;
 }

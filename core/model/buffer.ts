@@ -13,6 +13,7 @@ import type { BufferView } from "../terminal_view.ts";
 import { CELL_STRIDE } from "./cell.ts";
 import { Line } from "./line.ts";
 import { copyCells, eraseCells, resizeLine } from "./line_ops.ts";
+import { PackedLine, PackedStore, unpackInto } from "./packed_line.ts";
 import { reflow, type ReflowPoint } from "./reflow.ts";
 
 /** Default scrollback limit of the normal buffer, in lines. */
@@ -89,11 +90,20 @@ export class Buffer implements BufferView {
   #cols: number;
   #rows: number;
   #scrollback: number;
-  #ring: (Line | undefined)[];
+  #ring: (Line | PackedLine | undefined)[];
   #mask: number;
   #head = 0;
   #count = 0;
   #store = new LineStore();
+  /**
+   * History lines with an absolute number below this were packed by
+   * {@link compactHistory} (except those unpacked since, listed in
+   * {@link #unpacked}, and those with extras, which stay `Line`s).
+   */
+  #packedEnd = 0;
+  #packed: PackedStore | null = null;
+  /** Absolute numbers of packed lines that {@link getLine} unpacked. */
+  #unpacked: number[] = [];
 
   /**
    * A buffer of `rows` blank screen lines and no history yet.
@@ -163,13 +173,63 @@ export class Buffer implements BufferView {
 
   /** Line `i` (0 = oldest history line). */
   getLine(i: number): Line {
-    return this.#ring[(this.#head + i) & this.#mask]!;
+    const l = this.#ring[(this.#head + i) & this.#mask]!;
+    return l instanceof PackedLine ? this.#unpackAt(i, l) : l;
+  }
+
+  /**
+   * A packed history line as a `Line` again; it takes the packed one's
+   * place, so that changes to it stay, until the next
+   * {@link compactHistory}.
+   */
+  #unpackAt(i: number, packed: PackedLine): Line {
+    const line = this.#store.take(packed.cols, 0);
+    unpackInto(packed, line);
+    this.#ring[(this.#head + i) & this.#mask] = line;
+    this.#unpacked.push(this.trimmed + i);
+    return line;
+  }
+
+  /**
+   * Store the history lines compactly (see `packed_line.ts`): a line of
+   * history then costs about its content instead of 16 bytes a cell.
+   * Lines with extras (marks, embeds) stay as they are. {@link getLine}
+   * gives back an equal `Line`, so nothing else sees the difference except
+   * identity: call this only where no one holds a history `Line` (the
+   * server's emulator calls it after each message), never for a buffer a
+   * renderer draws (it keeps `Line`s by identity). Returns the number of
+   * lines packed now (their cell arrays are garbage from then on).
+   */
+  compactHistory(): number {
+    const end = this.trimmed + this.#count - this.#rows;
+    let n = 0;
+    for (let abs = Math.max(this.#packedEnd, this.trimmed); abs < end; abs++) {
+      n += this.#pack(abs - this.trimmed);
+    }
+    this.#packedEnd = Math.max(this.#packedEnd, end);
+    for (const abs of this.#unpacked) {
+      if (abs >= this.trimmed && abs < end) n += this.#pack(abs - this.trimmed);
+    }
+    this.#unpacked.length = 0;
+    return n;
+  }
+
+  #pack(i: number): number {
+    const k = (this.#head + i) & this.#mask;
+    const line = this.#ring[k];
+    if (line instanceof Line && line.extras === null) {
+      this.#ring[k] = (this.#packed ??= new PackedStore()).pack(line);
+      this.#store.recycle(line);
+      return 1;
+    }
+    return 0;
   }
 
   /** Screen row `y` (0 = top of the screen). */
   screenLine(y: number): Line {
+    // Only history lines are ever packed.
     return this
-      .#ring[(this.#head + this.#count - this.#rows + y) & this.#mask]!;
+      .#ring[(this.#head + this.#count - this.#rows + y) & this.#mask] as Line;
   }
 
   /** Replace screen row `y`. */
@@ -181,7 +241,7 @@ export class Buffer implements BufferView {
     const cap = this.#ring.length;
     if (n <= cap) return;
     const newCap = pow2AtLeast(n);
-    const ring: (Line | undefined)[] = new Array(newCap);
+    const ring: (Line | PackedLine | undefined)[] = new Array(newCap);
     for (let i = 0; i < this.#count; i++) {
       ring[i] = this.#ring[(this.#head + i) & this.#mask];
     }
@@ -201,7 +261,7 @@ export class Buffer implements BufferView {
   #dropTop(n: number, countAsTrimmed: boolean): void {
     for (let i = 0; i < n; i++) {
       const line = this.#ring[this.#head];
-      if (line !== undefined) this.#store.recycle(line);
+      if (line instanceof Line) this.#store.recycle(line);
       this.#ring[this.#head] = undefined;
       this.#head = (this.#head + 1) & this.#mask;
     }
@@ -405,6 +465,9 @@ export class Buffer implements BufferView {
     }));
     points.push({ line: top, x: 0 }); // the screen's top line
     const { lines, points: moved } = reflow(this, cols, points);
+    // Every line is a new one: none is packed.
+    this.#packedEnd = 0;
+    this.#unpacked.length = 0;
     const cur = moved[0].line;
     let n = lines.length;
     let newTop: number;
@@ -476,6 +539,10 @@ export class Buffer implements BufferView {
     } else if (rows > oldRows) {
       const add = rows - oldRows;
       const pull = this.isAlt ? 0 : Math.min(add, this.historyLength);
+      // History lines that become screen lines must be Lines.
+      for (let k = 0; k < pull; k++) this.getLine(this.historyLength - 1 - k);
+      const histEnd = this.trimmed + this.historyLength - pull;
+      this.#packedEnd = Math.min(this.#packedEnd, histEnd);
       this.#rows = rows;
       for (const c of cursors) c.y += pull;
       for (let k = pull; k < add; k++) this.#append(new Line(this.#cols));

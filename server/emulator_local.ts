@@ -1,0 +1,296 @@
+/**
+ * The sessions' emulators on the server's main thread, in time slices: the
+ * same face as {@link RemoteTerminal} (`emulator_host.ts`) without a
+ * second V8 isolate, which costs the server about 15 MB of resident memory
+ * by itself. Work is queued in order (a snapshot holds exactly what was
+ * written before it was asked for) and done in slices of at most
+ * {@link SLICE_MS}, output in pieces of {@link PIECE_BYTES}, with a turn of
+ * the event loop between slices: so parsing never holds up reading the
+ * PTY, sending to the windows, input or acknowledgements for longer than
+ * a slice (a snapshot, done in one go, is the exception).
+ *
+ * Opt-in (`DOMTERM_EMULATOR_MAIN_THREAD=1`, see `session.ts`): here the
+ * emulators run at the browser's priority, and on a machine the browser
+ * shares, end-to-end throughput fell (docs/benchmarks.md).
+ *
+ * @module
+ */
+import { setImmediate } from "node:timers";
+import { Terminal } from "../core/emulator/terminal.ts";
+import { capSnapshot, MAX_SNAPSHOT_CHARS } from "./snapshot_cap.ts";
+import { fullGc } from "./full_gc.ts";
+import {
+  EMULATOR_LOW,
+  PACK_IDLE_MS,
+  type SnapshotText,
+} from "./emulator_host.ts";
+
+/** Longest run of emulator work before the event loop gets a turn, ms. */
+export const SLICE_MS = 4;
+/** Output is parsed in pieces of at most this many bytes. */
+export const PIECE_BYTES = 16 * 1024;
+/** A full collection follows packing this many lines or more. */
+const GC_AFTER_LINES = 1000;
+
+/** One queued piece of work for one emulator. */
+interface Job {
+  term: LocalTerminal;
+  /** Output to parse (from `pos`), or null for `run`. */
+  data: Uint8Array | null;
+  pos: number;
+  run: (() => void) | null;
+}
+
+const queue: Job[] = [];
+let head = 0;
+let scheduled = false;
+
+function schedule(): void {
+  if (scheduled) return;
+  scheduled = true;
+  // Not setTimeout(0): nested timers are clamped to 4 ms, which would
+  // leave the emulators idle half the time during a flood.
+  setImmediate(pump);
+}
+
+function enqueue(job: Job): void {
+  job.term.queued++;
+  queue.push(job);
+  schedule();
+}
+
+/** Work through the queue for one slice; the rest waits for the next turn. */
+function pump(): void {
+  scheduled = false;
+  const end = performance.now() + SLICE_MS;
+  while (head < queue.length) {
+    const job = queue[head];
+    const term = job.term;
+    if (job.data !== null) {
+      const to = Math.min(job.data.length, job.pos + PIECE_BYTES);
+      term.parse(job.data.subarray(job.pos, to));
+      job.pos = to;
+      if (to === job.data.length) {
+        queue[head++] = undefined as never;
+        term.done();
+      }
+    } else {
+      queue[head++] = undefined as never;
+      job.run!();
+      term.done();
+    }
+    if (performance.now() >= end) break;
+  }
+  if (head === queue.length) {
+    queue.length = 0;
+    head = 0;
+  } else if (head > 1024) {
+    queue.splice(0, head);
+    head = 0;
+  }
+  if (head < queue.length) schedule();
+  if (toPack.size > 0) packTimer ??= quietTimer(PACK_IDLE_MS);
+}
+
+/**
+ * Emulators that did work since their history was last packed, with the
+ * time of their last work: each is packed once it has been quiet for
+ * {@link PACK_IDLE_MS}, whatever the others do.
+ */
+const toPack = new Map<LocalTerminal, number>();
+let packTimer: ReturnType<typeof setTimeout> | null = null;
+
+/** A timer for {@link packIdle} that does not keep the process alive. */
+function quietTimer(ms: number): ReturnType<typeof setTimeout> {
+  const t = setTimeout(packIdle, ms);
+  Deno.unrefTimer(t as unknown as number);
+  return t;
+}
+
+/** Pack the history of the emulators that went quiet (nothing holds a line of it between jobs). */
+function packIdle(): void {
+  packTimer = null;
+  const now = performance.now();
+  let packed = 0;
+  let next = Infinity;
+  for (const [t, last] of toPack) {
+    const quiet = now - last;
+    if (quiet >= PACK_IDLE_MS && !t.queued) {
+      packed += t.compact();
+      toPack.delete(t);
+    } else {
+      next = Math.min(next, Math.max(1, PACK_IDLE_MS - quiet));
+    }
+  }
+  if (next !== Infinity) packTimer = quietTimer(next);
+  // What packing freed is garbage nobody would collect in an idle server.
+  if (packed >= GC_AFTER_LINES) fullGc();
+}
+
+/** One session's emulator, on the main thread (see the module comment). */
+export class LocalTerminal {
+  /** Jobs of this emulator in the queue. */
+  queued = 0;
+
+  /** A job of this emulator is done (called by the queue). */
+  done(): void {
+    if (--this.queued === 0) toPack.set(this, performance.now());
+  }
+
+  #term: Terminal | null;
+  #backlog = 0;
+  #drained: (() => void) | null = null;
+
+  /**
+   * `reply` receives the emulator's answers to the program's queries;
+   * `onSettings` the JSON of each `OSC 88` the program prints. `_id` is
+   * there for the same signature as `RemoteTerminal`.
+   */
+  constructor(
+    _id: number,
+    cols: number,
+    rows: number,
+    scrollback: number,
+    reply: (data: string) => void,
+    onSettings?: (json: string) => void,
+  ) {
+    this.#term = new Terminal({
+      cols,
+      rows,
+      scrollback,
+      reply,
+      onEvent: (e) => {
+        if (e.type === "settings") onSettings?.(e.json);
+      },
+    });
+  }
+
+  /** Parse `data` now (called by the queue). */
+  parse(data: Uint8Array): void {
+    this.guard(() => this.#term?.write(data));
+    this.#backlog = Math.max(0, this.#backlog - data.length);
+    if (this.#backlog <= EMULATOR_LOW) this.#wake();
+  }
+
+  /** Run `f`; an exception (a bug in the emulator) ends this emulator only. */
+  guard(f: () => void): void {
+    if (this.#term === null) return;
+    try {
+      f();
+    } catch (e) {
+      // Say so; the session goes on without snapshots.
+      console.error(`domterm: a session's emulator failed: ${e}`);
+      this.#fail();
+    }
+  }
+
+  #fail(): void {
+    this.#term = null;
+    this.#backlog = 0;
+    this.#wake();
+  }
+
+  /** Pack the history (see `Buffer.compactHistory`); returns the lines packed. */
+  compact(): number {
+    let n = 0;
+    this.guard(() => n = this.#term?.normalBuffer.compactHistory() ?? 0);
+    this.#packedLines += n;
+    return n;
+  }
+
+  #packedLines = 0;
+  /** Lines packed so far (for tests and benchmarks). */
+  get packedLines(): number {
+    return this.#packedLines;
+  }
+
+  #later(f: (t: Terminal) => void): void {
+    if (this.#term === null) return;
+    enqueue({
+      term: this,
+      data: null,
+      pos: 0,
+      run: () => this.guard(() => f(this.#term!)),
+    });
+  }
+
+  /** Feed output; `data` must not change afterwards (the read loop's chunks do not). */
+  write(data: Uint8Array): void {
+    if (this.#term === null || data.length === 0) return;
+    this.#backlog += data.length;
+    enqueue({ term: this, data, pos: 0, run: null });
+  }
+
+  /** Bytes written and not parsed yet. */
+  get backlog(): number {
+    return this.#backlog;
+  }
+
+  /**
+   * Resolves once the backlog is down to {@link EMULATOR_LOW} (at once when
+   * it is, when closed, or when the emulator failed).
+   */
+  drained(): Promise<void> {
+    if (this.#backlog <= EMULATOR_LOW || this.#term === null) {
+      return Promise.resolve();
+    }
+    return new Promise((r) => {
+      const before = this.#drained;
+      this.#drained = () => {
+        before?.();
+        r();
+      };
+    });
+  }
+
+  #wake(): void {
+    const d = this.#drained;
+    this.#drained = null;
+    d?.();
+  }
+
+  resize(cols: number, rows: number): void {
+    this.#later((t) => t.resize(cols, rows));
+  }
+
+  /** Whether XTWINOPS 20/21 report the titles (the `title-reporting` setting). */
+  setTitleReports(on: boolean): void {
+    this.#later((t) => t.setTitleReports(on));
+  }
+
+  /** Drop the normal screen's history (as ED 3 does). */
+  clearHistory(): void {
+    this.#later((t) => t.normalBuffer.clearHistory());
+  }
+
+  setCellSize(width: number, height: number): void {
+    this.#later((t) => t.setCellSize(width, height));
+  }
+
+  /** The emulator's snapshot after everything written so far, as JSON text (null once closed or failed). */
+  snapshot(maxChars = MAX_SNAPSHOT_CHARS): Promise<SnapshotText | null> {
+    if (this.#term === null) return Promise.resolve(null);
+    const { promise, resolve } = Promise.withResolvers<SnapshotText | null>();
+    enqueue({
+      term: this,
+      data: null,
+      pos: 0,
+      // Runs even once closed or failed (then the answer is null).
+      run: () => {
+        let out: SnapshotText | null = null;
+        this.guard(() => out = capSnapshot(this.#term!, maxChars));
+        resolve(out);
+      },
+    });
+    return promise;
+  }
+
+  /** Forget this emulator: its queued work does nothing (a snapshot answers null). */
+  close(): void {
+    if (this.#term === null) return;
+    this.#term = null;
+    this.#backlog = 0;
+    this.#wake();
+    toPack.delete(this);
+  }
+}

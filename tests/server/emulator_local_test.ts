@@ -1,0 +1,148 @@
+/**
+ * The sessions' emulators on the main thread (server/emulator_local.ts):
+ * parsing is done in slices, so the event loop gets turns while a flood
+ * is parsed; back-pressure through `drained()`; snapshots in order; a
+ * failing emulator ends only itself.
+ */
+import { assert, assertEquals } from "../assert.ts";
+import { EMULATOR_HIGH, EMULATOR_LOW } from "../../server/emulator_host.ts";
+import { LocalTerminal } from "../../server/emulator_local.ts";
+import { Terminal } from "../../core/emulator/terminal.ts";
+
+function lines(n: number): Uint8Array {
+  const line = new TextEncoder().encode("x".repeat(79) + "\r\n");
+  const out = new Uint8Array(n * line.length);
+  for (let o = 0; o < out.length; o += line.length) out.set(line, o);
+  return out;
+}
+
+Deno.test("emulator local: a writer that waits for drained() keeps the backlog bounded; all of it is parsed", async () => {
+  const term = new LocalTerminal(1, 80, 24, 100, () => {});
+  try {
+    const chunk = lines(800);
+    const total = 24 << 20;
+    let peak = 0;
+    let waits = 0;
+    for (let sent = 0; sent < total; sent += chunk.length) {
+      if (term.backlog > EMULATOR_HIGH) {
+        waits++;
+        await term.drained();
+        assert(term.backlog <= EMULATOR_LOW, `drained at ${term.backlog}`);
+      }
+      term.write(chunk);
+      peak = Math.max(peak, term.backlog);
+    }
+    assert(waits > 0, "the writer outran the emulator and waited");
+    assert(peak <= EMULATOR_HIGH + chunk.length, `peak backlog ${peak}`);
+    term.write(new TextEncoder().encode("\x1b[2J\x1b[Hthe end"));
+    const snap = await term.snapshot();
+    assert(snap !== null && snap.json.includes("the end"), "parsed to the end");
+    assertEquals(term.backlog, 0);
+  } finally {
+    term.close();
+  }
+});
+
+Deno.test("emulator local: the event loop gets turns while a flood is parsed", async () => {
+  const term = new LocalTerminal(2, 80, 24, 1000, () => {});
+  try {
+    term.write(lines(50_000)); // 4 MB, many slices
+    // A timer set now runs between slices, with work still queued.
+    const seen = await new Promise<number>((r) =>
+      setTimeout(() => r(term.backlog), 0)
+    );
+    assert(seen > 0, "the timer ran only once everything was parsed");
+    await term.drained();
+    const snap = await term.snapshot();
+    assert(snap !== null);
+    const t = Terminal.restore(JSON.parse(snap.json));
+    assertEquals(t.normalBuffer.historyLength, 1000);
+  } finally {
+    term.close();
+  }
+});
+
+Deno.test("emulator local: snapshots hold exactly what was written before them", async () => {
+  const replies: string[] = [];
+  const term = new LocalTerminal(3, 40, 5, 500, (d) => replies.push(d));
+  const plain = new Terminal({ cols: 40, rows: 5, scrollback: 500 });
+  try {
+    const enc = new TextEncoder();
+    const snaps: Promise<unknown>[] = [];
+    const want: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const out = enc.encode(
+        `\x1b[3${i % 8}mline ${i}\x1b[m 日本\r\n`.repeat(20),
+      );
+      term.write(out);
+      plain.write(out);
+      want.push(JSON.stringify(plain.snapshot()));
+      snaps.push(term.snapshot().then((s) => s!.json));
+    }
+    assertEquals(await Promise.all(snaps), want);
+    term.write(enc.encode("\x1b[6n"));
+    await term.snapshot();
+    assertEquals(replies, ["\x1b[5;1R"]);
+  } finally {
+    term.close();
+  }
+});
+
+Deno.test("emulator local: after close, snapshots are null and drained() resolves", async () => {
+  const term = new LocalTerminal(4, 80, 24, 100, () => {});
+  term.write(new Uint8Array(EMULATOR_HIGH * 2).fill(0x41));
+  const waiting = term.drained();
+  const snap = term.snapshot();
+  term.close();
+  await waiting;
+  assertEquals(await snap, null);
+  assertEquals(await term.snapshot(), null);
+});
+
+Deno.test("emulator local: once output stops, the history is packed and the snapshot stays the same", async () => {
+  const term = new LocalTerminal(5, 80, 24, 5000, () => {});
+  try {
+    let out = "";
+    for (let i = 1; i <= 3000; i++) {
+      out += `\x1b[3${i % 8}mline ${i}\x1b[m 日本 e\u0301\r\n`;
+    }
+    term.write(new TextEncoder().encode(out));
+    const before = await term.snapshot();
+    assertEquals(term.packedLines, 0, "nothing packed while output flows");
+    const deadline = Date.now() + 30_000;
+    while (term.packedLines === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert(term.packedLines >= 2977, `packed ${term.packedLines}`);
+    const after = await term.snapshot();
+    assertEquals(after!.json, before!.json);
+  } finally {
+    term.close();
+  }
+});
+
+Deno.test("emulator local: a session that goes on printing does not keep another's history from being packed", async () => {
+  const busy = new LocalTerminal(6, 80, 24, 100, () => {});
+  const idle = new LocalTerminal(7, 80, 24, 5000, () => {});
+  const enc = new TextEncoder();
+  let printing = true;
+  const printer = (async () => {
+    while (printing) {
+      busy.write(enc.encode("busy\r\n".repeat(100)));
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  try {
+    idle.write(enc.encode("idle line\r\n".repeat(1000)));
+    const deadline = Date.now() + 30_000;
+    while (idle.packedLines === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert(idle.packedLines >= 977, `packed ${idle.packedLines}`);
+  } finally {
+    printing = false;
+    await printer;
+    busy.close();
+    idle.close();
+  }
+});
