@@ -6,6 +6,9 @@
  * @module
  */
 import { MAX_SNAPSHOT_CHARS } from "./snapshot_cap.ts";
+import { EmulatorBacklog } from "./emulator_backlog.ts";
+
+export { EMULATOR_HIGH, EMULATOR_LOW } from "./emulator_backlog.ts";
 
 /** Main thread -> worker. */
 export type ToEmulator =
@@ -46,16 +49,6 @@ const oscSettings = new Map<number, (json: string) => void>();
 let failed = false;
 const failures = new Set<() => void>();
 
-/**
- * Output posted to a session's emulator and not yet parsed, at most this
- * many bytes: past it the session stops reading the PTY until the emulator
- * is down to {@link EMULATOR_LOW}. Without it a session no window holds
- * back (a detached one, say) would queue a flood here faster than the
- * emulator parses it.
- */
-export const EMULATOR_HIGH = 4 << 20;
-/** See {@link EMULATOR_HIGH}. */
-export const EMULATOR_LOW = 1 << 20;
 /**
  * A session's history is packed (`Buffer.compactHistory`) once no output
  * came for this long, ms: during a flood most lines leave the history
@@ -139,12 +132,8 @@ export class RemoteTerminal {
   #w: Worker;
   #closed = false;
   /** Bytes posted and not yet parsed. */
-  #backlog = 0;
-  #drained: (() => void) | null = null;
-  #onFail = () => {
-    this.#backlog = 0;
-    this.#wake();
-  };
+  #backlog = new EmulatorBacklog();
+  #onFail = () => this.#backlog.clear();
 
   /**
    * `reply` receives the emulator's answers to the program's queries;
@@ -163,10 +152,7 @@ export class RemoteTerminal {
     users++;
     replies.set(id, reply);
     if (onSettings) oscSettings.set(id, onSettings);
-    parsed.set(id, (bytes) => {
-      this.#backlog = Math.max(0, this.#backlog - bytes);
-      if (this.#backlog <= EMULATOR_LOW) this.#wake();
-    });
+    parsed.set(id, (bytes) => this.#backlog.parsed(bytes));
     failures.add(this.#onFail);
     this.#post({ t: "new", id, cols, rows, scrollback });
   }
@@ -178,43 +164,27 @@ export class RemoteTerminal {
   /** Feed output (copied: the caller may keep using `data`). */
   write(data: Uint8Array): void {
     if (this.#closed || failed) return;
-    this.#backlog += data.length;
+    this.#backlog.add(data.length);
     this.#post({ t: "write", id: this.#id, data });
   }
 
   /** Bytes written and not parsed yet. */
   get backlog(): number {
-    return this.#backlog;
+    return this.#backlog.bytes;
   }
 
   /**
-   * Resolves once the backlog is down to {@link EMULATOR_LOW} (at once when
+   * Resolves once the backlog is down to `EMULATOR_LOW` (at once when
    * it is, when closed, or when the emulator thread failed).
    */
   drained(): Promise<void> {
-    if (this.#backlog <= EMULATOR_LOW || this.#closed || failed) {
-      return Promise.resolve();
-    }
-    return new Promise((r) => {
-      const before = this.#drained;
-      this.#drained = () => {
-        before?.();
-        r();
-      };
-    });
-  }
-
-  #wake(): void {
-    const d = this.#drained;
-    this.#drained = null;
-    d?.();
+    return this.#backlog.drained(this.#closed || failed);
   }
 
   resize(cols: number, rows: number): void {
     this.#post({ t: "resize", id: this.#id, cols, rows });
   }
 
-  /** Drop the normal screen's history (as ED 3 does). */
   /** Whether XTWINOPS 20/21 report the titles (the `title-reporting` setting). */
   setTitleReports(on: boolean): void {
     this.#post({ t: "title-reports", id: this.#id, on });
@@ -247,7 +217,7 @@ export class RemoteTerminal {
     parsed.delete(this.#id);
     oscSettings.delete(this.#id);
     failures.delete(this.#onFail);
-    this.#wake();
+    this.#backlog.clear();
     if (--users === 0 && worker) {
       // Let queued snapshot requests finish first.
       const w = worker;

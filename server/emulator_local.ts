@@ -19,11 +19,8 @@ import { setImmediate } from "node:timers";
 import { Terminal } from "../core/emulator/terminal.ts";
 import { capSnapshot, MAX_SNAPSHOT_CHARS } from "./snapshot_cap.ts";
 import { fullGc } from "./full_gc.ts";
-import {
-  EMULATOR_LOW,
-  PACK_IDLE_MS,
-  type SnapshotText,
-} from "./emulator_host.ts";
+import { PACK_IDLE_MS, type SnapshotText } from "./emulator_host.ts";
+import { EmulatorBacklog } from "./emulator_backlog.ts";
 
 /** Longest run of emulator work before the event loop gets a turn, ms. */
 export const SLICE_MS = 4;
@@ -138,8 +135,7 @@ export class LocalTerminal {
   }
 
   #term: Terminal | null;
-  #backlog = 0;
-  #drained: (() => void) | null = null;
+  #backlog = new EmulatorBacklog();
 
   /**
    * `reply` receives the emulator's answers to the program's queries;
@@ -168,8 +164,7 @@ export class LocalTerminal {
   /** Parse `data` now (called by the queue). */
   parse(data: Uint8Array): void {
     this.guard(() => this.#term?.write(data));
-    this.#backlog = Math.max(0, this.#backlog - data.length);
-    if (this.#backlog <= EMULATOR_LOW) this.#wake();
+    this.#backlog.parsed(data.length);
   }
 
   /** Run `f`; an exception (a bug in the emulator) ends this emulator only. */
@@ -186,8 +181,7 @@ export class LocalTerminal {
 
   #fail(): void {
     this.#term = null;
-    this.#backlog = 0;
-    this.#wake();
+    this.#backlog.clear();
   }
 
   /** Pack the history (see `Buffer.compactHistory`); returns the lines packed. */
@@ -217,36 +211,21 @@ export class LocalTerminal {
   /** Feed output; `data` must not change afterwards (the read loop's chunks do not). */
   write(data: Uint8Array): void {
     if (this.#term === null || data.length === 0) return;
-    this.#backlog += data.length;
+    this.#backlog.add(data.length);
     enqueue({ term: this, data, pos: 0, run: null });
   }
 
   /** Bytes written and not parsed yet. */
   get backlog(): number {
-    return this.#backlog;
+    return this.#backlog.bytes;
   }
 
   /**
-   * Resolves once the backlog is down to {@link EMULATOR_LOW} (at once when
+   * Resolves once the backlog is down to `EMULATOR_LOW` (at once when
    * it is, when closed, or when the emulator failed).
    */
   drained(): Promise<void> {
-    if (this.#backlog <= EMULATOR_LOW || this.#term === null) {
-      return Promise.resolve();
-    }
-    return new Promise((r) => {
-      const before = this.#drained;
-      this.#drained = () => {
-        before?.();
-        r();
-      };
-    });
-  }
-
-  #wake(): void {
-    const d = this.#drained;
-    this.#drained = null;
-    d?.();
+    return this.#backlog.drained(this.#term === null);
   }
 
   resize(cols: number, rows: number): void {
@@ -289,8 +268,7 @@ export class LocalTerminal {
   close(): void {
     if (this.#term === null) return;
     this.#term = null;
-    this.#backlog = 0;
-    this.#wake();
+    this.#backlog.clear();
     toPack.delete(this);
   }
 }
