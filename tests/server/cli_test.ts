@@ -110,48 +110,39 @@ Deno.test("cli: --no-browser prints the URL alone on a line and serves it", asyn
   }
 });
 
-Deno.test("cli: a missing browser gives a clear error and still prints the URL", async () => {
+/**
+ * Start domterm with `--browser browser`; its first line of standard output
+ * (the URL it printed) and, once it is stopped, its standard error.
+ */
+async function startWithBrowser(
+  browser: string,
+): Promise<{ url: string; err: string }> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      MAIN,
-      "--browser",
-      "/nonexistent/browser",
-      "--",
-      "/bin/sh",
-    ],
+    args: ["run", "-A", MAIN, "--browser", browser, "--", "/bin/sh"],
     env: privateRuntimeEnv(),
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  const text = await firstLine(child);
+  const url = await firstLine(child);
   child.kill("SIGTERM");
   await child.status;
   await child.stdout.cancel().catch(() => {});
-  const err = await new Response(child.stderr).text();
+  return { url, err: await new Response(child.stderr).text() };
+}
+
+Deno.test("cli: a missing browser gives a clear error and still prints the URL", async () => {
+  const { url, err } = await startWithBrowser("/nonexistent/browser");
   assertMatch(err, /browser '\/nonexistent\/browser' not found/);
-  assertMatch(text, /^http:\/\/127\.0\.0\.1:\d+\/#key=/);
+  assertMatch(url, /^http:\/\/127\.0\.0\.1:\d+\/#key=/);
 });
 
 Deno.test("cli: a browser that fails before showing a window is reported, with the URL", async () => {
   // /bin/false stands for a Chromium that cannot open a display.
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "--browser", "/bin/false", "--", "/bin/sh"],
-    env: privateRuntimeEnv(),
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const text = await firstLine(child);
-  child.kill("SIGTERM");
-  await child.status;
-  await child.stdout.cancel().catch(() => {});
-  const err = await new Response(child.stderr).text();
+  const { url, err } = await startWithBrowser("/bin/false");
   assertMatch(
     err,
     /\/bin\/false exited with status 1 before showing a window.*open this URL yourself/,
   );
-  assertMatch(text, /^http:\/\/127\.0\.0\.1:\d+\/#key=/);
+  assertMatch(url, /^http:\/\/127\.0\.0\.1:\d+\/#key=/);
 });
