@@ -14,6 +14,7 @@ import { launchChromium } from "./chromium.ts";
 import { spawnServer, waitForRow } from "./domterm.ts";
 import { startSshd } from "../sshd.ts";
 import { TEST_DENO_DIR } from "../runtime_dir.ts";
+import { runDomterm as domterm } from "../run_domterm.ts";
 import { request, type SessionInfo, socketPath } from "../../server/control.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -54,23 +55,6 @@ async function waitFor(
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`timed out waiting for ${what}`);
-}
-
-async function domterm(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    env,
-    stdin: "null",
-  }).output();
-  const dec = new TextDecoder();
-  return {
-    code: out.code,
-    stdout: dec.decode(out.stdout),
-    stderr: dec.decode(out.stderr),
-  };
 }
 
 Deno.test({

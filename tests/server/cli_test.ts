@@ -4,20 +4,7 @@ import { parseCli, UsageError } from "../../server/cli.ts";
 import { privateRuntimeEnv } from "../runtime_dir.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
-
-async function run(args: string[], env: Record<string, string> = {}) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    env: privateRuntimeEnv(env),
-    stdin: "null",
-  }).output();
-  const dec = new TextDecoder();
-  return {
-    code: out.code,
-    stdout: dec.decode(out.stdout),
-    stderr: dec.decode(out.stderr),
-  };
-}
+import { runDomterm as run } from "../run_domterm.ts";
 
 /** The first line the child prints on stdout (without the newline). */
 async function firstLine(child: Deno.ChildProcess): Promise<string> {

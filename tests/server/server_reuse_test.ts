@@ -6,25 +6,16 @@
 import { assert, assertEquals, assertMatch } from "../assert.ts";
 import { runtimeDir, socketPath } from "../../server/control.ts";
 import { formatList } from "../../server/commands/sessions.ts";
+import { type DomtermOutput, runDomterm } from "../run_domterm.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
-function env(dir: string): Record<string, string> {
-  return { DOMTERM_RUNTIME_DIR: dir, DOMTERM_SOCKET: "" };
+function run(dir: string, args: string[]): Promise<DomtermOutput> {
+  return runDomterm(args, env(dir));
 }
 
-async function run(dir: string, args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    env: env(dir),
-    stdin: "null",
-  }).output();
-  const dec = new TextDecoder();
-  return {
-    code: out.code,
-    stdout: dec.decode(out.stdout),
-    stderr: dec.decode(out.stderr),
-  };
+function env(dir: string): Record<string, string> {
+  return { DOMTERM_RUNTIME_DIR: dir, DOMTERM_SOCKET: "" };
 }
 
 /** Start a server; resolves with its process and the URL it printed. */

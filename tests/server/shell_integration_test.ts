@@ -30,6 +30,7 @@ import {
   type CommandGroup,
   deriveCommandGroups,
 } from "../../core/model/command_groups.ts";
+import { runDomterm } from "../run_domterm.ts";
 
 // Open libc before any test runs: the library handle is a process-lifetime
 // resource, and the resource sanitizer would blame whichever test opened it.
@@ -976,26 +977,6 @@ Deno.test("cli: --no-shell-integration is parsed; it takes no value", () => {
   }
   assertMatch(err, /takes no value/);
 });
-
-async function runDomterm(args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      new URL("../../main.ts", import.meta.url).pathname,
-      ...args,
-    ],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return {
-    code: out.code,
-    stdout: dec.decode(out.stdout),
-    stderr: dec.decode(out.stderr),
-  };
-}
 
 Deno.test("domterm shell-integration prints each script; bad names exit 2", async () => {
   for (const kind of ["bash", "zsh", "fish"] as const) {

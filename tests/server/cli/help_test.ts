@@ -5,23 +5,8 @@
 import { assert, assertEquals, assertMatch } from "../../assert.ts";
 import { commandHelp, mainHelp, usageLine } from "../../../server/cli/help.ts";
 import { COMMANDS, MAIN, optionsOf } from "../../../server/cli/table.ts";
-import { privateRuntimeEnv } from "../../runtime_dir.ts";
 
-const MAIN_TS = new URL("../../../main.ts", import.meta.url).pathname;
-
-async function run(args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN_TS, ...args],
-    env: privateRuntimeEnv(),
-    stdin: "null",
-  }).output();
-  const dec = new TextDecoder();
-  return {
-    code: out.code,
-    stdout: dec.decode(out.stdout),
-    stderr: dec.decode(out.stderr),
-  };
-}
+import { runDomterm as run } from "../../run_domterm.ts";
 
 Deno.test("cli help: --help names every main option and every command", () => {
   const help = mainHelp();

@@ -9,24 +9,10 @@ import {
   desktopPaths,
   execArgument,
 } from "../../../server/commands/install_desktop.ts";
-import { privateRuntimeEnv } from "../../runtime_dir.ts";
 
 const MAIN_TS = new URL("../../../main.ts", import.meta.url).pathname;
+import { runDomterm as run } from "../../run_domterm.ts";
 const ICON = new URL("../../../static/icon.svg", import.meta.url);
-
-async function run(args: string[], env: Record<string, string>) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN_TS, ...args],
-    env: privateRuntimeEnv(env),
-    stdin: "null",
-  }).output();
-  const dec = new TextDecoder();
-  return {
-    code: out.code,
-    stdout: dec.decode(out.stdout),
-    stderr: dec.decode(out.stderr),
-  };
-}
 
 /** desktop-file-validate's complaints about `path` ("" when none). */
 async function validate(path: string): Promise<string> {

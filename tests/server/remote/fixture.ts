@@ -8,7 +8,7 @@
  */
 import { hashPassword } from "../../../server/remote/password.ts";
 import { spawnServer } from "../../e2e/domterm.ts";
-import { privateRuntimeEnv } from "../../runtime_dir.ts";
+import { runDomterm } from "../../run_domterm.ts";
 
 /** The password of every test listener. */
 export const PASSWORD = "tr0ub4dor&3 correct";
@@ -203,18 +203,5 @@ export async function domterm(
   s: RemoteServer,
   args: string[],
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const main = new URL("../../../main.ts", import.meta.url).pathname;
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", main, ...args],
-    env: privateRuntimeEnv({ DOMTERM_RUNTIME_DIR: s.runtimeDir }),
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return {
-    code: out.code,
-    stdout: dec.decode(out.stdout),
-    stderr: dec.decode(out.stderr),
-  };
+  return await runDomterm(args, { DOMTERM_RUNTIME_DIR: s.runtimeDir });
 }
