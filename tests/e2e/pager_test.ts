@@ -412,12 +412,24 @@ Deno.test("e2e pager: a reload while paused keeps the automatic pager, pauses ag
   });
   const { page } = run;
   try {
+    // While no window is attached (the reload's gap) the server reads the
+    // program freely, as for any detached session: the second half waits
+    // until the new page is there, so that there is output left to page.
+    const gate = `${Deno.makeTempDirSync({ prefix: "domterm-pager-" })}/go`;
     await waitForRow(page, PROMPT);
-    await page.keyboard.type("printf '\\e[92;1u'; seq 1 100000");
+    await page.keyboard.type(
+      `printf '\\e[92;1u'; seq 1 50000; ` +
+        `while [ ! -e ${gate} ]; do sleep 0.05; done; seq 50001 100000`,
+    );
     await page.keyboard.press("Enter");
     await waitPaused(page);
     await page.reload();
-    await page.waitForFunction(() => "domterm" in globalThis);
+    await page.waitForFunction(() =>
+      "domterm" in globalThis &&
+      // deno-lint-ignore no-explicit-any
+      (globalThis as any).domterm.conn.connected
+    );
+    Deno.writeTextFileSync(gate, "");
     // The new page starts from the session's snapshot (all the server read)
     // and, the pager still on, stops again a screenful later.
     await waitPaused(page);
