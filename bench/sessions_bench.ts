@@ -24,6 +24,8 @@ const { values } = parseArgs({
     mb: { type: "string", default: "50" },
     sessions: { type: "string", default: "1,20" },
     "history-lines": { type: "string", default: "10000" },
+    /** The flood: base64 lines (76 columns) or `yes` (2-byte lines). */
+    flood: { type: "string", default: "base64" },
   },
 });
 const MAIN = values.main ?? new URL("../main.ts", import.meta.url).pathname;
@@ -39,6 +41,24 @@ function cpuMs(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
   return ticks * 10; // USER_HZ = 100
+}
+
+/** CPU (ms) of each thread of a process, summed by thread name. */
+function threadCpuMs(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of Deno.readDirSync(`/proc/${pid}/task`)) {
+    try {
+      const dir = `/proc/${pid}/task/${t.name}`;
+      const name = Deno.readTextFileSync(`${dir}/comm`).trim();
+      const stat = Deno.readTextFileSync(`${dir}/stat`);
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const ms = (Number(f[11]) + Number(f[12])) * 10;
+      out.set(name, (out.get(name) ?? 0) + ms);
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
 }
 
 function rssMb(pid: number): number {
@@ -114,23 +134,36 @@ async function stop(child: Deno.ChildProcess): Promise<void> {
 
 // ------------------------------------------------------------- CPU per MB
 
-async function cpuPerMb(): Promise<{ ms: number; mbps: number }> {
+async function cpuPerMb(): Promise<
+  { ms: number; mbps: number; threads: string }
+> {
   const { child, url } = await startServer(["/bin/sh"]);
   try {
     // Wait for the shell, then flood: base64 lines of 76 characters.
-    const bytes = Math.round(floodMb * MB * 3 / 4);
+    const producer = values.flood === "yes"
+      ? `yes | head -c ${Math.round(floodMb * MB)}`
+      : `head -c ${Math.round(floodMb * MB * 3 / 4)} /dev/zero | base64`;
     const t0 = cpuMs(child.pid);
+    const th0 = threadCpuMs(child.pid);
     const w0 = performance.now();
     const w = await window(
       url,
-      `stty -echo; head -c ${bytes} /dev/zero | base64; echo FLOOD''-DONE\r`,
+      `stty -echo; ${producer}; echo FLOOD''-DONE\r`,
       "FLOOD-DONE",
     );
     const wall = performance.now() - w0;
     const cpu = cpuMs(child.pid) - t0;
+    const th1 = threadCpuMs(child.pid);
     w.ws.close();
     const mb = w.bytes / MB;
-    return { ms: cpu / mb, mbps: mb / (wall / 1000) };
+    const threads = [...th1].map(([k, v]) =>
+      [k, v - (th0.get(k) ?? 0)] as const
+    )
+      .filter(([, v]) => v > 0)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `${k} ${(v / mb).toFixed(1)}`)
+      .join(", ");
+    return { ms: cpu / mb, mbps: mb / (wall / 1000), threads };
   } finally {
     await stop(child);
   }
@@ -166,9 +199,10 @@ async function idleRss(n: number): Promise<number> {
 console.log(`server: ${MAIN}`);
 const cpu = await cpuPerMb();
 console.log(
-  `flood ${floodMb} MB (base64 lines), one window acking at once: ` +
+  `flood ${floodMb} MB (${values.flood} lines), one window acking at once: ` +
     `server CPU ${cpu.ms.toFixed(1)} ms/MB, ${cpu.mbps.toFixed(1)} MB/s`,
 );
+console.log(`  by thread (ms/MB): ${cpu.threads}`);
 for (const n of sessionCounts) {
   const rss = await idleRss(n);
   console.log(

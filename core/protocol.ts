@@ -34,8 +34,14 @@ export const CLOSE_NO_SESSION = 4005;
 
 /** Bytes a window may be behind before the session stops reading the PTY. */
 export const HIGH_WATER = 1 << 18;
-/** Reading resumes when every window is at most this far behind. */
-export const LOW_WATER = 1 << 16;
+/**
+ * Reading resumes when every window is at most this far behind: close to
+ * {@link HIGH_WATER}, so that the window still has about 192 KiB to process
+ * while the next read travels to it (resuming at 64 KiB left the page idle
+ * a quarter of a flood, waiting for output: docs/benchmarks.md). How long
+ * Ctrl-C waits depends on HIGH_WATER alone.
+ */
+export const LOW_WATER = 3 << 16;
 
 /** Largest text frame the server accepts. */
 export const MAX_CONTROL_MESSAGE = 64 * 1024;

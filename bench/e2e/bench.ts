@@ -11,7 +11,9 @@
  * `--profile PREFIX` (a CPU profile of the page during each stream's
  * largest run: PREFIX.KIND.STREAM.cpuprofile, its top functions, and the
  * time sorted by stage (bench/e2e/breakdown.ts: build the client without
- * `--minify` for that), with Chromium's style and layout durations).
+ * `--minify` for that), with Chromium's style and layout durations),
+ * `--main PATH` (the domterm to measure: another checkout's main.ts, its
+ * client built, for a before/after comparison with the same clock).
  *
  * Each run is clocked in the page: from just before the program starts
  * writing to the moment the window has drawn the line the program writes
@@ -32,6 +34,12 @@ import { breakdown } from "./breakdown.ts";
 import { DEFAULT_SCROLLBACK } from "../../core/model/buffer.ts";
 
 const DRIVER = new URL("./driver.ts", import.meta.url).pathname;
+/**
+ * The domterm to measure: this checkout's main.ts, or another checkout's
+ * (`--main PATH`, its client built), to compare two commits with the same
+ * benchmark and clock.
+ */
+let serverMain: string | undefined;
 const MB = 1000 * 1000;
 /** Warm-up bytes per stream before the timed runs (JIT, caches). */
 const WARMUP = 2 * MB;
@@ -153,14 +161,18 @@ async function open(
   const dir = await Deno.makeTempDir({ prefix: "domterm-e2e-bench-" });
   const sock = `${dir}/driver.sock`;
   const listener = Deno.listen({ transport: "unix", path: sock });
-  const server = await spawnServer([
-    "--",
-    Deno.execPath(),
-    "run",
-    "-A",
-    DRIVER,
-    sock,
-  ]);
+  const server = await spawnServer(
+    [
+      "--",
+      Deno.execPath(),
+      "run",
+      "-A",
+      DRIVER,
+      sock,
+    ],
+    undefined,
+    serverMain,
+  );
   const child = server.child;
   const url = new URL(server.url);
   const key = new URLSearchParams(url.hash.slice(1)).get("key") ?? "";
@@ -821,8 +833,10 @@ async function main(): Promise<number> {
       keys: { type: "string", default: "200" },
       "trace-keys": { type: "string" },
       profile: { type: "string" },
+      main: { type: "string" },
     },
   });
+  serverMain = values.main;
   const sizes = values.mb.split(",").map(Number);
   if (sizes.some((n) => !(n > 0))) {
     throw new Error(`--mb: '${values.mb}' is not a list of sizes`);
