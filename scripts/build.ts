@@ -3,7 +3,11 @@
  * static files in static/gen/assets.ts, which the server imports (so
  * `deno compile` and `deno run jsr:...` carry the client inside).
  *
- * Usage: deno task build [--force]
+ * Usage: deno task build [--force] [--no-minify]
+ *
+ * `--no-minify` keeps names and layout, for CPU profiles of the page
+ * (`bench/e2e/breakdown.ts` sorts functions by module); it implies
+ * `--force`, and the stamp is not written, so the next build minifies.
  *
  * Skips the work when static/gen/assets.ts is current: when no input
  * (client/, core/, static/, this script, deno.json, deno.lock, the Deno
@@ -21,7 +25,8 @@ await Deno.mkdir(gen, { recursive: true });
 
 const stampFile = join(gen, "assets.stamp");
 const stamp = await inputsStamp();
-if (!Deno.args.includes("--force") && await isCurrent(stamp)) {
+const minify = !Deno.args.includes("--no-minify");
+if (minify && !Deno.args.includes("--force") && await isCurrent(stamp)) {
   console.error("build: static/gen/assets.ts is current");
   Deno.exit(0);
 }
@@ -66,7 +71,7 @@ const bundle = await new Deno.Command(Deno.execPath(), {
     "--quiet",
     "--platform",
     "browser",
-    "--minify",
+    ...(minify ? ["--minify"] : []),
     "-o",
     join(gen, "client.js"),
     join(root, "client", "main.ts"),
@@ -144,7 +149,7 @@ for (const [path, file, type] of binaries) {
 }
 out += "};\n";
 await Deno.writeTextFile(join(gen, "assets.ts"), out);
-await Deno.writeTextFile(stampFile, stamp);
+if (minify) await Deno.writeTextFile(stampFile, stamp);
 console.error(
   `build: static/gen/assets.ts (${(out.length / 1024).toFixed(0)} KiB)`,
 );

@@ -180,6 +180,7 @@ function forEachCell(
     const from = rectangle || y === r.top ? r.left : 0;
     const to = rectangle || y === r.bottom ? r.right : cols - 1;
     for (let x = from; x <= to; x++) f(line.data, x * CELL_STRIDE + ATTR);
+    line.touch(to + 1);
     line.dirty = true;
   }
 }

@@ -712,6 +712,7 @@ export class Terminal implements TerminalView {
       d[x * CELL_STRIDE + CODE] = 0;
       d[x * CELL_STRIDE + ATTR] &= ~A_GLYPH_MASK;
     }
+    if (x > line.hi) line.hi = x;
     line.dirty = true;
     if (line.extras !== null) coverCells(line, x0, x, false);
     s.lastChar = codes[i - 1];
@@ -916,6 +917,7 @@ export class Terminal implements TerminalView {
       d[x * CELL_STRIDE + CODE] = 0;
       d[x * CELL_STRIDE + ATTR] &= ~A_GLYPH_MASK;
     }
+    if (x > line.hi) line.hi = x;
     line.dirty = true;
     if (line.extras !== null) coverCells(line, x0, x, false);
     s.lastChar = last;
@@ -1049,6 +1051,7 @@ export class Terminal implements TerminalView {
     } else {
       d[i + ATTR] = attr;
     }
+    line.touch(x + w);
     line.dirty = true;
     if (line.extras !== null) coverCells(line, x, x + w, false);
     s.lastChar = cp;
@@ -1153,6 +1156,7 @@ export class Terminal implements TerminalView {
     d[i + 4 + FG] = d[i + FG];
     d[i + 4 + BG] = d[i + BG];
     d[i + 4 + ATTR] = (d[i + ATTR] & ~A_GLYPH_MASK) | A_WIDE_TAIL;
+    line.touch(tx + 2);
     line.dirty = true;
     const nx = tx + 2;
     if (nx >= limit) {

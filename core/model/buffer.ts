@@ -47,8 +47,18 @@ class LineStore {
       // The Line object is reused too: with a full scrollback every line
       // scrolled in is one trimmed, and a new object per line (each living
       // as long as the history) kept the old-generation GC busy.
-      if (this.#zero.length !== words) this.#zero = new Uint32Array(words);
-      line.data.set(this.#zero); // faster than fill(0)
+      // Only the cells it used: a line recycled from the top of a full
+      // history was last touched a whole scrollback ago, so clearing all
+      // of it missed the cache for each of its 16 bytes a cell.
+      const used = line.hi * CELL_STRIDE;
+      if (used === words) {
+        if (this.#zero.length !== words) this.#zero = new Uint32Array(words);
+        line.data.set(this.#zero); // faster than fill(0)
+      } else if (used > 64) line.data.fill(0, 0, used);
+      else {
+        const d = line.data; // a few cells: cheaper than a call
+        for (let w = 0; w < used; w++) d[w] = 0;
+      }
       line.reset(cols, bg);
       return line;
     }

@@ -51,6 +51,14 @@ export class Line {
   extras: LineExtras | null = null;
   /** DEC line size (see {@link LineSize}); {@link LINE_SINGLE} for ordinary lines. */
   size: LineSize = LINE_SINGLE;
+  /**
+   * Every cell at or past this one is all zero (all four words): a line
+   * handed out again (LineStore in buffer.ts) clears only the cells before
+   * it, not 16 bytes for each of `cols` cells in memory that history has
+   * left cold. Whatever writes cells raises it ({@link touch}); it may be
+   * too high, never too low.
+   */
+  hi = 0;
 
   /**
    * A blank line of `cols` cells with background `bg` (erase colour).
@@ -70,12 +78,18 @@ export class Line {
    */
   reset(cols: number, bg: number): void {
     this.cols = cols;
+    this.hi = 0;
     this.wrapped = false;
     this.dirty = true;
     this.clusters = null;
     this.extras = null;
     this.size = LINE_SINGLE;
     if (bg !== 0) this.fill(0, cols, 0, 0, bg, 0);
+  }
+
+  /** Cells before `to` may be written (not all zero): raise {@link hi}. */
+  touch(to: number): void {
+    if (to > this.hi) this.hi = Math.min(to, this.cols);
   }
 
   /** Code point of cell `x` (0 for blank cells and wide-character tails). */
@@ -104,6 +118,7 @@ export class Line {
     d[i + FG] = fg;
     d[i + BG] = bg;
     d[i + ATTR] = attr;
+    if (x >= this.hi) this.hi = x + 1;
     this.dirty = true;
   }
 
@@ -111,6 +126,7 @@ export class Line {
   setCluster(x: number, text: string): void {
     (this.clusters ??= new Map()).set(x, text);
     this.data[x * CELL_STRIDE + ATTR] |= A_CLUSTER;
+    if (x >= this.hi) this.hi = x + 1;
     this.dirty = true;
   }
 
@@ -140,6 +156,7 @@ export class Line {
       d[i + BG] = bg;
       d[i + ATTR] = attr;
     }
+    if (to > this.hi) this.hi = to;
     this.dirty = true;
   }
 
@@ -190,6 +207,7 @@ export class Line {
     const l = new Line(0);
     l.cols = this.cols;
     l.data = this.data.slice();
+    l.hi = this.hi;
     l.wrapped = this.wrapped;
     l.size = this.size;
     l.clusters = this.clusters ? new Map(this.clusters) : null;
@@ -208,6 +226,7 @@ export class Line {
     const old = this.cols;
     this.data = data;
     this.cols = cols;
+    this.hi = Math.min(this.hi, cols);
     if (cols > old && bg !== 0) this.fill(old, cols, 0, 0, bg, 0);
     if (this.clusters) {
       for (const x of this.clusters.keys()) {

@@ -77,6 +77,7 @@ function blank(line: Line, from: number, to: number, bg: number): void {
       d[i + 3] = 0;
     }
   }
+  if (bg !== 0) line.touch(to);
   line.dirty = true;
 }
 
@@ -146,6 +147,7 @@ export function insertCells(
     for (let k = right - n; k < right; k++) line.clusters.delete(k);
     shiftClusters(line, x, right - n, n, right);
   }
+  line.touch(Math.min(right, line.hi + n)); // cells moved right by n
   d.copyWithin(
     (x + n) * CELL_STRIDE,
     x * CELL_STRIDE,
@@ -202,6 +204,7 @@ export function copyCells(
     src.data.subarray(sx * CELL_STRIDE, (sx + count) * CELL_STRIDE),
     dx * CELL_STRIDE,
   );
+  dst.touch(dx + count);
   if (src.clusters !== null && src.clusters.size > 0) {
     for (const [x, s] of src.clusters) {
       if (x >= sx && x < sx + count) {

@@ -152,6 +152,7 @@ export function unpackInto(packed: PackedLine, line: Line): void {
       d[i + ATTR] = attr;
     }
   }
+  line.touch(used);
   line.wrapped = packed.wrapped;
   line.size = packed.size;
   line.clusters = packed.clusters;

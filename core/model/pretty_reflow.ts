@@ -110,6 +110,7 @@ function copyCell(ol: OldLine, off: number, line: Line, x: number): void {
   const [l, sx] = ol.cell(off);
   const s = sx * CELL_STRIDE, d = x * CELL_STRIDE;
   for (let k = 0; k < CELL_STRIDE; k++) line.data[d + k] = l.data[s + k];
+  line.touch(x + 1);
   const cluster = l.clusters?.get(sx);
   if (cluster !== undefined) (line.clusters ??= new Map()).set(x, cluster);
 }

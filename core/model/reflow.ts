@@ -205,6 +205,7 @@ function refit(line: Line, cols: number, bg: number, arrays: CellArrays): void {
   }
   line.data = data;
   line.cols = cols;
+  line.hi = bg !== 0 ? cols : Math.min(line.hi, cols);
   line.dirty = true;
 }
 
@@ -498,6 +499,9 @@ function layoutGroup(
         data[x * CELL_STRIDE + BG] = fill;
       }
     }
+    // Written straight into `data`: cells [0, end - start), one more in
+    // the one-column case, the whole row when padded.
+    line.touch(end >= extent && fill !== 0 ? cols : end - start + 1);
     line.wrapped = end < extent;
     out.push(line);
     start = end;

@@ -661,6 +661,7 @@ function readLine(
 ): Line {
   const o = obj(v, what);
   const line = new Line(cols);
+  line.touch(cols); // its cells are written straight into `data` below
   const d = line.data;
   if (o.s !== undefined) {
     const runs = arr(o.s, `${what}.s`, cols * 4);

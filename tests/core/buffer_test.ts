@@ -1,3 +1,4 @@
+import { Terminal } from "../../core/emulator/terminal.ts";
 import { Buffer } from "../../core/model/buffer.ts";
 import { Line } from "../../core/model/line.ts";
 import { paletteColor } from "../../core/model/cell.ts";
@@ -264,3 +265,45 @@ Deno.test("buffer: lowering the scrollback limit trims", () => {
   assertEquals(b.length, 5);
   assertEquals(b.getLine(0).toString(true), "5");
 });
+
+// Line.hi: a line handed out again is cleared only below its `hi`, so every
+// way of writing cells must raise it. Each input writes cells its own way;
+// then the lines scroll out of a 3-line history and come back as new blank
+// lines, which must be blank in every word.
+const HI_WRITERS: [string, string][] = [
+  ["print ASCII", "hello world"],
+  ["print wide and combining", "字😀e\u0301❤\ufe0f"],
+  ["erase to end of line in colour", "\x1b[44m\x1b[K\x1b[m"],
+  ["erase characters in colour", "\x1b[41m\x1b[30X\x1b[m"],
+  ["insert characters shift text right", "abc\r\x1b[40@"],
+  ["insert mode", "xyz\r\x1b[4h\x1b[42m1234\x1b[4l\x1b[m"],
+  ["repeat", "a\x1b[60b"],
+  ["change attributes in a rectangle", "\x1b[1;1;2;70;1;4$r"],
+  ["reverse attributes in a rectangle", "\x1b[1;1;2;70;7$t"],
+  ["fill a rectangle", "\x1b[35;1;1;2;70$x"],
+  ["copy a rectangle", "text\x1b[1;1;1;10;1;2;30;1$v"],
+  ["double width line", "\x1b#6dw"],
+  ["alignment test", "\x1b#8"],
+];
+
+for (const [name, input] of HI_WRITERS) {
+  Deno.test(`Line.hi: recycled lines come back blank after ${name}`, () => {
+    const t = new Terminal({ cols: 80, rows: 2, scrollback: 3 });
+    for (let k = 0; k < 3; k++) {
+      t.write(`\x1b[H\x1b[2J${input}`);
+      // Every line, the ones just written included, goes through history
+      // and back into the free list.
+      t.write("\n".repeat(12));
+    }
+    const b = t.normalBuffer;
+    for (let i = 0; i < b.length; i++) {
+      const l = b.getLine(i);
+      assert(
+        l.data.every((w) => w === 0),
+        `${name}: line ${i} of ${b.length} is not blank: ${
+          JSON.stringify(l.toString(true))
+        }`,
+      );
+    }
+  });
+}

@@ -109,6 +109,18 @@ export function checkInvariants(term: Terminal): void {
         throw new Error(`screen row ${y} has ${l.cols} cells, want ${cols}`);
       }
     }
+    // Line.hi: a recycled line is cleared only below it (LineStore).
+    for (let i = Math.max(0, buf.length - rows - 500); i < buf.length; i++) {
+      const l = buf.getLine(i);
+      for (let w = l.hi * 4; w < l.data.length; w++) {
+        if (l.data[w] !== 0) {
+          throw new Error(
+            `line ${i} (of ${buf.length}): cell ${w >> 2} is not blank ` +
+              `but at or past hi ${l.hi}`,
+          );
+        }
+      }
+    }
   }
 }
 
