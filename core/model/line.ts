@@ -178,7 +178,7 @@ export class Line {
   /** Cells up to and including the last non-blank one (0: all blank). */
   contentEnd(): number {
     const d = this.data;
-    let i = this.cols * CELL_STRIDE;
+    let i = this.hi * CELL_STRIDE; // every cell past hi is blank
     while (i > 0 && d[i - CELL_STRIDE + CODE] === 0) {
       if ((d[i - CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0) break;
       i -= CELL_STRIDE;
@@ -193,6 +193,7 @@ export class Line {
   toString(trimRight = false, start = 0, end = this.cols): string {
     end = Math.min(end, this.cols);
     if (trimRight) {
+      end = Math.max(start, Math.min(end, this.hi)); // blank past hi
       while (end > start && this.data[(end - 1) * CELL_STRIDE + CODE] === 0) {
         end--;
       }

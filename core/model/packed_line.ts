@@ -51,8 +51,8 @@ export class PackedStore {
    */
   pack(line: Line): PackedLine {
     const d = line.data;
-    // Cells kept: up to the last one with any word set.
-    let used = line.cols;
+    // Cells kept: up to the last one with any word set (none past `hi`).
+    let used = line.hi;
     while (used > 0) {
       const i = (used - 1) * CELL_STRIDE;
       if ((d[i + CODE] | d[i + FG] | d[i + BG] | d[i + ATTR]) !== 0) break;
