@@ -37,7 +37,8 @@ class LineStore {
   #block: Uint32Array | null = null;
   #offset = 0;
   #free: Line[] = [];
-  #zero: Uint32Array = new Uint32Array(0);
+  /** Zero arrays of 64, 128... words (the last: a whole line), by length / 64 rounded up. */
+  #zeros: Uint32Array[] = [];
 
   /** A new blank line of `cols` cells with background `bg`. */
   take(cols: number, bg: number): Line {
@@ -51,11 +52,17 @@ class LineStore {
       // history was last touched a whole scrollback ago, so clearing all
       // of it missed the cache for each of its 16 bytes a cell.
       const used = line.hi * CELL_STRIDE;
-      if (used === words) {
-        if (this.#zero.length !== words) this.#zero = new Uint32Array(words);
-        line.data.set(this.#zero); // faster than fill(0)
-      } else if (used > 64) line.data.fill(0, 0, used);
-      else {
+      if (used > 64) {
+        // TypedArray.set from a zero array beats fill(0); one array for
+        // each multiple of 64 words, so no view is made per line.
+        const n = Math.min(words, (used + 63) & ~63);
+        const k = (n + 63) >> 6;
+        let zero = this.#zeros[k];
+        if (zero === undefined || zero.length !== n) {
+          zero = this.#zeros[k] = new Uint32Array(n);
+        }
+        line.data.set(zero);
+      } else {
         const d = line.data; // a few cells: cheaper than a call
         for (let w = 0; w < used; w++) d[w] = 0;
       }
