@@ -247,6 +247,30 @@ try {
   console.log(
     `DOM nodes ${m.Nodes}, JS heap ${(m.JSHeapUsedSize / 1e6).toFixed(0)} MB`,
   );
+  // Idle time turns history far from the view back into text chunks
+  // (docs/renderer.md): the same after it has settled, with detached nodes
+  // collected (the Nodes metric counts those until a GC).
+  const inDocument = () =>
+    page.evaluate(() => {
+      const w = document.createTreeWalker(document, NodeFilter.SHOW_ALL);
+      let n = 0;
+      while (w.nextNode()) n++;
+      return n;
+    });
+  let last = -1, now = await inDocument();
+  const until = Date.now() + 60_000;
+  while (now !== last && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 3000));
+    last = now;
+    now = await inDocument();
+  }
+  await cdp.send("HeapProfiler.collectGarbage");
+  const settled = await metrics();
+  console.log(
+    `after idle: DOM nodes ${settled.Nodes} (in the document ${now}), JS heap ${
+      (settled.JSHeapUsedSize / 1e6).toFixed(0)
+    } MB`,
+  );
 } finally {
   await browser.close();
   await server.shutdown();
