@@ -15,7 +15,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { privateRuntimeEnv } from "../tests/runtime_dir.ts";
+import { spawnServer } from "../tests/e2e/domterm.ts";
 
 const MB = 1000 * 1000;
 const { values } = parseArgs({
@@ -82,32 +82,15 @@ class Inspector {
 }
 
 const dir = Deno.makeTempDirSync({ prefix: "domterm-prof-" });
-const child = new Deno.Command(Deno.execPath(), {
-  args: [
-    "run",
-    "-A",
-    `--inspect=127.0.0.1:${INSPECT_PORT}`,
-    MAIN,
-    "--no-browser",
-    "--",
-    "/bin/sh",
-  ],
-  env: privateRuntimeEnv({ DOMTERM_RUNTIME_DIR: dir, DOMTERM_SOCKET: "" }),
-  stdin: "null",
-  stdout: "piped",
-  stderr: "null",
-}).spawn();
-const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-let text = "";
-while (!text.includes("\n")) {
-  const { value, done } = await reader.read();
-  if (done) throw new Error(`domterm exited first: ${text}`);
-  text += value;
-}
-(async () => {
-  while (!(await reader.read()).done) { /* drain */ }
-})().catch(() => {});
-const url = new URL(text.split("\n")[0]);
+const server = await spawnServer(
+  ["--", "/bin/sh"],
+  { DOMTERM_RUNTIME_DIR: dir, DOMTERM_SOCKET: "" },
+  MAIN,
+  undefined,
+  [`--inspect=127.0.0.1:${INSPECT_PORT}`],
+);
+const child = server.child;
+const url = new URL(server.url);
 
 const insp = await Inspector.connect(INSPECT_PORT);
 await insp.send("Profiler.enable");

@@ -25,16 +25,18 @@ export interface Running {
  * command) and return the URL with the key that it prints first. Its
  * stdout keeps being drained so that the server never blocks on it.
  * `main` is the program to run (default: this checkout's main.ts), `cwd`
- * the directory to run it in (default: this process's).
+ * the directory to run it in (default: this process's), `denoFlags` more
+ * flags for `deno run` (e.g. `--inspect`).
  */
 export async function spawnServer(
   args: string[],
   env?: Record<string, string>,
   main = MAIN,
   cwd?: string,
+  denoFlags: string[] = [],
 ): Promise<{ child: Deno.ChildProcess; url: string }> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", main, "--no-browser", ...args],
+    args: ["run", "-A", ...denoFlags, main, "--no-browser", ...args],
     cwd,
     env: privateRuntimeEnv(env),
     stdin: "null",

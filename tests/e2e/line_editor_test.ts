@@ -483,6 +483,21 @@ Deno.test("e2e line editor: a second window sees the line being edited", async (
       const el = document.querySelector<HTMLElement>(".dt-edit-line");
       return el === null || el.hidden;
     });
+    // The edit line goes as soon as the line is sent; its echo and cat's
+    // copy come back as output after that (CI saw 0 rows when it counted
+    // at once).
+    try {
+      await second.waitForFunction(
+        () =>
+          Array.from(document.querySelectorAll("#terminal .dt-row")).filter((
+            r,
+          ) => (r.textContent ?? "").trimEnd() === "shared line").length >= 2,
+        undefined,
+        { timeout: 10_000 },
+      );
+    } catch {
+      // the assertion below says what the window shows
+    }
     assertEquals(await countRows(second, "shared line"), 2);
   } finally {
     await t.close();
