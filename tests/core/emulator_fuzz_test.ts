@@ -11,19 +11,7 @@
  * `DT_FUZZ_SEED=<n>` to run that seed again.
  */
 import { MAX_CLUSTER_LENGTH, Terminal } from "../../core/emulator/terminal.ts";
-import { checkCells, checkInvariants, snapshot } from "./helpers.ts";
-
-/** mulberry32: a small deterministic PRNG. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { checkCells, checkInvariants, rng, snapshot } from "./helpers.ts";
 
 const enc = new TextEncoder();
 
@@ -279,6 +267,7 @@ const REPLY_FORMS: RegExp[] = [
   /^\x1b\](4;[0-9]+|5;[0-4]|1[0-9]);rgb:[0-9a-f]{4}\/[0-9a-f]{4}\/[0-9a-f]{4}(\x1b\\|\x07)$/, // colours
   /^\x1b\[\?[0-9]+u$/, // kitty keyboard flags
   /^\x1b\[>[0-9]+;[0-9]+m$/, // XTQMODKEYS
+  /^\x1b\/Z$/, // identify (ESC Z) in VT52 mode
 ];
 
 /** Throw unless `reply` matches one of {@link REPLY_FORMS}. */

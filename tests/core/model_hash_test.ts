@@ -12,6 +12,7 @@ import {
   DCS,
   ESC,
   OSC,
+  rng,
   ST,
   TINY_PNG,
 } from "./helpers.ts";
@@ -26,18 +27,6 @@ function fed(input: string | Uint8Array, cols = 40, rows = 10): Terminal {
   const t = term(cols, rows);
   t.write(input);
   return t;
-}
-
-/** mulberry32. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Input that touches most of what the hash covers. */

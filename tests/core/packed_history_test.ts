@@ -6,24 +6,12 @@
  * programs, random output (colours, wide and astral characters, clusters,
  * wraps, marks, erases) and resizes in the middle.
  */
-import { assert, assertEquals } from "./helpers.ts";
+import { assert, assertEquals, rng } from "./helpers.ts";
 import { Terminal } from "../../core/emulator/terminal.ts";
 import { modelDiff } from "../../core/serialize/model_hash.ts";
 import { Line } from "../../core/model/line.ts";
 import { PackedStore, unpackInto } from "../../core/model/packed_line.ts";
 import { CELL_STRIDE } from "../../core/model/cell.ts";
-
-/** mulberry32. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = [
   "plain text ",

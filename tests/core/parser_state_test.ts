@@ -23,6 +23,7 @@ import {
   type ParserState,
 } from "../../core/parser/parser.ts";
 import { MAX_PARAMS, MAX_SUB_PARAMS } from "../../core/parser/params.ts";
+import { rng } from "./helpers.ts";
 
 // ------------------------------------------------------------------ helpers
 
@@ -143,18 +144,6 @@ function bytes(...parts: (string | number[])[]): Uint8Array {
     o += c.length;
   }
   return out;
-}
-
-/** A small seeded PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The snapshot as it comes out of the network. */

@@ -10,6 +10,7 @@ import assert, { deepStrictEqual, strictEqual } from "node:assert/strict";
 import type { Params, ParserHandler } from "../../core/parser/handler.ts";
 import { Parser, type ParserOptions } from "../../core/parser/parser.ts";
 import { ParamBuffer } from "../../core/parser/params.ts";
+import { rng } from "./helpers.ts";
 
 // ------------------------------------------------------------------ helpers
 
@@ -139,18 +140,6 @@ function runBytewise(input: Uint8Array, options?: ParserOptions): Call[] {
   const p = new Parser(rec, options);
   for (let i = 0; i < input.length; i++) p.feed(input.subarray(i, i + 1));
   return rec.calls;
-}
-
-/** A small seeded PRNG (mulberry32): the same seed gives the same numbers. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const ESC = "\x1b";

@@ -23,19 +23,7 @@ import {
 } from "../../core/emulator/terminal.ts";
 import type { TerminalEvent } from "../../core/terminal_view.ts";
 import { modelDiff } from "../../core/serialize/model_hash.ts";
-import { TINY_PNG } from "./helpers.ts";
-
-/** mulberry32: a small deterministic PRNG. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng, TINY_PNG } from "./helpers.ts";
 
 /** The fixed seed, and the random one of this run (or DT_FUZZ_SEED). */
 function seeds(): number[] {

@@ -33,6 +33,7 @@ import {
   DCS,
   ESC,
   OSC,
+  rng,
   screenLine,
   screenLines,
   screenText,
@@ -1082,18 +1083,6 @@ function checkAllCells(term: Terminal): void {
       }
     }
   }
-}
-
-/** mulberry32. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**
