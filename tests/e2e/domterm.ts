@@ -60,6 +60,23 @@ export async function spawnServer(
   return { child, url: text.split("\n")[0] };
 }
 
+/** Open `url` in a new page of `browser` and wait until its window is connected. */
+export async function openPage(
+  browser: Browser,
+  url: string,
+  size = { width: 800, height: 480 },
+): Promise<Page> {
+  const page = await browser.newPage({ viewport: size });
+  page.on("pageerror", (e) => console.error("page error:", e.message));
+  await page.goto(url);
+  await page.waitForFunction(() =>
+    "domterm" in globalThis &&
+    (globalThis as unknown as { domterm: { conn: { connected: boolean } } })
+      .domterm.conn.connected
+  );
+  return page;
+}
+
 /** Start domterm running `command` and open it in a fresh page. */
 export async function startDomterm(
   command: string[],

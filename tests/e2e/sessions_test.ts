@@ -5,10 +5,10 @@
  * each, the window's model must equal the server's (a hash of both), the
  * last line of the flood must be there, and the same shell must answer.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { assert, assertEquals } from "../assert.ts";
 import { launchChromium } from "./chromium.ts";
-import { spawnServer, waitForRow } from "./domterm.ts";
+import { openPage, spawnServer, waitForRow } from "./domterm.ts";
 import { request, socketPath } from "../../server/control.ts";
 import {
   Terminal,
@@ -38,22 +38,6 @@ async function stopServer(s: Server): Promise<void> {
     s.child.kill("SIGTERM");
   } catch { /* gone */ }
   await s.child.status;
-}
-
-async function openPage(
-  browser: Browser,
-  url: string,
-  size = { width: 800, height: 480 },
-): Promise<Page> {
-  const page = await browser.newPage({ viewport: size });
-  page.on("pageerror", (e) => console.error("page error:", e.message));
-  await page.goto(url);
-  await page.waitForFunction(() =>
-    "domterm" in globalThis &&
-    (globalThis as unknown as { domterm: { conn: { connected: boolean } } })
-      .domterm.conn.connected
-  );
-  return page;
 }
 
 /** The page's model, as the page holds it, once it has all the server's output. */

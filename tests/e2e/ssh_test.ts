@@ -11,7 +11,7 @@
 import type { Page } from "playwright-core";
 import { assert, assertEquals } from "../assert.ts";
 import { launchChromium } from "./chromium.ts";
-import { spawnServer, waitForRow } from "./domterm.ts";
+import { openPage, spawnServer, waitForRow } from "./domterm.ts";
 import { startSshd } from "../sshd.ts";
 import { TEST_DENO_DIR } from "../runtime_dir.ts";
 import { runDomterm as domterm } from "../run_domterm.ts";
@@ -94,16 +94,7 @@ Deno.test({
     return res!.sessions!;
   };
   try {
-    const page = await browser.newPage({
-      viewport: { width: 800, height: 480 },
-    });
-    page.on("pageerror", (e) => console.error("page error:", e.message));
-    await page.goto(url);
-    await page.waitForFunction(() =>
-      "domterm" in globalThis &&
-      (globalThis as unknown as { domterm: { conn: { connected: boolean } } })
-        .domterm.conn.connected
-    );
+    const page = await openPage(browser, url);
 
     await t.step("type into the remote session", async () => {
       await waitForRow(page, "$", 30_000);

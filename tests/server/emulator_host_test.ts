@@ -4,11 +4,8 @@
  * that waits for `drained()`; the thread runs at a lower priority.
  */
 import { assert, assertEquals } from "../assert.ts";
-import {
-  EMULATOR_HIGH,
-  EMULATOR_LOW,
-  RemoteTerminal,
-} from "../../server/emulator_host.ts";
+import { EMULATOR_HIGH, RemoteTerminal } from "../../server/emulator_host.ts";
+import { checkBacklogBounded } from "./emulator_backlog_check.ts";
 import {
   EMULATOR_NICE,
   lowerThreadPriority,
@@ -17,30 +14,7 @@ import {
 Deno.test("emulator host: a writer that waits for drained() keeps the backlog bounded; all of it is parsed", async () => {
   const term = new RemoteTerminal(9001, 80, 24, 100, () => {});
   try {
-    const line = new TextEncoder().encode("x".repeat(79) + "\r\n");
-    const chunk = new Uint8Array(64 * 1024 - (64 * 1024) % line.length);
-    for (let o = 0; o < chunk.length; o += line.length) chunk.set(line, o);
-    const total = 64 << 20;
-    let peak = 0;
-    let waits = 0;
-    for (let sent = 0; sent < total; sent += chunk.length) {
-      if (term.backlog > EMULATOR_HIGH) {
-        waits++;
-        await term.drained();
-        assert(term.backlog <= EMULATOR_LOW, `drained at ${term.backlog}`);
-      }
-      term.write(chunk);
-      peak = Math.max(peak, term.backlog);
-    }
-    assert(waits > 0, "the writer outran the emulator and waited");
-    assert(
-      peak <= EMULATOR_HIGH + chunk.length,
-      `peak backlog ${peak} over ${EMULATOR_HIGH}`,
-    );
-    term.write(new TextEncoder().encode("\x1b[2J\x1b[Hthe end"));
-    const snap = await term.snapshot();
-    assert(snap !== null && snap.json.includes("the end"), "parsed to the end");
-    assertEquals(term.backlog, 0);
+    await checkBacklogBounded(term, 64 << 20, 64 * 1024);
   } finally {
     term.close();
   }

@@ -5,7 +5,8 @@
  * failing emulator ends only itself.
  */
 import { assert, assertEquals } from "../assert.ts";
-import { EMULATOR_HIGH, EMULATOR_LOW } from "../../server/emulator_host.ts";
+import { EMULATOR_HIGH } from "../../server/emulator_host.ts";
+import { checkBacklogBounded } from "./emulator_backlog_check.ts";
 import { LocalTerminal } from "../../server/emulator_local.ts";
 import { Terminal } from "../../core/emulator/terminal.ts";
 
@@ -19,25 +20,7 @@ function lines(n: number): Uint8Array {
 Deno.test("emulator local: a writer that waits for drained() keeps the backlog bounded; all of it is parsed", async () => {
   const term = new LocalTerminal(1, 80, 24, 100, () => {});
   try {
-    const chunk = lines(800);
-    const total = 24 << 20;
-    let peak = 0;
-    let waits = 0;
-    for (let sent = 0; sent < total; sent += chunk.length) {
-      if (term.backlog > EMULATOR_HIGH) {
-        waits++;
-        await term.drained();
-        assert(term.backlog <= EMULATOR_LOW, `drained at ${term.backlog}`);
-      }
-      term.write(chunk);
-      peak = Math.max(peak, term.backlog);
-    }
-    assert(waits > 0, "the writer outran the emulator and waited");
-    assert(peak <= EMULATOR_HIGH + chunk.length, `peak backlog ${peak}`);
-    term.write(new TextEncoder().encode("\x1b[2J\x1b[Hthe end"));
-    const snap = await term.snapshot();
-    assert(snap !== null && snap.json.includes("the end"), "parsed to the end");
-    assertEquals(term.backlog, 0);
+    await checkBacklogBounded(term, 24 << 20, 800 * 81);
   } finally {
     term.close();
   }
