@@ -316,6 +316,13 @@ export class Pager {
 }
 
 const PAGER_ON = [0x1b, 0x5b, 0x39, 0x32, 0x3b, 0x31, 0x75]; // ESC [ 9 2 ; 1 u
+/** How far the scan may step past each byte (Horspool's bad-character table). */
+const PAGER_ON_SHIFT = (() => {
+  const last = PAGER_ON.length - 1;
+  const t = new Uint8Array(256).fill(PAGER_ON.length);
+  for (let k = 0; k < last; k++) t[PAGER_ON[k]] = last - k;
+  return t;
+})();
 
 /**
  * Finds `CSI 92 ; 1 u` in output that comes in pieces: the sequence may be
@@ -344,11 +351,34 @@ export class PagerOnFinder {
         return -1;
       }
     }
-    for (let i = data.indexOf(0x1b); i >= 0; i = data.indexOf(0x1b, i + 1)) {
+    const n = data.length;
+    const last = PAGER_ON.length - 1;
+    // indexOf(ESC) runs at memory speed through text without escapes; where
+    // they are dense (coloured output) a call per ESC costs more than
+    // Horspool's scan, which steps over most bytes 7 at a time.
+    let i = data.indexOf(0x1b);
+    for (let seen = 0; i >= 0 && seen < 16; seen++) {
       let m = 1;
-      while (m < PAGER_ON.length && data[i + m] === PAGER_ON[m]) m++;
-      if (m === PAGER_ON.length) return i + m;
-      if (i + m === data.length) this.#carried = m; // a prefix at the end
+      while (m <= last && data[i + m] === PAGER_ON[m]) m++;
+      if (m > last) return i + m;
+      i = data.indexOf(0x1b, i + 1);
+    }
+    if (i >= 0) {
+      for (i += last; i < n; i += PAGER_ON_SHIFT[data[i]]) {
+        if (data[i] !== 0x75) continue;
+        let m = 0;
+        while (m < last && data[i - last + m] === PAGER_ON[m]) m++;
+        if (m === last) return i + 1;
+      }
+    }
+    // A prefix at the end: only one can be there, as ESC starts it alone.
+    for (let len = Math.min(last, n); len > 0; len--) {
+      let m = 0;
+      while (m < len && data[n - len + m] === PAGER_ON[m]) m++;
+      if (m === len) {
+        this.#carried = len;
+        break;
+      }
     }
     return -1;
   }
