@@ -10,20 +10,24 @@
  * `--force`, and the stamp is not written, so the next build minifies.
  *
  * Skips the work when static/gen/assets.ts is current: when no input
- * (client/, core/, static/, this script, deno.json, deno.lock, the Deno
+ * (client/, core/, static/, the build scripts, deno.json, deno.lock, the Deno
  * version) changed size or modification time since it was made, as
- * recorded in static/gen/assets.stamp. `--force` rebuilds anyway.
+ * recorded in static/gen/assets.stamp (scripts/build_stamp.ts). `--force`
+ * rebuilds anyway.
  *
  * @module
  */
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import {
+  GEN as gen,
+  inputsStamp,
+  isCurrent,
+  ROOT as root,
+  STAMP_FILE as stampFile,
+} from "./build_stamp.ts";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const gen = join(root, "static", "gen");
 await Deno.mkdir(gen, { recursive: true });
 
-const stampFile = join(gen, "assets.stamp");
 const stamp = await inputsStamp();
 const minify = !Deno.args.includes("--no-minify");
 if (minify && !Deno.args.includes("--force") && await isCurrent(stamp)) {
@@ -32,38 +36,6 @@ if (minify && !Deno.args.includes("--force") && await isCurrent(stamp)) {
 }
 // A build that fails half way must not leave an old stamp behind.
 await Deno.remove(stampFile).catch(() => {});
-
-/**
- * One line per input file (path, size, modification time), sorted: what
- * the client bundle and assets.ts are made from.
- */
-async function inputsStamp(): Promise<string> {
-  const lines = [`deno ${Deno.version.deno}`];
-  async function add(path: string): Promise<void> {
-    const st = await Deno.stat(path).catch(() => null);
-    if (st === null) return;
-    if (st.isDirectory) {
-      if (path === gen) return;
-      for await (const e of Deno.readDir(path)) await add(join(path, e.name));
-    } else {
-      lines.push(`${path}\t${st.size}\t${st.mtime?.getTime()}`);
-    }
-  }
-  for (const p of ["client", "core", "static"]) await add(join(root, p));
-  for (const p of ["deno.json", "deno.lock"]) await add(join(root, p));
-  await add(fileURLToPath(import.meta.url));
-  return lines.sort().join("\n") + "\n";
-}
-
-/** Whether the outputs exist and were made from inputs that match `stamp`. */
-async function isCurrent(stamp: string): Promise<boolean> {
-  try {
-    await Deno.stat(join(gen, "assets.ts"));
-    return (await Deno.readTextFile(stampFile)) === stamp;
-  } catch {
-    return false;
-  }
-}
 
 const bundle = await new Deno.Command(Deno.execPath(), {
   args: [

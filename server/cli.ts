@@ -8,6 +8,7 @@
 import { chooseBrowser, openBrowser, sweepLaunchers } from "./browser.ts";
 import { type DomtermServer, startServer } from "./http.ts";
 import { VERSION } from "./version.ts";
+import { prepareEmulators } from "./session.ts";
 import {
   type ControlListener,
   listenControl,
@@ -297,6 +298,8 @@ export async function runMain(
     return 1;
   }
   serverStarted(server);
+  // While the browser opens: the first window's screen waits for it.
+  prepareEmulators();
   store.watch();
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     try {

@@ -126,6 +126,16 @@ function start(): Worker {
   return w;
 }
 
+/**
+ * Start the emulator thread now, before the first session asks for it:
+ * loading the emulator's modules there takes 45-80 ms, which otherwise
+ * lies between the first window's hello and its first screen. The thread
+ * ends with the last session, as one started by a session does.
+ */
+export function startEmulatorThread(): void {
+  start();
+}
+
 /** One session's emulator, on the emulator thread. */
 export class RemoteTerminal {
   #id: number;

@@ -43,6 +43,7 @@ import {
   EMULATOR_HIGH,
   RemoteTerminal,
   type SnapshotText,
+  startEmulatorThread,
 } from "./emulator_host.ts";
 import { LocalTerminal } from "./emulator_local.ts";
 import { DEFAULT_SCROLLBACK } from "../core/model/buffer.ts";
@@ -762,6 +763,11 @@ function removeAll(paths: string[]): void {
  * on a 2-core machine, where the emulator then competes with the browser
  * at the same priority (docs/benchmarks.md, "Server footprint").
  */
+/** Get the sessions' emulator thread going, if they use one (see {@link startEmulatorThread}). */
+export function prepareEmulators(): void {
+  if (emulatorClass() === RemoteTerminal) startEmulatorThread();
+}
+
 function emulatorClass(): typeof LocalTerminal | typeof RemoteTerminal {
   let main = false;
   try {
