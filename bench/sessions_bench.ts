@@ -85,7 +85,9 @@ function window(
   input: string,
   marker: string,
   session?: number,
-): Promise<{ bytes: number; ws: WebSocket; session: number }> {
+): Promise<
+  { bytes: number; messages: number; ws: WebSocket; session: number }
+> {
   const u = new URL(url);
   const key = new URLSearchParams(u.hash.slice(1)).get("key")!;
   const ws = new WebSocket(`ws://${u.host}/ws`);
@@ -93,6 +95,7 @@ function window(
   const dec = new TextDecoder();
   let tail = "";
   let bytes = 0;
+  let messages = 0;
   let id = session ?? 0;
   return new Promise((resolve, reject) => {
     ws.onopen = () => {
@@ -118,9 +121,10 @@ function window(
       }
       const b = new Uint8Array(ev.data as ArrayBuffer);
       bytes += b.length;
+      messages++;
       ws.send(JSON.stringify({ type: "ack", bytes: b.length }));
       tail = (tail + dec.decode(b, { stream: true })).slice(-200);
-      if (tail.includes(marker)) resolve({ bytes, ws, session: id });
+      if (tail.includes(marker)) resolve({ bytes, messages, ws, session: id });
     };
   });
 }
@@ -135,7 +139,7 @@ async function stop(child: Deno.ChildProcess): Promise<void> {
 // ------------------------------------------------------------- CPU per MB
 
 async function cpuPerMb(): Promise<
-  { ms: number; mbps: number; threads: string }
+  { ms: number; mbps: number; threads: string; kibPerMessage: number }
 > {
   const { child, url } = await startServer(["/bin/sh"]);
   try {
@@ -163,7 +167,12 @@ async function cpuPerMb(): Promise<
       .sort((a, b) => b[1] - a[1])
       .map(([k, v]) => `${k} ${(v / mb).toFixed(1)}`)
       .join(", ");
-    return { ms: cpu / mb, mbps: mb / (wall / 1000), threads };
+    return {
+      ms: cpu / mb,
+      mbps: mb / (wall / 1000),
+      threads,
+      kibPerMessage: w.bytes / 1024 / w.messages,
+    };
   } finally {
     await stop(child);
   }
@@ -203,6 +212,9 @@ console.log(
     `server CPU ${cpu.ms.toFixed(1)} ms/MB, ${cpu.mbps.toFixed(1)} MB/s`,
 );
 console.log(`  by thread (ms/MB): ${cpu.threads}`);
+console.log(
+  `  output messages to the window: ${cpu.kibPerMessage.toFixed(1)} KiB each`,
+);
 for (const n of sessionCounts) {
   const rss = await idleRss(n);
   console.log(

@@ -629,6 +629,7 @@ class RowGrid {
     // then in new blocks (one insertion each way).
     const chunkHtml: string[] = [];
     const sleeping: boolean[] = [];
+    const counts: number[] = [];
     while (k < to) {
       // Dormant chunks end where the screen starts, so the live ones hold
       // only screen rows.
@@ -636,6 +637,7 @@ class RowGrid {
       const n = Math.min(CHUNK, (asleep ? sleepTo : to) - k);
       let html = `<div class="dt-chunk" style="--dt-n:${n}">`;
       sleeping.push(asleep);
+      counts.push(n);
       if (asleep) {
         for (let i = 0; i < n; i++) {
           els.push(null);
@@ -660,6 +662,7 @@ class RowGrid {
       const [count, rows] = this.#adoptChunks(
         prevChunk.nextElementSibling,
         sleeping,
+        counts,
         c,
       );
       c += count;
@@ -671,7 +674,7 @@ class RowGrid {
     for (let i = c; i < chunkHtml.length; i += BLOCK) {
       const group = chunkHtml.slice(i, i + BLOCK);
       let rows = 0;
-      for (const h of group) rows += Number(/--dt-n:(\d+)/.exec(h)![1]);
+      for (let j = i; j < i + group.length; j++) rows += counts[j];
       html += `<div class="dt-block" style="--dt-n:${rows}">${
         group.join("")
       }</div>`;
@@ -685,6 +688,7 @@ class RowGrid {
       const [count, rows] = this.#adoptChunks(
         block.firstElementChild,
         sleeping,
+        counts,
         c,
       );
       c += count;
@@ -697,11 +701,13 @@ class RowGrid {
   /**
    * Take the chunks from `chunk` to the end of its parent into `chunks`,
    * `sizes` and (unless dormant) `els`; `sleeping[first + i]` tells whether
-   * the i-th is dormant. Returns [chunks, rows] taken.
+   * the i-th is dormant, `counts[first + i]` how many rows it holds.
+   * Returns [chunks, rows] taken.
    */
   #adoptChunks(
     chunk: Element | null,
     sleeping: boolean[],
+    counts: number[],
     first: number,
   ): [number, number] {
     let count = 0, rows = 0;
@@ -712,7 +718,7 @@ class RowGrid {
       if (sleeping[first + count]) {
         this.dormant.add(el);
         this.watch?.observe(el);
-        n = Number(el.style.getPropertyValue("--dt-n"));
+        n = counts[first + count];
       } else {
         for (let r = el.firstElementChild; r; r = r.nextElementSibling) {
           this.els.push(r as HTMLElement);

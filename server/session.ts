@@ -754,6 +754,11 @@ function removeAll(paths: string[]): void {
   }
 }
 
+/** Get the sessions' emulator thread going, if they use one (see {@link startEmulatorThread}). */
+export function prepareEmulators(): void {
+  if (emulatorClass() === RemoteTerminal) startEmulatorThread();
+}
+
 /**
  * Where the sessions' emulators run: on a worker thread of their own
  * (`emulator_host.ts`), at a lower priority than the browser on this
@@ -763,11 +768,6 @@ function removeAll(paths: string[]): void {
  * on a 2-core machine, where the emulator then competes with the browser
  * at the same priority (docs/benchmarks.md, "Server footprint").
  */
-/** Get the sessions' emulator thread going, if they use one (see {@link startEmulatorThread}). */
-export function prepareEmulators(): void {
-  if (emulatorClass() === RemoteTerminal) startEmulatorThread();
-}
-
 function emulatorClass(): typeof LocalTerminal | typeof RemoteTerminal {
   let main = false;
   try {

@@ -13,7 +13,10 @@
  * time sorted by stage (bench/e2e/breakdown.ts: build the client without
  * `--minify` for that), with Chromium's style and layout durations),
  * `--main PATH` (the domterm to measure: another checkout's main.ts, its
- * client built, for a before/after comparison with the same clock).
+ * client built, for a before/after comparison with the same clock),
+ * `--perf-pid PID` (send SIGUSR2 to PID just before and just after each
+ * timed run: with `perf record -a --switch-output=signal` running as PID,
+ * the second file of each pair holds the whole machine during one run).
  *
  * Each run is clocked in the page: from just before the program starts
  * writing to the moment the window has drawn the line the program writes
@@ -40,6 +43,8 @@ const DRIVER = new URL("./driver.ts", import.meta.url).pathname;
  * benchmark and clock.
  */
 let serverMain: string | undefined;
+/** `--perf-pid`: the `perf record --switch-output=signal` to signal around each run. */
+let perfPid: number | undefined;
 const MB = 1000 * 1000;
 /** Warm-up bytes per stream before the timed runs (JIT, caches). */
 const WARMUP = 2 * MB;
@@ -535,7 +540,9 @@ async function measure(
         m0 = await page.metrics();
         await page.startProfile();
       }
+      if (perfPid !== undefined) Deno.kill(perfPid, "SIGUSR2");
       const ms = await run(stream, mb * MB);
+      if (perfPid !== undefined) Deno.kill(perfPid, "SIGUSR2");
       if (profile && mb === largest) {
         const p = await page.stopProfile();
         const m1 = await page.metrics();
@@ -834,9 +841,11 @@ async function main(): Promise<number> {
       "trace-keys": { type: "string" },
       profile: { type: "string" },
       main: { type: "string" },
+      "perf-pid": { type: "string" },
     },
   });
   serverMain = values.main;
+  if (values["perf-pid"] !== undefined) perfPid = Number(values["perf-pid"]);
   const sizes = values.mb.split(",").map(Number);
   if (sizes.some((n) => !(n > 0))) {
     throw new Error(`--mb: '${values.mb}' is not a list of sizes`);

@@ -4,7 +4,12 @@
  * that waits for `drained()`; the thread runs at a lower priority.
  */
 import { assert, assertEquals } from "../assert.ts";
-import { EMULATOR_HIGH, RemoteTerminal } from "../../server/emulator_host.ts";
+import {
+  EMULATOR_HIGH,
+  RemoteTerminal,
+  type SnapshotText,
+} from "../../server/emulator_host.ts";
+import { Terminal } from "../../core/emulator/terminal.ts";
 import { checkBacklogBounded } from "./emulator_backlog_check.ts";
 import {
   EMULATOR_NICE,
@@ -67,3 +72,46 @@ function niceOf(tid: number): number {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return Number(fields[16]);
 }
+
+Deno.test("emulator host: output written in many pieces, between resizes and snapshots, is parsed in order, as a local emulator parses it", async () => {
+  const enc = new TextEncoder();
+  const remote = new RemoteTerminal(9003, 40, 10, 200, () => {});
+  const local = new Terminal({
+    cols: 40,
+    rows: 10,
+    scrollback: 200,
+    reply() {},
+    onEvent() {},
+  });
+  try {
+    const snapshots: Promise<SnapshotText | null>[] = [];
+    const expected: string[] = [];
+    for (let i = 0; i < 600; i++) {
+      // Small pieces, so that most are held back while two are in flight.
+      const piece = enc.encode(
+        `\x1b[3${i % 8}m${i}:${"x".repeat(i % 57)}\x1b[m${i % 3 ? "\r\n" : ""}`,
+      );
+      remote.write(piece);
+      local.write(piece);
+      if (i % 97 === 0) {
+        const cols = 30 + (i % 7) * 5;
+        remote.resize(cols, 12);
+        local.resize(cols, 12);
+      }
+      if (i % 150 === 149) {
+        snapshots.push(remote.snapshot());
+        expected.push(JSON.stringify(local.snapshot()));
+      }
+    }
+    const got = await Promise.all(snapshots);
+    assertEquals(got.length, 4);
+    for (let k = 0; k < got.length; k++) {
+      assertEquals(got[k]?.json, expected[k], `snapshot ${k}`);
+    }
+    // A snapshot is answered after everything posted before it.
+    await remote.snapshot();
+    assertEquals(remote.backlog, 0, "all of it parsed");
+  } finally {
+    remote.close();
+  }
+});
