@@ -6,7 +6,7 @@
  * @module
  */
 import { MAX_SNAPSHOT_CHARS } from "./snapshot_cap.ts";
-import { EmulatorBacklog } from "./emulator_backlog.ts";
+import { EMULATOR_LOW, EmulatorBacklog } from "./emulator_backlog.ts";
 
 export { EMULATOR_HIGH, EMULATOR_LOW } from "./emulator_backlog.ts";
 
@@ -19,6 +19,7 @@ export type ToEmulator =
   | { t: "clear-history"; id: number }
   | { t: "title-reports"; id: number; on: boolean }
   | { t: "snapshot"; id: number; req: number; maxChars: number }
+  | { t: "flush"; id: number }
   | { t: "close"; id: number };
 
 /** Worker -> main thread. */
@@ -188,7 +189,13 @@ export class RemoteTerminal {
    * it is, when closed, or when the emulator thread failed).
    */
   drained(): Promise<void> {
-    return this.#backlog.drained(this.#closed || failed);
+    const gone = this.#closed || failed;
+    // Output the thread holds back for a larger write (emulator_worker.ts)
+    // must not wait for more: the writer waits for it.
+    if (this.#backlog.bytes > EMULATOR_LOW && !gone) {
+      this.#post({ t: "flush", id: this.#id });
+    }
+    return this.#backlog.drained(gone);
   }
 
   resize(cols: number, rows: number): void {

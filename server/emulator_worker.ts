@@ -32,6 +32,8 @@ function post(m: FromEmulator): void {
 
 self.onmessage = (ev: MessageEvent<ToEmulator>) => {
   const m = ev.data;
+  // Everything else sees the output that came before it.
+  if (m.t !== "write" && m.t !== "new") release(m.id);
   switch (m.t) {
     case "new":
       terms.set(
@@ -40,6 +42,8 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
           cols: m.cols,
           rows: m.rows,
           scrollback: m.scrollback,
+          // Nobody draws this model line by line (hidden_output.ts).
+          skipHiddenOutput: true,
           reply: (data) => post({ t: "reply", id: m.id, data }),
           // OSC 88: kept by the server for the session's windows, so a
           // window that attaches later (a reload) looks the same.
@@ -52,8 +56,8 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
       );
       break;
     case "write":
-      terms.get(m.id)?.write(m.data);
-      post({ t: "parsed", id: m.id, bytes: m.data.length });
+      if (m.data.length >= FLOOD_PIECE || held.has(m.id)) hold(m.id, m.data);
+      else parse(m.id, m.data);
       break;
     case "resize":
       terms.get(m.id)?.resize(m.cols, m.rows);
@@ -77,6 +81,8 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
       post({ t: "snapshot", req: m.req, json, droppedLines });
       break;
     }
+    case "flush": // done above
+      break;
     case "close":
       terms.delete(m.id);
       return;
@@ -86,6 +92,75 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
     packTimer ??= setTimeout(packIdle, PACK_IDLE_MS);
   }
 };
+
+function parse(id: number, data: Uint8Array): void {
+  terms.get(id)?.write(data);
+  post({ t: "parsed", id, bytes: data.length });
+}
+
+/**
+ * Output held back while it floods in: the emulator skips the lines of a
+ * write that leave the scrollback before the write ends (the terminal's
+ * `skipHiddenOutput`), so during a flood it is given large writes. A piece
+ * of at least FLOOD_PIECE bytes starts holding; what is held is parsed
+ * once it reaches LOOKAHEAD bytes, when no piece came for HOLD_IDLE_MS,
+ * HOLD_MAX_MS after holding began, or before any other message for the
+ * session. Smaller pieces (typing, prompts, a program's queries) are
+ * parsed at once, so the replies to queries are not held up.
+ */
+const FLOOD_PIECE = 4096;
+const LOOKAHEAD = 2 << 20;
+const HOLD_IDLE_MS = 10;
+const HOLD_MAX_MS = 150;
+
+interface Held {
+  pieces: Uint8Array[];
+  bytes: number;
+  since: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+const held = new Map<number, Held>();
+let scratch = new Uint8Array(0);
+
+function hold(id: number, data: Uint8Array): void {
+  const now = performance.now();
+  let h = held.get(id);
+  if (h === undefined) {
+    h = { pieces: [], bytes: 0, since: now, timer: undefined };
+    held.set(id, h);
+  } else clearTimeout(h.timer);
+  h.pieces.push(data);
+  h.bytes += data.length;
+  if (h.bytes >= LOOKAHEAD || now - h.since >= HOLD_MAX_MS) release(id);
+  else h.timer = setTimeout(() => release(id), HOLD_IDLE_MS);
+}
+
+/** Parse what is held for session `id`, as one write. */
+function release(id: number): void {
+  const h = held.get(id);
+  if (h === undefined) return;
+  held.delete(id);
+  clearTimeout(h.timer);
+  let data = h.pieces[0];
+  if (h.pieces.length > 1) {
+    // One buffer for every batch: the emulator keeps nothing of what it
+    // parses, and a fresh 2 MiB each time cost page faults.
+    if (scratch.length < h.bytes) {
+      let size = scratch.length || LOOKAHEAD;
+      while (size < h.bytes) size *= 2;
+      scratch = new Uint8Array(size);
+    }
+    data = scratch.subarray(0, h.bytes);
+    let at = 0;
+    for (const piece of h.pieces) {
+      data.set(piece, at);
+      at += piece.length;
+    }
+  }
+  parse(id, data);
+  toPack.set(id, performance.now());
+  packTimer ??= setTimeout(packIdle, PACK_IDLE_MS);
+}
 
 /** Sessions whose emulator had messages since its history was packed, with the time of the last. */
 const toPack = new Map<number, number>();
@@ -111,6 +186,7 @@ function packIdle(): void {
     }
   }
   if (next !== Infinity) packTimer = setTimeout(packIdle, next);
+  else if (held.size === 0) scratch = new Uint8Array(0); // all quiet: let it go
   // What packing freed is garbage nobody would collect in an idle thread.
   if (packed >= 1000) fullGc();
 }

@@ -74,6 +74,7 @@ import {
   oscHandler,
 } from "./dispatch.ts";
 import { HtmlEmbeds } from "./html_embed.ts";
+import { planHiddenOutput } from "./hidden_output.ts";
 import type { Modes } from "./modes.ts";
 import { type OscHandler, splitOsc } from "./osc.ts";
 import { setLink, sgr, updateAttr } from "./pen.ts";
@@ -124,6 +125,13 @@ export interface TerminalOptions {
   maxImageMemory?: number;
   /** HTML kept in the model, in characters (default {@link MAX_HTML_MEMORY}); older fragments are dropped past it. */
   maxHtmlMemory?: number;
+  /**
+   * Skip printing lines of a write that leave the scrollback before that
+   * write ends (`hidden_output.ts`): the model comes out the same, with
+   * less work. For a terminal nobody watches line by line (the server's
+   * copy of a session); a window's renderer would miss those lines.
+   */
+  skipHiddenOutput?: boolean;
 }
 
 /**
@@ -434,11 +442,55 @@ export class Terminal implements TerminalView {
 
   #feed(bytes: Uint8Array): void {
     try {
+      if (this.#options.skipHiddenOutput) bytes = this.#skipHidden(bytes);
       this.#parser.feed(bytes);
     } catch {
       // The parser reports handler errors through onError; this is a last resort.
     }
     this.#repair();
+  }
+
+  /**
+   * Parse the part of `bytes` that `planHiddenOutput` finds unseen as its
+   * plan says, and return the rest. Returns `bytes` as they are unless
+   * the state is one the plan assumes.
+   */
+  #skipHidden(bytes: Uint8Array): Uint8Array {
+    const s = this.#s;
+    const buf = s.buf;
+    const keep = buf.scrollback + s.rows + 1;
+    if (
+      bytes.length <= keep || !Number.isFinite(keep) || buf.isAlt ||
+      !this.#parser.betweenCharacters || s.modes.vt52 || s.modes.insert ||
+      s.modes.leftRightMargins || s.pretty !== null || s.joinNext ||
+      s.charsets.active || s.link !== null || s.top !== 0 ||
+      s.bottom !== s.rows - 1
+    ) return bytes;
+    for (let y = s.y; y < s.rows; y++) {
+      const line = buf.screenLine(y);
+      if (line.size !== LINE_SINGLE || line.extras !== null) return bytes;
+    }
+    const plan = planHiddenOutput(
+      bytes,
+      s.x,
+      s.wrapPending,
+      s.cols,
+      s.modes.autowrap,
+      s.modes.newlineMode,
+      keep,
+    );
+    if (plan === null) return bytes;
+    if (plan.replay.length > 0) this.#parser.feed(plan.replay);
+    // The line feeds and wraps: down to the bottom row, then scrolling (the
+    // region is the whole screen). The lines they scroll in leave the
+    // history before the write ends, so their background does not matter.
+    const down = Math.min(plan.rowsDown, s.rows - 1 - s.y);
+    s.y += down;
+    buf.scrollUpLines(plan.rowsDown - down, s.pen.bg);
+    s.x = plan.x;
+    s.wrapPending = false;
+    if (plan.lastChar >= 0) s.lastChar = plan.lastChar;
+    return bytes.subarray(plan.end);
   }
 
   /**

@@ -292,6 +292,30 @@ export class Buffer implements BufferView {
   }
 
   /**
+   * What `n` line feeds at the bottom of a full-screen region of the normal
+   * buffer do, one `scrollUp(0, rows - 1, 1, bg, true)` each, in time that
+   * grows with the lines kept rather than with `n`: the lines that would
+   * be appended only to be trimmed again are counted, not made.
+   */
+  scrollUpLines(n: number, bg: number): void {
+    if (n <= 0 || this.isAlt) return;
+    const limit = this.#rows + this.#scrollback;
+    const drop = Math.max(0, this.#count + n - limit);
+    // Lines held now that leave, and lines appended that stay: one old line
+    // out for each new one in while both last, so the store reuses them.
+    let old = Math.min(this.#count, drop);
+    let fresh = n - (drop - old);
+    this.trimmed += drop - old;
+    const cols = this.#cols;
+    for (; old > 0 && fresh > 0; old--, fresh--) {
+      this.#dropTop(1, true);
+      this.#append(this.#store.take(cols, bg));
+    }
+    if (old > 0) this.#dropTop(old, true);
+    for (; fresh > 0; fresh--) this.#append(this.#store.take(cols, bg));
+  }
+
+  /**
    * Scroll screen rows [top, bottom] up by `n` over the full width; `n` new
    * blank lines of background `bg` appear at `bottom`. With `toHistory`
    * (normal buffer, `top` = 0) the lines scrolled off go to history (the

@@ -323,6 +323,11 @@ export class Parser {
     this.maxSosPm = size(options.maxSosPm, 64 * KIB);
   }
 
+  /** True between characters and sequences: in ground, with no partial UTF-8 character. */
+  get betweenCharacters(): boolean {
+    return this.state === GROUND && this.uNeed === 0;
+  }
+
   /**
    * Parse the next chunk of terminal output. Chunks may split UTF-8 and
    * escape sequences anywhere. Text printed by this chunk is delivered

@@ -307,3 +307,24 @@ for (const [name, input] of HI_WRITERS) {
     }
   });
 }
+
+Deno.test("buffer: scrollUpLines(n) is n full-screen scrolls, whatever n, the lines held and the limit", () => {
+  for (const scrollback of [0, 2, 7]) {
+    for (const held of [0, 3, 9]) {
+      for (const n of [0, 1, 2, 5, 9, 10, 13, 40]) {
+        const a = new Buffer(4, 3, scrollback);
+        const b = new Buffer(4, 3, scrollback);
+        for (let i = 0; i < held; i++) {
+          pushText(a, `h${i}`);
+          pushText(b, `h${i}`);
+        }
+        for (let k = 0; k < n; k++) a.scrollUp(0, a.rows - 1, 1, 0, true);
+        b.scrollUpLines(n, 0);
+        const label = `scrollback ${scrollback}, ${held} held, n ${n}`;
+        assertEquals(all(b), all(a), label);
+        assertEquals(b.trimmed, a.trimmed, label);
+        assertEquals(b.length, a.length, label);
+      }
+    }
+  }
+});

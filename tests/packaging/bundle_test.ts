@@ -52,8 +52,8 @@ async function waitForRowMatching(
     );
   } catch {
     throw new Error(
-      `no row matching ${re} (${what}); rows: ${
-        JSON.stringify((await rowTexts(page)).slice(-15))
+      `no row matching ${re} (${what}); the last rows that are not blank: ${
+        JSON.stringify((await rowTexts(page)).filter((r) => r).slice(-15))
       }`,
     );
   }
