@@ -87,10 +87,7 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
       terms.delete(m.id);
       return;
   }
-  if ("id" in m) {
-    toPack.set(m.id, performance.now());
-    packTimer ??= setTimeout(packIdle, PACK_IDLE_MS);
-  }
+  if ("id" in m) changed(m.id);
 };
 
 function parse(id: number, data: Uint8Array): void {
@@ -158,13 +155,18 @@ function release(id: number): void {
     }
   }
   parse(id, data);
-  toPack.set(id, performance.now());
-  packTimer ??= setTimeout(packIdle, PACK_IDLE_MS);
+  changed(id);
 }
 
 /** Sessions whose emulator had messages since its history was packed, with the time of the last. */
 const toPack = new Map<number, number>();
 let packTimer: ReturnType<typeof setTimeout> | null = null;
+
+/** Session `id`'s emulator was just given work: pack its history once it is quiet. */
+function changed(id: number): void {
+  toPack.set(id, performance.now());
+  packTimer ??= setTimeout(packIdle, PACK_IDLE_MS);
+}
 
 /**
  * Once a session had no message for PACK_IDLE_MS: store its history

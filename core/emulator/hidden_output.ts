@@ -3,10 +3,11 @@
  * lines that will have left the scrollback by the end of that same write.
  * A terminal that only keeps a model (the server's copy of a session) can
  * skip printing them: it replays only what changes state beyond those
- * lines (the line feeds, which scroll and trim exactly as before, and the
- * SGR sequences, which set the pen), then sets the cursor column the text
- * would have left. The model after the write is then the same as if every
- * character had been printed. See {@link planHiddenOutput}.
+ * lines (the SGR sequences, which set the pen), moves the cursor down as
+ * their line feeds and wraps would (scrolling and trimming as before),
+ * then sets the cursor column the text would have left. The model after
+ * the write is then the same as if every character had been printed. See
+ * {@link planHiddenOutput}.
  *
  * @module
  */
@@ -71,12 +72,7 @@ export function planHiddenOutput(
   let firstEsc = -1;
   let i = 0;
   while (i < n) {
-    let k = i;
-    while (k < n) {
-      const b = data[k];
-      if (b < 0x20 || b > 0x7e) break;
-      k++;
-    }
+    const k = printableEnd(data, i, n);
     if (k > i) {
       // Print k - i characters: fill to the margin, wrap, and so on.
       let len = k - i;
@@ -142,12 +138,7 @@ export function planHiddenOutput(
   let lastChar = -1;
   i = 0;
   while (i < end) {
-    let k = i;
-    while (k < end) {
-      const b = data[k];
-      if (b < 0x20 || b > 0x7e) break;
-      k++;
-    }
+    const k = printableEnd(data, i, end);
     if (k > i) {
       lastChar = data[k - 1];
       i = k;
@@ -187,6 +178,16 @@ function growLineFeeds(): void {
   const rows = new Int32Array(lfDown.length * 2);
   rows.set(lfDown);
   lfDown = rows;
+}
+
+/** The end of the run of printable ASCII in `data` from `i`, at most `end`. */
+function printableEnd(data: Uint8Array, i: number, end: number): number {
+  while (i < end) {
+    const b = data[i];
+    if (b < 0x20 || b > 0x7e) break;
+    i++;
+  }
+  return i;
 }
 
 /** The end of the SGR sequence (`ESC [ [0-9;:]* m`) at `i`, or -1 if there is none there. */

@@ -458,9 +458,10 @@ export class Terminal implements TerminalView {
   #skipHidden(bytes: Uint8Array): Uint8Array {
     const s = this.#s;
     const buf = s.buf;
+    // An unlimited scrollback makes `keep` Infinity: it never skips.
     const keep = buf.scrollback + s.rows + 1;
     if (
-      bytes.length <= keep || !Number.isFinite(keep) || buf.isAlt ||
+      bytes.length <= keep || buf.isAlt ||
       !this.#parser.betweenCharacters || s.modes.vt52 || s.modes.insert ||
       s.modes.leftRightMargins || s.pretty !== null || s.joinNext ||
       s.charsets.active || s.link !== null || s.top !== 0 ||
