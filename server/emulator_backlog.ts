@@ -14,9 +14,9 @@
  * back (a detached one, say) would queue a flood here faster than the
  * emulator parses it.
  */
-export const EMULATOR_HIGH = 8 << 20;
+export const EMULATOR_HIGH = 16 << 20;
 /** See {@link EMULATOR_HIGH}. */
-export const EMULATOR_LOW = 2 << 20;
+export const EMULATOR_LOW = 4 << 20;
 
 /** Bytes given to one emulator and not parsed yet. */
 export class EmulatorBacklog {

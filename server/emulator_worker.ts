@@ -106,9 +106,9 @@ function parse(id: number, data: Uint8Array): void {
  * parsed at once, so the replies to queries are not held up.
  */
 const FLOOD_PIECE = 4096;
-const LOOKAHEAD = 2 << 20;
+const LOOKAHEAD = 8 << 20;
 const HOLD_IDLE_MS = 10;
-const HOLD_MAX_MS = 150;
+const HOLD_MAX_MS = 300;
 
 interface Held {
   pieces: Uint8Array[];
@@ -141,7 +141,7 @@ function release(id: number): void {
   let data = h.pieces[0];
   if (h.pieces.length > 1) {
     // One buffer for every batch: the emulator keeps nothing of what it
-    // parses, and a fresh 2 MiB each time cost page faults.
+    // parses, and a fresh 8 MiB each time cost page faults.
     if (scratch.length < h.bytes) {
       let size = scratch.length || LOOKAHEAD;
       while (size < h.bytes) size *= 2;

@@ -479,6 +479,7 @@ export class Terminal implements TerminalView {
       s.modes.autowrap,
       s.modes.newlineMode,
       keep,
+      s.pen.underlineColor !== 0,
     );
     if (plan === null) return bytes;
     if (plan.replay.length > 0) this.#parser.feed(plan.replay);

@@ -26,6 +26,7 @@ Deno.test("hidden output plan: what is skipped, replayed and where the cursor en
     cols?: number;
     autowrap?: boolean;
     newlineMode?: boolean;
+    underlineColoured?: boolean;
     want:
       | {
         skipped: string;
@@ -45,10 +46,61 @@ Deno.test("hidden output plan: what is skipped, replayed and where the cursor en
     {
       name:
         "SGR sequences are replayed in order, without the text and line breaks",
+      text: "\x1b[31ma\x1b[1m\r\n\x1b[3;38:2::1:2:3mb\r\nc\r\nd\r\n",
+      want: {
+        skipped: "\x1b[31ma\x1b[1m\r\n\x1b[3;38:2::1:2:3mb\r\n",
+        replay: "\x1b[31m\x1b[1m\x1b[3;38:2::1:2:3m",
+        x: 0,
+        last: "b",
+      },
+    },
+    {
+      name: "SGR sequences before the last reset (SGR 0) are not replayed",
       text: "\x1b[31ma\x1b[m\r\n\x1b[1;38:2::1:2:3mb\r\nc\r\nd\r\n",
       want: {
         skipped: "\x1b[31ma\x1b[m\r\n\x1b[1;38:2::1:2:3mb\r\n",
-        replay: "\x1b[31m\x1b[m\x1b[1;38:2::1:2:3m",
+        replay: "\x1b[m\x1b[1;38:2::1:2:3m",
+        x: 0,
+        last: "b",
+      },
+    },
+    {
+      name: "a reset with more parameters, or written 00, resets too",
+      text: "\x1b[31ma\x1b[00;4mb\x1b[0m\x1b[0;1mc\r\nd\r\ne\r\n",
+      want: {
+        skipped: "\x1b[31ma\x1b[00;4mb\x1b[0m\x1b[0;1mc\r\n",
+        replay: "\x1b[0;1m",
+        x: 0,
+        last: "c",
+      },
+    },
+    {
+      name: "01 is bold, not a reset; an empty first parameter is one",
+      text: "\x1b[4ma\x1b[;3mb\x1b[01mc\r\nd\r\ne\r\n",
+      want: {
+        skipped: "\x1b[4ma\x1b[;3mb\x1b[01mc\r\n",
+        replay: "\x1b[;3m\x1b[01m",
+        x: 0,
+        last: "c",
+      },
+    },
+    {
+      name: "an underline colour (SGR 58) before the reset: all replayed",
+      text: "\x1b[58;5;3ma\x1b[mb\r\nc\r\nd\r\n",
+      want: {
+        skipped: "\x1b[58;5;3ma\x1b[mb\r\n",
+        replay: "\x1b[58;5;3m\x1b[m",
+        x: 0,
+        last: "b",
+      },
+    },
+    {
+      name: "the pen has an underline colour: all replayed",
+      text: "\x1b[1ma\x1b[mb\r\nc\r\nd\r\n",
+      underlineColoured: true,
+      want: {
+        skipped: "\x1b[1ma\x1b[mb\r\n",
+        replay: "\x1b[1m\x1b[m",
         x: 0,
         last: "b",
       },
@@ -159,6 +211,7 @@ Deno.test("hidden output plan: what is skipped, replayed and where the cursor en
         c.autowrap ?? true,
         c.newlineMode ?? false,
         2,
+        c.underlineColoured ?? false,
       );
       if (c.want === null) {
         assertEquals(plan, null);
@@ -197,6 +250,7 @@ function plainLines(
     for (let k = 0; k < len; k++) {
       if (r() < 0.05) s += `\x1b[${30 + Math.floor(r() * 8)};1m`;
       else if (r() < 0.03) s += "\x1b[m";
+      else if (r() < 0.02) s += r() < 0.5 ? "\x1b[0;4m" : "\x1b[01;34m";
       else if (r() < 0.01) s += "\x1b[48:2::10:20:30m";
       else s += String.fromCharCode(0x21 + Math.floor(r() * 94));
     }
