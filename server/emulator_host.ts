@@ -20,6 +20,7 @@ export type ToEmulator =
   | { t: "title-reports"; id: number; on: boolean }
   | { t: "snapshot"; id: number; req: number; maxChars: number }
   | { t: "flush"; id: number }
+  | { t: "idle"; id: number }
   | { t: "close"; id: number };
 
 /** Worker -> main thread. */
@@ -177,6 +178,21 @@ export class RemoteTerminal {
     if (this.#closed || failed) return;
     this.#backlog.add(data.length);
     this.#post({ t: "write", id: this.#id, data });
+    this.#wrote = true;
+  }
+
+  #wrote = false;
+
+  /**
+   * The program has no more output for now (the PTY read waits): output
+   * the thread holds for a larger write is parsed unless more comes soon.
+   * Until then it does not know whether a gap is the program's or the
+   * windows' flow control holding the read loop back.
+   */
+  idle(): void {
+    if (!this.#wrote) return;
+    this.#wrote = false;
+    this.#post({ t: "idle", id: this.#id });
   }
 
   /** Bytes written and not parsed yet. */

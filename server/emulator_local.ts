@@ -215,6 +215,9 @@ export class LocalTerminal {
     enqueue({ term: this, data, pos: 0, run: null });
   }
 
+  /** Nothing to do: this emulator does not hold output back. */
+  idle(): void {}
+
   /** Bytes written and not parsed yet. */
   get backlog(): number {
     return this.#backlog.bytes;

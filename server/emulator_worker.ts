@@ -33,7 +33,7 @@ function post(m: FromEmulator): void {
 self.onmessage = (ev: MessageEvent<ToEmulator>) => {
   const m = ev.data;
   // Everything else sees the output that came before it.
-  if (m.t !== "write" && m.t !== "new") release(m.id);
+  if (m.t !== "write" && m.t !== "new" && m.t !== "idle") release(m.id);
   switch (m.t) {
     case "new":
       terms.set(
@@ -83,6 +83,14 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
     }
     case "flush": // done above
       break;
+    case "idle": {
+      const h = held.get(m.id);
+      if (h !== undefined) {
+        clearTimeout(h.timer);
+        h.timer = setTimeout(() => release(m.id), HOLD_IDLE_MS);
+      }
+      break;
+    }
     case "close":
       terms.delete(m.id);
       return;
@@ -100,7 +108,8 @@ function parse(id: number, data: Uint8Array): void {
  * write that leave the scrollback before the write ends (the terminal's
  * `skipHiddenOutput`), so during a flood it is given large writes. A piece
  * of at least FLOOD_PIECE bytes starts holding; what is held is parsed
- * once it reaches LOOKAHEAD bytes, when no piece came for HOLD_IDLE_MS,
+ * once it reaches LOOKAHEAD bytes, HOLD_IDLE_MS after the read loop said
+ * the program has no more output for now (`idle`) unless more came,
  * HOLD_MAX_MS after holding began, or before any other message for the
  * session. Smaller pieces (typing, prompts, a program's queries) are
  * parsed at once, so the replies to queries are not held up.
@@ -129,7 +138,11 @@ function hold(id: number, data: Uint8Array): void {
   h.pieces.push(data);
   h.bytes += data.length;
   if (h.bytes >= LOOKAHEAD || now - h.since >= HOLD_MAX_MS) release(id);
-  else h.timer = setTimeout(() => release(id), HOLD_IDLE_MS);
+  else {
+    // Pauses of the read loop for the windows' flow control do not
+    // release it; only the program's (`idle`) and HOLD_MAX_MS do.
+    h.timer = setTimeout(() => release(id), HOLD_MAX_MS - (now - h.since));
+  }
 }
 
 /** Parse what is held for session `id`, as one write. */

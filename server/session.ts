@@ -236,6 +236,9 @@ export class Session {
       (data) => void this.#write(encoder.encode(data)),
       options.onSettings,
     );
+    // The emulator thread holds a flood's output for larger writes until
+    // the program pauses (emulator_worker.ts).
+    pty.onReadWait = () => this.#term.idle();
     this.finished = this.#run();
     this.#armDetachTimer();
   }

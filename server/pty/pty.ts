@@ -137,6 +137,11 @@ export class Pty {
   /** poll() calls in flight: the fd must not be closed under them. */
   #polls = new Set<Promise<number>>();
   #readQueue: Promise<unknown> = Promise.resolve();
+  /**
+   * Called when a read finds no output waiting and starts waiting for
+   * some: the program has paused or stopped writing, for now.
+   */
+  onReadWait: (() => void) | null = null;
   #writeQueue: Promise<unknown> = Promise.resolve();
 
   private constructor(fd: number, pid: number, ttyName: string) {
@@ -233,8 +238,10 @@ export class Pty {
         return null;
       }
       const err = L.errno();
-      if (err === C.EAGAIN) await this.#poll(this.#readPoll, C.POLLIN);
-      else if (err === C.EIO) {
+      if (err === C.EAGAIN) {
+        this.onReadWait?.();
+        await this.#poll(this.#readPoll, C.POLLIN);
+      } else if (err === C.EIO) {
         // Linux: every slave fd is closed (macOS reports 0 instead).
         this.#eof = true;
         return null;

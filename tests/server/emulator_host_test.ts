@@ -115,3 +115,39 @@ Deno.test("emulator host: output written in many pieces, between resizes and sna
     remote.close();
   }
 });
+
+Deno.test("emulator host: a flood's output is held until the program pauses (idle) or 300 ms passed, small output is parsed at once", async () => {
+  const term = new RemoteTerminal(9005, 80, 24, 100, () => {});
+  try {
+    const until = async (what: string, ok: () => boolean, ms: number) => {
+      const end = performance.now() + ms;
+      while (!ok()) {
+        assert(performance.now() < end, `${what} within ${ms} ms`);
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    };
+    term.write(new TextEncoder().encode("small\r\n"));
+    await until("a small piece parsed", () => term.backlog === 0, 2000);
+
+    // A pause of the read loop (the windows' flow control) does not
+    // release what is held: only `idle` or the 300 ms cap.
+    const piece = new Uint8Array(64 * 1024).fill(0x41);
+    const t0 = performance.now();
+    term.write(piece);
+    await new Promise((r) => setTimeout(r, 60));
+    const held = term.backlog;
+    if (performance.now() - t0 < 250) {
+      assertEquals(held, piece.length, "held while the program writes on");
+    }
+    term.idle();
+    await until("released after idle", () => term.backlog === 0, 2000);
+    // Before the cap (300 ms after the write) could have released it.
+    assert(performance.now() - t0 < 300, "idle released it, not the cap");
+
+    // Without idle the cap lets it go.
+    term.write(piece);
+    await until("released by the cap", () => term.backlog === 0, 3000);
+  } finally {
+    term.close();
+  }
+});
