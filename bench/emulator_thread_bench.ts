@@ -6,13 +6,14 @@
  * /proc entry (Linux), so other load on the machine changes it little.
  *
  * Run: `deno run -A bench/emulator_thread_bench.ts [--mb 30] [--piece 65536]
- * [--stream lines|ls|yes] [--cols 80] [--runs 3]`. Prints ms of the
+ * [--stream lines|ls|yes|cjk] [--cols 80] [--runs 3]`. Prints ms of the
  * thread's CPU per MB for each run and their median.
  *
  * @module
  */
 import { parseArgs } from "node:util";
 import { EMULATOR_HIGH, RemoteTerminal } from "../server/emulator_host.ts";
+import { cjkEmoji } from "./streams.ts";
 
 const MB = 1000 * 1000;
 const { values } = parseArgs({
@@ -49,8 +50,16 @@ function flood(kind: string): Uint8Array {
     }
   } else if (kind === "yes") {
     unit = "y\r\n".repeat(1000);
-  } else throw new Error(`--stream: '${kind}' is not lines, ls or yes`);
-  const u = new TextEncoder().encode(unit);
+  } else if (kind === "cjk") {
+    // bench:e2e's cjk stream: CJK, emoji, combining marks and ASCII
+    const block = cjkEmoji(1 << 20);
+    return block.length >= size ? block.slice(0, size) : repeat(block, size);
+  } else throw new Error(`--stream: '${kind}' is not lines, ls, yes or cjk`);
+  return repeat(new TextEncoder().encode(unit), size);
+}
+
+/** `size` bytes of `u` over and over (cut anywhere: a piece may split a sequence, as a read may). */
+function repeat(u: Uint8Array, size: number): Uint8Array {
   const out = new Uint8Array(size);
   for (let i = 0; i < size; i += u.length) out.set(u.subarray(0, size - i), i);
   return out;
