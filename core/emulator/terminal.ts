@@ -74,7 +74,7 @@ import {
   oscHandler,
 } from "./dispatch.ts";
 import { HtmlEmbeds } from "./html_embed.ts";
-import { planHiddenOutput } from "./hidden_output.ts";
+import { planHiddenOutput, sgrReplay } from "./hidden_output.ts";
 import type { Modes } from "./modes.ts";
 import { type OscHandler, splitOsc } from "./osc.ts";
 import { setLink, sgr, updateAttr } from "./pen.ts";
@@ -479,19 +479,41 @@ export class Terminal implements TerminalView {
       s.modes.autowrap,
       s.modes.newlineMode,
       keep,
-      s.pen.underlineColor !== 0,
     );
     if (plan === null) return bytes;
-    if (plan.replay.length > 0) this.#parser.feed(plan.replay);
-    // The line feeds and wraps: down to the bottom row, then scrolling (the
-    // region is the whole screen). The lines they scroll in leave the
-    // history before the write ends, so their background does not matter.
-    const down = Math.min(plan.rowsDown, s.rows - 1 - s.y);
-    s.y += down;
-    buf.scrollUpLines(plan.rowsDown - down, s.pen.bg);
-    s.x = plan.x;
-    s.wrapPending = false;
-    if (plan.lastChar >= 0) s.lastChar = plan.lastChar;
+    for (let k = 0; k < plan.count; k++) {
+      const from = plan.from[k], to = plan.to[k];
+      if (to > from) {
+        const replay = sgrReplay(
+          bytes,
+          from,
+          to,
+          s.pen.underlineColor !== 0,
+          plan.underline,
+        );
+        if (replay.length > 0) this.#parser.feed(replay);
+        // The line feeds and wraps: down to the bottom row, then scrolling
+        // (the region is the whole screen). The lines they scroll in leave
+        // the history before the write ends, so their background does not
+        // matter.
+        const rows = plan.rowsDown[k];
+        const down = Math.min(rows, s.rows - 1 - s.y);
+        s.y += down;
+        buf.scrollUpLines(rows - down, s.pen.bg);
+        s.x = plan.x[k];
+        s.wrapPending = false;
+        if (plan.lastChar[k] >= 0) s.lastChar = plan.lastChar[k];
+      }
+      if (k + 1 < plan.count) {
+        // Lines the plan does not follow: printed (their rows leave too).
+        const next = plan.from[k + 1];
+        this.#parser.feed(bytes.subarray(to, next));
+        if (
+          s.x !== 0 || s.wrapPending || s.joinNext ||
+          !this.#parser.betweenCharacters
+        ) return bytes.subarray(next);
+      }
+    }
     return bytes.subarray(plan.end);
   }
 

@@ -11,7 +11,10 @@
 import { assert, assertEquals, rng } from "./helpers.ts";
 import { Terminal } from "../../core/emulator/terminal.ts";
 import { modelDiff } from "../../core/serialize/model_hash.ts";
-import { planHiddenOutput } from "../../core/emulator/hidden_output.ts";
+import {
+  planHiddenOutput,
+  sgrReplay,
+} from "../../core/emulator/hidden_output.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -180,13 +183,70 @@ Deno.test("hidden output plan: what is skipped, replayed and where the cursor en
       want: null,
     },
     {
-      name: "a tab ends the run",
-      text: "a\r\nb\tc\r\nd\r\ne\r\n",
-      want: null,
+      name:
+        "non-ASCII is followed: a wide character that does not fit wraps first",
+      text: "abcdefghi\u65e5\u00e9\r\nb\r\nc\r\n",
+      want: {
+        skipped: "abcdefghi\u65e5\u00e9\r\n",
+        replay: "",
+        x: 0,
+        last: "\u00e9",
+        down: 2,
+      },
     },
     {
-      name: "non-ASCII ends the run",
-      text: "a\r\nb\r\nc\r\nd\u00e9\r\ne\r\n",
+      name: "a combining mark joins, VS16 widens a text-default emoji",
+      text: "e\u0301\u2764\ufe0f!\nb\r\nc\r\n",
+      want: { skipped: "e\u0301\u2764\ufe0f!\n", replay: "", x: 4, last: "!" },
+    },
+    {
+      name: "a flag is two cells, a ZWJ joins what follows, ASCII too",
+      text: "\u{1F1EF}\u{1F1F5}\u{1F468}\u200d\u{1F469}\u200dx.\nb\r\nc\r\n",
+      want: {
+        skipped: "\u{1F1EF}\u{1F1F5}\u{1F468}\u200d\u{1F469}\u200dx.\n",
+        replay: "",
+        x: 5,
+        last: ".",
+      },
+    },
+    {
+      name: "a skin tone joins a modifier base, else is a wide character",
+      text: "\u{1F44D}\u{1F3FB}a\u{1F3FB}\nb\r\nc\r\n",
+      want: {
+        skipped: "\u{1F44D}\u{1F3FB}a\u{1F3FB}\n",
+        replay: "",
+        x: 5,
+        last: "\u{1F3FB}",
+      },
+    },
+    {
+      name: "VS16 after a cluster does not widen it",
+      text: "\u2764\u0301\ufe0f!\nb\r\nc\r\n",
+      want: { skipped: "\u2764\u0301\ufe0f!\n", replay: "", x: 2, last: "!" },
+    },
+    {
+      name: "a flag's second half in the last column joins without widening",
+      text: "abcdefghi\u{1F1EF}\u{1F1F5}\nb\r\nc\r\n",
+      want: {
+        skipped: "abcdefghi\u{1F1EF}\u{1F1F5}\n",
+        replay: "",
+        x: 9,
+        last: "\u{1F1EF}",
+      },
+    },
+    {
+      name: "a zero-width character at column 0 joins nothing",
+      text: "\u0301a\nb\r\nc\r\n",
+      want: { skipped: "\u0301a\n", replay: "", x: 1, last: "a" },
+    },
+    {
+      name: "a decoded C1 control ends the run",
+      text: "a\r\nb\r\nc\r\nd\u0085\r\ne\r\n",
+      want: { skipped: "a\r\n", replay: "", x: 0, last: "a" },
+    },
+    {
+      name: "a line not followed that does not start in column 0 ends the run",
+      text: "a\r\nb\r\nc\nd\te\r\nf\r\ng\r\n",
       want: { skipped: "a\r\n", replay: "", x: 0, last: "a" },
     },
     {
@@ -211,24 +271,110 @@ Deno.test("hidden output plan: what is skipped, replayed and where the cursor en
         c.autowrap ?? true,
         c.newlineMode ?? false,
         2,
-        c.underlineColoured ?? false,
       );
       if (c.want === null) {
         assertEquals(plan, null);
         return;
       }
       assert(plan !== null, "a plan");
+      assertEquals(plan.count, 1, "one stretch");
+      assertEquals(plan.from[0], 0);
+      assertEquals(plan.to[0], plan.end);
       assertEquals(dec.decode(bytes.subarray(0, plan.end)), c.want.skipped);
-      assertEquals(dec.decode(plan.replay), c.want.replay);
+      const replay = sgrReplay(
+        bytes,
+        0,
+        plan.end,
+        c.underlineColoured ?? false,
+        plan.underline,
+      );
+      assertEquals(dec.decode(replay), c.want.replay);
       assertEquals(
-        plan.rowsDown,
+        plan.rowsDown[0],
         c.want.down ?? c.want.skipped.split("\n").length - 1,
       );
-      assertEquals(plan.x, c.want.x);
+      assertEquals(plan.x[0], c.want.x);
       assertEquals(
-        plan.lastChar,
-        c.want.last === "" ? -1 : c.want.last.charCodeAt(0),
+        plan.lastChar[0],
+        c.want.last === "" ? -1 : c.want.last.codePointAt(0),
       );
+    });
+  }
+});
+
+Deno.test("hidden output plan: lines it cannot follow are printed between stretches", async (t) => {
+  // keep = 2; each case: the stretches as [skipped text, rows, x, last] and
+  // the text printed after each but the last.
+  const cases: {
+    name: string;
+    text: string;
+    x?: number;
+    stretches: [string, number, number, string][];
+    printed: string[];
+  }[] = [
+    {
+      name: "a line with a tab between two stretches",
+      text: "a\r\nb\tc\r\nd\r\ne\r\nf\r\n",
+      stretches: [["a\r\n", 1, 0, "a"], ["d\r\n", 1, 0, "d"]],
+      printed: ["b\tc\r\n"],
+    },
+    {
+      name: "consecutive lines printed as one range; invalid UTF-8 is one",
+      text: "a\r\nb\t\r\n\xff\r\nd\r\ne\r\nf\r\n",
+      stretches: [["a\r\n", 1, 0, "a"], ["d\r\n", 1, 0, "d"]],
+      printed: ["b\t\r\n\xff\r\n"],
+    },
+    {
+      name: "the first line printed: an empty first stretch",
+      text: "\tb\r\nc\r\nd\r\ne\r\n",
+      stretches: [["", 0, 0, ""], ["c\r\n", 1, 0, "c"]],
+      printed: ["\tb\r\n"],
+    },
+    {
+      name: "the end within printed lines: an empty last stretch",
+      text: "a\r\n\t\r\n\t\r\n\t\r\nb\r\n",
+      stretches: [["a\r\n", 1, 0, "a"], ["", 0, 0, ""]],
+      printed: ["\t\r\n\t\r\n"],
+    },
+    {
+      name: "the first line may start mid-row: the cells before it are real",
+      text: "b\tz\r\nc\r\nd\r\ne\r\n",
+      x: 3,
+      stretches: [["", 0, 0, ""], ["c\r\n", 1, 0, "c"]],
+      printed: ["b\tz\r\n"],
+    },
+    {
+      name: "a printed line must end with CR LF",
+      text: "a\r\nb\tc\nd\r\ne\r\nf\r\n",
+      stretches: [["", 0, 0, ""]],
+      printed: [],
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, () => {
+      // Latin-1, so that "\xff" is the byte 0xff (invalid UTF-8).
+      const bytes = Uint8Array.from(c.text, (ch) => ch.charCodeAt(0));
+      const plan = planHiddenOutput(bytes, c.x ?? 0, false, 10, true, false, 2);
+      if (c.stretches.length === 1 && c.stretches[0][0] === "") {
+        assertEquals(plan, null);
+        return;
+      }
+      assert(plan !== null, "a plan");
+      const latin1 = (a: number, b: number) =>
+        String.fromCharCode(...bytes.subarray(a, b));
+      assertEquals(plan.count, c.stretches.length, "stretches");
+      for (let k = 0; k < plan.count; k++) {
+        const [text, rows, x, last] = c.stretches[k];
+        assertEquals(latin1(plan.from[k], plan.to[k]), text, `stretch ${k}`);
+        if (text === "") continue;
+        assertEquals(plan.rowsDown[k], rows, `stretch ${k} rows`);
+        assertEquals(plan.x[k], x, `stretch ${k} x`);
+        assertEquals(plan.lastChar[k], last === "" ? -1 : last.charCodeAt(0));
+        if (k + 1 < plan.count) {
+          assertEquals(latin1(plan.to[k], plan.from[k + 1]), c.printed[k]);
+        }
+      }
+      assertEquals(plan.to[plan.count - 1], plan.end);
     });
   }
 });
@@ -366,6 +512,107 @@ Deno.test("hidden output: a terminal that skips stays equal to one that prints e
   assert(skipped > 200, `only ${skipped} writes skipped anything`);
 });
 
+/** Text the plan follows by the terminal's cluster rules, and text it must leave to the terminal. */
+const UNICODE_ITEMS = [
+  "word ",
+  "x",
+  "\u65e5",
+  "\u672c",
+  "\ud55c",
+  "\uff21",
+  "\u00e9",
+  "\u03a9",
+  "\u0436",
+  "\u0301",
+  "\u0308",
+  "\u1161", // a Hangul medial vowel: zero width
+  "\ufe0f",
+  "\u2764",
+  "\u263a",
+  "#",
+  "\u200d",
+  "\u{1F468}",
+  "\u{1F469}",
+  "\u{1F525}",
+  "\u{1F3F3}",
+  "\u{1F3FB}",
+  "\u{1F3FD}",
+  "\u{1F44D}",
+  "\u{1F1EF}",
+  "\u{1F1F5}",
+  "\u{1F600}",
+  "\u{1F321}", // a narrow pictograph
+  "\t",
+  "\x1b[31m",
+  "\x1b[m",
+  "\x1b[58;5;3m",
+  "\uFFFF", // becomes invalid UTF-8 (see unicodeBytes)
+  "e" + "\u0301".repeat(14), // a cluster near the terminal's cap
+  "\u{1F468}\u200d\u{1F469}\u200d\u{1F467}",
+  "\u2764\ufe0f\u200d\u{1F525}",
+];
+
+/** Lines of Unicode text, widths up to about twice `cols`. */
+function unicodeLines(r: () => number, n: number, cols: number): string {
+  let s = "";
+  for (let i = 0; i < n; i++) {
+    const items = Math.floor(r() * cols);
+    for (let k = 0; k < items; k++) {
+      // Mostly ordinary text; the rarer items (the last ones) less often.
+      const pick = r() < 0.7
+        ? Math.floor(r() * 9)
+        : Math.floor(r() * UNICODE_ITEMS.length);
+      s += UNICODE_ITEMS[pick];
+    }
+    const end = r();
+    s += end < 0.85 ? "\r\n" : end < 0.95 ? "\n" : "\r";
+  }
+  return s;
+}
+
+/** UTF-8, with each U+FFFF made into bytes that are not UTF-8. */
+function unicodeBytes(text: string, r: () => number): Uint8Array {
+  const bytes = enc.encode(text);
+  for (let i = 0; i + 2 < bytes.length; i++) {
+    if (bytes[i] === 0xef && bytes[i + 1] === 0xbf && bytes[i + 2] === 0xbf) {
+      // a stray continuation byte, a lone lead byte, or a lead cut short
+      const bad = [[0x80, 0x41, 0x42], [0xff, 0x41, 0x42], [0xe6, 0x97, 0x41]][
+        Math.floor(r() * 3)
+      ];
+      bytes.set(bad, i);
+    }
+  }
+  return bytes;
+}
+
+Deno.test("hidden output: Unicode text (wide, combining, ZWJ, VS16, skin tones, flags, invalid), stays equal to printing it", () => {
+  const r = rng(0x0dd5);
+  let skipped = 0;
+  const stats = { printed: 0 };
+  for (let round = 0; round < 120; round++) {
+    const cols = 3 + Math.floor(r() * 30);
+    const rows = 2 + Math.floor(r() * 6);
+    const scrollback = [0, 1, 3, 10, 40][round % 5];
+    let text = "";
+    for (let p = 0; p < 60; p++) {
+      text += r() < 0.95
+        ? unicodeLines(r, 1 + Math.floor(r() * 40), cols)
+        : r() < 0.3
+        ? ["\u0085", "\x7f"][Math.floor(r() * 2)] // a C1 control, DEL
+        : OTHERS[Math.floor(r() * OTHERS.length)];
+    }
+    const chunks = cut(r, unicodeBytes(text, r));
+    const opts = { cols, rows, scrollback };
+    skipped += countSkips(chunks, opts, stats);
+    compare(chunks, opts, `round ${round} (${cols}x${rows})`);
+  }
+  assert(skipped > 300, `only ${skipped} writes skipped anything`);
+  assert(
+    stats.printed > 100,
+    `only ${stats.printed} skips printed lines between stretches`,
+  );
+});
+
 Deno.test("hidden output: the default scrollback, a 3 MB flood of coloured lines in 1 MiB writes", () => {
   const r = rng(77);
   let text = "";
@@ -398,23 +645,25 @@ Deno.test("hidden output: off by default, and never with an unlimited scrollback
 function countSkips(
   chunks: Uint8Array[],
   opts: { cols: number; rows: number; scrollback: number },
+  stats = { printed: 0 },
 ): number {
   let n = 0;
   const t = new Terminal(opts);
   const keep = opts.scrollback + opts.rows + 1;
   for (const chunk of chunks) {
-    if (
-      !t.buffer.isAlt &&
-      planHiddenOutput(
-          chunk,
-          t.cursorX,
-          t.wrapPending,
-          t.cols,
-          true,
-          false,
-          keep,
-        ) !== null
-    ) n++;
+    const plan = t.buffer.isAlt ? null : planHiddenOutput(
+      chunk,
+      t.cursorX,
+      t.wrapPending,
+      t.cols,
+      true,
+      false,
+      keep,
+    );
+    if (plan !== null) {
+      n++;
+      if (plan.count > 1) stats.printed++;
+    }
     t.write(chunk);
   }
   return n;
