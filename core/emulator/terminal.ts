@@ -314,6 +314,12 @@ export class Terminal implements TerminalView {
     return this.#s.normal.buffer;
   }
   /** Cursor column, 0-based. */
+  /** Bytes of output not printed because nobody could see them (`skipHiddenOutput`). */
+  get skippedOutput(): number {
+    return this.#skipped;
+  }
+  #skipped = 0;
+
   get cursorX(): number {
     return this.#s.x;
   }
@@ -442,7 +448,18 @@ export class Terminal implements TerminalView {
 
   #feed(bytes: Uint8Array): void {
     try {
-      if (this.#options.skipHiddenOutput) bytes = this.#skipHidden(bytes);
+      if (this.#options.skipHiddenOutput) {
+        if (!this.#parser.betweenCharacters) {
+          // The last write ended inside a character or a sequence (a read
+          // cuts anywhere): parse up to the next line feed first.
+          const lf = bytes.indexOf(0x0a);
+          if (lf >= 0 && lf + 1 < bytes.length) {
+            this.#parser.feed(bytes.subarray(0, lf + 1));
+            bytes = bytes.subarray(lf + 1);
+          }
+        }
+        bytes = this.#skipHidden(bytes);
+      }
       this.#parser.feed(bytes);
     } catch {
       // The parser reports handler errors through onError; this is a last resort.
@@ -503,6 +520,7 @@ export class Terminal implements TerminalView {
         s.x = plan.x[k];
         s.wrapPending = false;
         if (plan.lastChar[k] >= 0) s.lastChar = plan.lastChar[k];
+        this.#skipped += to - from;
       }
       if (k + 1 < plan.count) {
         // Lines the plan does not follow: printed (their rows leave too).

@@ -698,3 +698,17 @@ Deno.test("hidden output: after a skip the cursor column and the character REP r
     assertEquals(terms[1].cursorX, terms[0].cursorX);
   }
 });
+
+Deno.test("hidden output: a write that starts inside a character or a sequence still skips after its first line", () => {
+  const opts = { cols: 40, rows: 5, scrollback: 20 };
+  const lines = "\x1b[1m\u65e5\u672c\x1b[m text\r\n".repeat(200);
+  for (const head of ["\u65e5", "\x1b[31m"]) {
+    const bytes = enc.encode("x" + head + lines);
+    const cutAt = 2; // inside the first character or sequence
+    const chunks = [bytes.subarray(0, cutAt), bytes.subarray(cutAt)];
+    const skipping = new Terminal({ ...opts, skipHiddenOutput: true });
+    for (const c of chunks) skipping.write(c);
+    assert(skipping.skippedOutput > 1000, `skipped ${skipping.skippedOutput}`);
+    compare(chunks, opts, JSON.stringify(head));
+  }
+});
