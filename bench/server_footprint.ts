@@ -5,6 +5,10 @@
  * starting the server to the first prompt drawn in a window.
  *
  *     deno run -A bench/server_footprint.ts [--sessions 3] [--v8-flags=...]
+ *       [--main PATH]
+ *
+ * `--main` runs another entry point: another checkout's main.ts, or the
+ * single-file build (`deno task bundle`: dist/domterm.js).
  *
  * Linux only (reads /proc). Prints a table; exits 0 whatever the figures.
  *
@@ -18,6 +22,7 @@ const { values } = parseArgs({
   options: {
     sessions: { type: "string", default: "3" },
     "v8-flags": { type: "string" },
+    main: { type: "string" },
   },
 });
 const extra = Number(values.sessions);
@@ -64,7 +69,7 @@ const env = {
   HOME: Deno.env.get("HOME") ?? "/tmp",
   INPUTRC: "/dev/null",
 };
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const MAIN = values.main ?? new URL("../main.ts", import.meta.url).pathname;
 const t0 = performance.now();
 const child = new Deno.Command(Deno.execPath(), {
   args: [
