@@ -75,10 +75,10 @@ function isSgrParam(b: number): boolean {
  * combining marks, ZWJ sequences, VS16, skin tones, flags). Another line
  * (with a tab, invalid UTF-8, a zero-width character whose cell is not
  * known...) is to be printed as usual; it must start in column 0 (or be
- * the first) and end with CR LF, and it counts as one row at least. Every line before a line
- * feed that has `keep` rows or more after it has left the scrollback by
- * the run's end: the bytes up to the last such line feed are planned.
- * Returns null when there is nothing to skip.
+ * the first) and end with CR LF, and it counts as one row at least. Every
+ * line before a line feed that has `keep` rows or more after it has left
+ * the scrollback by the run's end: the bytes up to the last such line feed
+ * are planned. Returns null when there is nothing to skip.
  */
 export function planHiddenOutput(
   data: Uint8Array,
@@ -118,7 +118,7 @@ export function planHiddenOutput(
   let tgtLastCp = 0;
   let joinNext = false;
   let i = 0;
-  scan: while (i < n) {
+  while (i < n) {
     let b = data[i];
     if (!followed) {
       // A line printed as usual: only check that it is one, up to its LF.
