@@ -145,6 +145,8 @@ export class RemoteTerminal {
   #closed = false;
   /** Bytes posted and not yet parsed. */
   #backlog = new EmulatorBacklog();
+  /** Output was written since the last `idle`. */
+  #wrote = false;
   #onFail = () => this.#backlog.clear();
 
   /**
@@ -180,8 +182,6 @@ export class RemoteTerminal {
     this.#post({ t: "write", id: this.#id, data });
     this.#wrote = true;
   }
-
-  #wrote = false;
 
   /**
    * The program has no more output for now (the PTY read waits): output

@@ -13,10 +13,13 @@
  *
  * @module
  */
+import { MAX_CLUSTER_LENGTH } from "../model/line.ts";
 import {
   charWidth,
   hasEmojiPresentationWithVs16,
+  isEmojiModifier,
   isEmojiModifierBase,
+  isRegionalIndicator,
   VS16,
   ZWJ,
 } from "../unicode/width.ts";
@@ -42,9 +45,6 @@ export interface HiddenOutputPlan {
   /** Where the skipped SGR sequences that may set an underline colour start, ascending. */
   underline: Int32Array;
 }
-
-/** The most UTF-16 units a cell's cluster text holds (the terminal's MAX_CLUSTER_LENGTH). */
-export const CLUSTER_CAP = 32;
 
 const ESC = 0x1b, LBRACKET = 0x5b, SGR_FINAL = 0x6d;
 const CR = 0x0d, LF = 0x0a, TAB = 0x09;
@@ -185,7 +185,7 @@ export function planHiddenOutput(
     if (b >= 0x20 && b <= 0x7e) {
       if (joinNext) {
         // A printable character after a ZWJ joins its cluster.
-        if (tgt === T_KNOWN && tgtLen + 3 <= CLUSTER_CAP) {
+        if (tgt === T_KNOWN && tgtLen + 3 <= MAX_CLUSTER_LENGTH) {
           tgtLen++;
           tgtCluster = true;
           tgtLastCp = b;
@@ -265,16 +265,16 @@ export function planHiddenOutput(
         if (!join) {
           wd = charWidth(cp);
           if (wd === 0) join = true;
-          else if (cp >= 0x1f3fb && cp <= 0x1f3ff) {
+          else if (isEmojiModifier(cp)) {
             // A skin tone joins an emoji modifier base, else prints.
             if (tgt === T_UNKNOWN) ok = false;
             else join = tgt === T_KNOWN && isEmojiModifierBase(tgtLastCp);
-          } else if (cp >= 0x1f1e6 && cp <= 0x1f1ff) {
+          } else if (isRegionalIndicator(cp)) {
             // A regional indicator joins a lone one (a flag), else prints.
             if (tgt === T_UNKNOWN) ok = false;
             else {
               join = flag = tgt === T_KNOWN && !tgtCluster && !tgtWide &&
-                tgtCode >= 0x1f1e6 && tgtCode <= 0x1f1ff;
+                isRegionalIndicator(tgtCode);
             }
           }
         }
@@ -287,7 +287,7 @@ export function planHiddenOutput(
           else if (tgt === T_KNOWN) {
             const len = cp > 0xffff ? 2 : 1;
             // Near the cap the terminal drops characters: not followed.
-            if (tgtLen + len + 2 > CLUSTER_CAP) ok = false;
+            if (tgtLen + len + 2 > MAX_CLUSTER_LENGTH) ok = false;
             else {
               const single = !tgtCluster;
               tgtLen += len;

@@ -33,7 +33,7 @@ import {
   FG,
 } from "../model/cell.ts";
 import { type Buffer, DEFAULT_SCROLLBACK } from "../model/buffer.ts";
-import { type Line, LINE_SINGLE } from "../model/line.ts";
+import { type Line, LINE_SINGLE, MAX_CLUSTER_LENGTH } from "../model/line.ts";
 import { coverCells, hasEmbeds } from "../model/line_extras.ts";
 import { eraseCells, insertCells, splitWideAt } from "../model/line_ops.ts";
 import type {
@@ -134,11 +134,8 @@ export interface TerminalOptions {
   skipHiddenOutput?: boolean;
 }
 
-/**
- * Grapheme clusters stop growing at this many UTF-16 code units. Test hook:
- * exported for the fuzz test's memory bounds.
- */
-export const MAX_CLUSTER_LENGTH = 32;
+// Test hook: the fuzz test's memory bounds.
+export { MAX_CLUSTER_LENGTH };
 
 const encoder = new TextEncoder();
 
@@ -313,13 +310,12 @@ export class Terminal implements TerminalView {
   get normalBuffer(): Buffer {
     return this.#s.normal.buffer;
   }
-  /** Cursor column, 0-based. */
   /** Bytes of output not printed because nobody could see them (`skipHiddenOutput`). */
   get skippedOutput(): number {
     return this.#skipped;
   }
   #skipped = 0;
-
+  /** Cursor column, 0-based. */
   get cursorX(): number {
     return this.#s.x;
   }

@@ -17,6 +17,12 @@ import {
 import { cloneExtras, type LineExtras } from "./line_extras.ts";
 
 /**
+ * Grapheme clusters stop growing at this many UTF-16 code units (a cell's
+ * cluster text, `Line.setCluster`).
+ */
+export const MAX_CLUSTER_LENGTH = 32;
+
+/**
  * How a line is drawn (DEC line attributes, `ESC # 5/6/3/4`): single size,
  * double width (DECDWL), or the top / bottom half of double height
  * (DECDHL; both halves are double width too). A double-size line holds
