@@ -1,8 +1,9 @@
 /**
  * Server footprint: the domterm server's resident memory (VmRSS and PSS from
  * /proc) when idle before any session, with one idle session, and after each
- * further session that holds 10,000 lines of history; and the time from
- * starting the server to the first prompt drawn in a window.
+ * further session that holds 10,000 lines of history, then 1 s and 10 s
+ * after the first session printed 50 MB; and the time from starting the
+ * server to the first prompt drawn in a window.
  *
  *     deno run -A bench/server_footprint.ts [--sessions 3] [--v8-flags=...]
  *       [--main PATH]
@@ -38,9 +39,12 @@ function memory(pid: number): { rss: number; pss: number } {
   return { rss: kb("Rss") * 1024 / 1e6, pss: kb("Pss") * 1024 / 1e6 };
 }
 
-/** Lets the server settle (GC, lazy compilation) before a reading. */
-async function settle(pid: number): Promise<{ rss: number; pss: number }> {
-  await new Promise((ok) => setTimeout(ok, 3000));
+/** Lets the server settle (GC, lazy compilation) for `ms` before a reading. */
+async function settle(
+  pid: number,
+  ms = 3000,
+): Promise<{ rss: number; pss: number }> {
+  await new Promise((ok) => setTimeout(ok, ms));
   return memory(pid);
 }
 
@@ -132,6 +136,25 @@ try {
       await settle(child.pid),
     ]);
   }
+  // A flood in the first window: the memory it leaves once output stops
+  // (the emulator moves back to the main thread 5 s after it).
+  await page.keyboard.type(
+    `yes "$(printf '%076d' 0)" | head -c 50000000 >/dev/null; yes "$(printf '%076d' 1)" | head -c 50000000; echo; echo flo''od-done`,
+  );
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(
+    () =>
+      Array.from(document.querySelectorAll(".dt-row")).some((r) =>
+        r.textContent?.trim() === "flood-done"
+      ),
+    undefined,
+    { timeout: 300_000 },
+  );
+  rows.push([
+    "session 1 printed 50 MB, 1 s later",
+    await settle(child.pid, 1000),
+  ]);
+  rows.push(["the same, 10 s later", await settle(child.pid, 9000)]);
   console.log(
     `server start to URL printed: ${listening.toFixed(0)} ms; ` +
       `page opened to first prompt drawn: ${firstPrompt.toFixed(0)} ms`,

@@ -12,7 +12,15 @@ export { EMULATOR_HIGH, EMULATOR_LOW } from "./emulator_backlog.ts";
 
 /** Main thread -> worker. */
 export type ToEmulator =
-  | { t: "new"; id: number; cols: number; rows: number; scrollback: number }
+  | {
+    t: "new";
+    id: number;
+    cols: number;
+    rows: number;
+    scrollback: number;
+    /** Start as this snapshot (JSON) describes, instead of blank. */
+    snapshot?: string;
+  }
   | { t: "write"; id: number; data: Uint8Array }
   | { t: "resize"; id: number; cols: number; rows: number }
   | { t: "cell"; id: number; width: number; height: number }
@@ -138,6 +146,11 @@ export function startEmulatorThread(): void {
   start();
 }
 
+/** Whether the emulator thread is running (it ends with its last emulator). */
+export function emulatorThreadRunning(): boolean {
+  return worker !== null;
+}
+
 /** One session's emulator, on the emulator thread. */
 export class RemoteTerminal {
   #id: number;
@@ -151,7 +164,9 @@ export class RemoteTerminal {
 
   /**
    * `reply` receives the emulator's answers to the program's queries;
-   * `onSettings` the JSON of each `OSC 88` the program prints.
+   * `onSettings` the JSON of each `OSC 88` the program prints. With
+   * `snapshot` (a whole snapshot's JSON, as `snapshot(Infinity)` gives
+   * it) the emulator starts in that state, its size included.
    */
   constructor(
     id: number,
@@ -160,6 +175,7 @@ export class RemoteTerminal {
     scrollback: number,
     reply: (data: string) => void,
     onSettings?: (json: string) => void,
+    snapshot?: string,
   ) {
     this.#id = id;
     this.#w = start();
@@ -168,7 +184,7 @@ export class RemoteTerminal {
     if (onSettings) oscSettings.set(id, onSettings);
     parsed.set(id, (bytes) => this.#backlog.parsed(bytes));
     failures.add(this.#onFail);
-    this.#post({ t: "new", id, cols, rows, scrollback });
+    this.#post({ t: "new", id, cols, rows, scrollback, snapshot });
   }
 
   #post(m: ToEmulator): void {

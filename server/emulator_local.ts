@@ -9,14 +9,17 @@
  * PTY, sending to the windows, input or acknowledgements for longer than
  * a slice (a snapshot, done in one go, is the exception).
  *
- * Opt-in (`DOMTERM_EMULATOR_MAIN_THREAD=1`, see `session.ts`): here the
- * emulators run at the browser's priority, and on a machine the browser
- * shares, end-to-end throughput fell (docs/benchmarks.md).
+ * A session's emulator runs here while its output is light
+ * (`session_emulator.ts`): here it runs at the browser's priority and
+ * parses every line, so in a flood, on a machine the browser shares,
+ * end-to-end throughput is lower than on the emulator thread
+ * (docs/benchmarks.md).
  *
  * @module
  */
 import { setImmediate } from "node:timers";
 import { Terminal } from "../core/emulator/terminal.ts";
+import type { TerminalEvent } from "../core/terminal_view.ts";
 import { capSnapshot, MAX_SNAPSHOT_CHARS } from "./snapshot_cap.ts";
 import { fullGc } from "./full_gc.ts";
 import { PACK_IDLE_MS, type SnapshotText } from "./emulator_host.ts";
@@ -139,7 +142,9 @@ export class LocalTerminal {
 
   /**
    * `reply` receives the emulator's answers to the program's queries;
-   * `onSettings` the JSON of each `OSC 88` the program prints. `_id` is
+   * `onSettings` the JSON of each `OSC 88` the program prints. With
+   * `snapshot` (a whole snapshot's JSON, as `snapshot(Infinity)` gives
+   * it) the emulator starts in that state, its size included. `_id` is
    * there for the same signature as `RemoteTerminal`.
    */
   constructor(
@@ -149,16 +154,23 @@ export class LocalTerminal {
     scrollback: number,
     reply: (data: string) => void,
     onSettings?: (json: string) => void,
+    snapshot?: string,
   ) {
-    this.#term = new Terminal({
-      cols,
-      rows,
+    const options = {
       scrollback,
       reply,
-      onEvent: (e) => {
+      onEvent: (e: TerminalEvent) => {
         if (e.type === "settings") onSettings?.(e.json);
       },
-    });
+    };
+    this.#term = snapshot === undefined
+      ? new Terminal({ ...options, cols, rows })
+      : Terminal.restore(JSON.parse(snapshot), options);
+    // A restored history is packed once quiet, as a parsed one is.
+    if (snapshot !== undefined) {
+      toPack.set(this, performance.now());
+      packTimer ??= quietTimer(PACK_IDLE_MS);
+    }
   }
 
   /** Parse `data` now (called by the queue). */

@@ -10,6 +10,7 @@
  */
 /// <reference lib="deno.worker" />
 import { Terminal } from "../core/emulator/terminal.ts";
+import type { TerminalEvent } from "../core/terminal_view.ts";
 import { capSnapshot } from "./snapshot_cap.ts";
 import { fullGc } from "./full_gc.ts";
 import { EMULATOR_NICE, lowerThreadPriority } from "./thread_priority.ts";
@@ -36,24 +37,7 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
   if (m.t !== "write" && m.t !== "new" && m.t !== "idle") release(m.id);
   switch (m.t) {
     case "new":
-      terms.set(
-        m.id,
-        new Terminal({
-          cols: m.cols,
-          rows: m.rows,
-          scrollback: m.scrollback,
-          // Nobody draws this model line by line (hidden_output.ts).
-          skipHiddenOutput: true,
-          reply: (data) => post({ t: "reply", id: m.id, data }),
-          // OSC 88: kept by the server for the session's windows, so a
-          // window that attaches later (a reload) looks the same.
-          onEvent: (e) => {
-            if (e.type === "settings") {
-              post({ t: "settings", id: m.id, json: e.json });
-            }
-          },
-        }),
-      );
+      terms.set(m.id, newTerminal(m));
       break;
     case "write":
       if (m.data.length >= FLOOD_PIECE || held.has(m.id)) hold(m.id, m.data);
@@ -97,6 +81,26 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
   }
   if ("id" in m) changed(m.id);
 };
+
+/** The emulator a `new` message asks for. */
+function newTerminal(m: Extract<ToEmulator, { t: "new" }>): Terminal {
+  const id = m.id;
+  const options = {
+    scrollback: m.scrollback,
+    // Nobody draws this model line by line (hidden_output.ts).
+    skipHiddenOutput: true,
+    reply: (data: string) => post({ t: "reply", id, data }),
+    // OSC 88: kept by the server for the session's windows, so a
+    // window that attaches later (a reload) looks the same.
+    onEvent: (e: TerminalEvent) => {
+      if (e.type === "settings") post({ t: "settings", id, json: e.json });
+    },
+  };
+  if (m.snapshot !== undefined) {
+    return Terminal.restore(JSON.parse(m.snapshot), options);
+  }
+  return new Terminal({ ...options, cols: m.cols, rows: m.rows });
+}
 
 function parse(id: number, data: Uint8Array): void {
   terms.get(id)?.write(data);

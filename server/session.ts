@@ -41,11 +41,10 @@ import {
 } from "../core/protocol.ts";
 import {
   EMULATOR_HIGH,
-  RemoteTerminal,
   type SnapshotText,
   startEmulatorThread,
 } from "./emulator_host.ts";
-import { LocalTerminal } from "./emulator_local.ts";
+import { type PlacementOptions, SessionEmulator } from "./session_emulator.ts";
 import { DEFAULT_SCROLLBACK } from "../core/model/buffer.ts";
 import { VERSION } from "./version.ts";
 import {
@@ -93,6 +92,8 @@ export interface SessionOptions {
   detachedTimeoutMs?: number;
   /** Ms a closed last window waits for a reload before the program is hung up. */
   closeGraceMs?: number;
+  /** When the emulator moves between threads (tests; see `session_emulator.ts`). */
+  emulatorPlacement?: Partial<PlacementOptions>;
 }
 
 /**
@@ -168,8 +169,8 @@ export class Session {
   /** The name it can be attached by, if it has one. */
   readonly name: string | null;
   readonly windows = new Set<Window>();
-  /** The emulator that is the truth about the screen (see {@link emulatorClass}). */
-  #term: RemoteTerminal | LocalTerminal;
+  /** The emulator that is the truth about the screen (see {@link pinnedEmulators}). */
+  #term: SessionEmulator;
   #titleReports: boolean | null = null;
 
   /** Whether the session's emulator reports the titles (XTWINOPS 20/21). */
@@ -228,13 +229,14 @@ export class Session {
     this.#cols = options.cols;
     this.#rows = options.rows;
     // The program's queries are answered there, once, for every window.
-    this.#term = new (emulatorClass())(
+    this.#term = new SessionEmulator(
       options.id,
       options.cols,
       options.rows,
       options.scrollback ?? DEFAULT_SCROLLBACK,
       (data) => void this.#write(encoder.encode(data)),
       options.onSettings,
+      { pinned: pinnedEmulators(), ...options.emulatorPlacement },
     );
     // The emulator thread holds a flood's output for larger writes until
     // the program pauses (emulator_worker.ts).
@@ -757,26 +759,28 @@ function removeAll(paths: string[]): void {
   }
 }
 
-/** Get the sessions' emulator thread going, if they use one (see {@link startEmulatorThread}). */
+/**
+ * Get the sessions' emulator thread going now, if they are pinned there
+ * (see {@link pinnedEmulators}); otherwise it starts with the first flood.
+ */
 export function prepareEmulators(): void {
-  if (emulatorClass() === RemoteTerminal) startEmulatorThread();
+  if (pinnedEmulators() === "thread") startEmulatorThread();
 }
 
 /**
- * Where the sessions' emulators run: on a worker thread of their own
- * (`emulator_host.ts`), at a lower priority than the browser on this
- * machine; or, with `DOMTERM_EMULATOR_MAIN_THREAD=1` in the environment,
- * on the main thread in time slices (`emulator_local.ts`), which saves the
- * worker isolate (about 15 MB) but took 15-25% off end-to-end throughput
- * on a 2-core machine, where the emulator then competes with the browser
- * at the same priority (docs/benchmarks.md, "Server footprint").
+ * Where the sessions' emulators run. By default each moves between the
+ * main thread and the emulator thread with its output (`session_emulator.ts`).
+ * `DOMTERM_EMULATOR_MAIN_THREAD=1` in the environment keeps them on the
+ * main thread (the least memory; 6-16% less end-to-end throughput in
+ * floods on a 2-core machine), `DOMTERM_EMULATOR_THREAD=1` on the thread
+ * (an idle server keeps the thread's 15 MB): for benchmarks.
  */
-function emulatorClass(): typeof LocalTerminal | typeof RemoteTerminal {
-  let main = false;
+function pinnedEmulators(): "main" | "thread" | null {
   try {
-    main = Deno.env.get("DOMTERM_EMULATOR_MAIN_THREAD") === "1";
+    if (Deno.env.get("DOMTERM_EMULATOR_MAIN_THREAD") === "1") return "main";
+    if (Deno.env.get("DOMTERM_EMULATOR_THREAD") === "1") return "thread";
   } catch {
     // no --allow-env: the default
   }
-  return main ? LocalTerminal : RemoteTerminal;
+  return null;
 }

@@ -1,0 +1,263 @@
+/**
+ * A session's emulator, placed where it costs least: on the server's main
+ * thread (`emulator_local.ts`) while its output is light, and on the
+ * emulator thread (`emulator_host.ts`) while the program floods. The
+ * thread is a second V8 isolate, about 15 MB of resident memory by itself,
+ * so an idle server should not keep it; but in a flood the thread parses
+ * at a lower priority than the browser, in large batches that skip the
+ * lines nobody will see, and end-to-end throughput is 6-16% higher with it
+ * (docs/benchmarks.md, "Server footprint").
+ *
+ * A move takes the emulator's whole snapshot after everything written so
+ * far and starts the other one from it (a snapshot restores a terminal
+ * that behaves exactly as the original from there on). Whatever the
+ * session asks for meanwhile (output, resizes, snapshots for windows)
+ * waits in order and goes to the new emulator, so nothing is lost or
+ * reordered, and replies to the program stay in order: the old emulator
+ * has answered everything before the snapshot.
+ *
+ * @module
+ */
+import { RemoteTerminal, type SnapshotText } from "./emulator_host.ts";
+import { LocalTerminal } from "./emulator_local.ts";
+import { MAX_SNAPSHOT_CHARS } from "./snapshot_cap.ts";
+
+/** When a session's emulator moves (see {@link SessionEmulator}). */
+export interface PlacementOptions {
+  /**
+   * Output of at least this many bytes within {@link floodWindowMs} moves
+   * the emulator to the thread.
+   */
+  floodBytes: number;
+  /** See {@link floodBytes}. */
+  floodWindowMs: number;
+  /** After this long without output, the emulator comes back to the main thread. */
+  quietMs: number;
+  /**
+   * Histories longer than this many lines stay where they are: moving one
+   * means serializing and parsing all of it at once on the main thread.
+   */
+  maxScrollback: number;
+  /** Never move: stay on the main thread, or on the thread. */
+  pinned: "main" | "thread" | null;
+}
+
+/** The defaults of {@link PlacementOptions}. */
+export const DEFAULT_PLACEMENT: PlacementOptions = {
+  floodBytes: 1 << 20,
+  floodWindowMs: 500,
+  quietMs: 5000,
+  maxScrollback: 100_000,
+  pinned: null,
+};
+
+type Inner = LocalTerminal | RemoteTerminal;
+
+/** One session's emulator, on the main thread or on the emulator thread. */
+export class SessionEmulator {
+  #id: number;
+  #scrollback: number;
+  #reply: (data: string) => void;
+  #onSettings?: (json: string) => void;
+  #options: PlacementOptions;
+  #inner: Inner;
+  #closed = false;
+  /** Work that waits for a move to finish, in order; null: not moving. */
+  #waiting: ((to: Inner) => void)[] | null = null;
+  /** Bytes of output among `#waiting`. */
+  #waitingBytes = 0;
+  #moved: Promise<void> = Promise.resolve();
+  /** The one setting a snapshot does not carry, given again after a move. */
+  #titleReports: boolean | null = null;
+  /** Output in the current flood window, which began at `#windowStart`. */
+  #windowBytes = 0;
+  #windowStart = 0;
+  #lastOutput = 0;
+  #quietTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Moves so far (for tests and benchmarks). */
+  moves = 0;
+
+  /**
+   * `reply` receives the emulator's answers to the program's queries;
+   * `onSettings` the JSON of each `OSC 88` the program prints.
+   */
+  constructor(
+    id: number,
+    cols: number,
+    rows: number,
+    scrollback: number,
+    reply: (data: string) => void,
+    onSettings?: (json: string) => void,
+    options: Partial<PlacementOptions> = {},
+  ) {
+    this.#id = id;
+    this.#scrollback = scrollback;
+    this.#reply = reply;
+    this.#onSettings = onSettings;
+    this.#options = { ...DEFAULT_PLACEMENT, ...options };
+    const Start = this.#options.pinned === "thread"
+      ? RemoteTerminal
+      : LocalTerminal;
+    this.#inner = new Start(id, cols, rows, scrollback, reply, onSettings);
+  }
+
+  /** Where the emulator runs now (during a move: where it is moving from). */
+  get place(): "main" | "thread" {
+    return this.#inner instanceof RemoteTerminal ? "thread" : "main";
+  }
+
+  /** Resolves once no move is under way. */
+  settled(): Promise<void> {
+    return this.#moved;
+  }
+
+  /** Do `f` on the emulator now, or after the move under way. */
+  #do(f: (t: Inner) => void): void {
+    if (this.#closed) return;
+    if (this.#waiting !== null) this.#waiting.push(f);
+    else f(this.#inner);
+  }
+
+  /** Feed output; `data` must not change afterwards (the read loop's chunks do not). */
+  write(data: Uint8Array): void {
+    if (this.#closed) return;
+    if (this.#waiting !== null) {
+      this.#waitingBytes += data.length;
+      this.#waiting.push((t) => {
+        this.#waitingBytes -= data.length;
+        t.write(data);
+      });
+    } else this.#inner.write(data);
+    this.#noteOutput(data.length);
+  }
+
+  /** Count output toward a flood, and toward the quiet that moves it back. */
+  #noteOutput(n: number): void {
+    const o = this.#options;
+    if (o.pinned !== null || this.#scrollback > o.maxScrollback) return;
+    const now = performance.now();
+    this.#lastOutput = now;
+    if (this.place === "thread" || this.#waiting !== null) return;
+    if (now - this.#windowStart > o.floodWindowMs) {
+      this.#windowStart = now;
+      this.#windowBytes = 0;
+    }
+    this.#windowBytes += n;
+    if (this.#windowBytes >= o.floodBytes) {
+      this.#windowBytes = 0;
+      this.#move(RemoteTerminal);
+      this.#armQuiet(o.quietMs);
+    }
+  }
+
+  #armQuiet(ms: number): void {
+    this.#quietTimer = setTimeout(() => this.#quiet(), ms);
+  }
+
+  /** On the thread: back to the main thread once output stopped for `quietMs`. */
+  #quiet(): void {
+    if (this.#closed) return;
+    const left = this.#options.quietMs - (performance.now() - this.#lastOutput);
+    // Still moving there, or output came since: look again later.
+    if (this.#waiting !== null || left > 0) {
+      this.#armQuiet(Math.max(left, 1));
+    } else if (this.place === "thread") this.#move(LocalTerminal);
+  }
+
+  /**
+   * Move to a new emulator of class `To`, started from the current one's
+   * whole snapshot. Should the snapshot fail (the old emulator failed or
+   * the thread did), the emulator stays where it is.
+   */
+  #move(To: typeof LocalTerminal | typeof RemoteTerminal): void {
+    const from = this.#inner;
+    const waiting: ((to: Inner) => void)[] = [];
+    this.#waiting = waiting;
+    this.#moved = from.snapshot(Infinity).then((snap) => {
+      let to: Inner = from;
+      if (snap !== null && !this.#closed) {
+        try {
+          to = new To(
+            this.#id,
+            0,
+            0,
+            this.#scrollback,
+            this.#reply,
+            this.#onSettings,
+            snap.json,
+          );
+          if (this.#titleReports !== null) {
+            to.setTitleReports(this.#titleReports);
+          }
+          from.close();
+          this.moves++;
+        } catch (e) {
+          console.error(`domterm: an emulator could not move: ${e}`);
+          to = from;
+        }
+      }
+      this.#inner = to;
+      this.#waiting = null;
+      for (const f of waiting) f(to);
+      if (this.#closed) to.close();
+    });
+  }
+
+  /** See `LocalTerminal.idle`, `RemoteTerminal.idle`. */
+  idle(): void {
+    this.#do((t) => t.idle());
+  }
+
+  /** Bytes written and not parsed yet. */
+  get backlog(): number {
+    return this.#inner.backlog + this.#waitingBytes;
+  }
+
+  /**
+   * Resolves once the backlog is down to `EMULATOR_LOW` (at once when
+   * it is, when closed, or when the emulator failed).
+   */
+  async drained(): Promise<void> {
+    while (this.#waiting !== null) await this.#moved;
+    await this.#inner.drained();
+  }
+
+  resize(cols: number, rows: number): void {
+    this.#do((t) => t.resize(cols, rows));
+  }
+
+  /** Whether XTWINOPS 20/21 report the titles (the `title-reporting` setting). */
+  setTitleReports(on: boolean): void {
+    this.#titleReports = on;
+    this.#do((t) => t.setTitleReports(on));
+  }
+
+  /** Drop the normal screen's history (as ED 3 does). */
+  clearHistory(): void {
+    this.#do((t) => t.clearHistory());
+  }
+
+  setCellSize(width: number, height: number): void {
+    this.#do((t) => t.setCellSize(width, height));
+  }
+
+  /** The emulator's snapshot after everything written so far, as JSON text (null once closed). */
+  snapshot(maxChars = MAX_SNAPSHOT_CHARS): Promise<SnapshotText | null> {
+    if (this.#closed) return Promise.resolve(null);
+    if (this.#waiting === null) return this.#inner.snapshot(maxChars);
+    const { promise, resolve } = Promise.withResolvers<SnapshotText | null>();
+    this.#waiting.push((t) => t.snapshot(maxChars).then(resolve));
+    return promise;
+  }
+
+  /**
+   * Forget this emulator. A move under way ends on the emulator it moves
+   * from, which does what waited for the move, then closes.
+   */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#quietTimer);
+    if (this.#waiting === null) this.#inner.close();
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * A session's emulator moves to the emulator thread in a flood and back to
+ * the main thread once output stops (server/session_emulator.ts): across
+ * the moves it must answer and snapshot exactly as one emulator that never
+ * moved.
+ */
+import { assert, assertEquals } from "../assert.ts";
+import { SessionEmulator } from "../../server/session_emulator.ts";
+import {
+  emulatorThreadRunning,
+  type SnapshotText,
+} from "../../server/emulator_host.ts";
+import { Terminal } from "../../core/emulator/terminal.ts";
+
+const enc = new TextEncoder();
+const QUICK = { floodBytes: 32 * 1024, floodWindowMs: 1000, quietMs: 150 };
+
+/** Resolves once `f()` holds, polling every 10 ms (fails after `ms`). */
+async function until(f: () => boolean, what: string, ms = 5000) {
+  const end = performance.now() + ms;
+  while (!f()) {
+    if (performance.now() > end) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Piece `i` of a flood: colours, wraps, and now and then a query. */
+function piece(i: number): Uint8Array {
+  let s = `\x1b[3${i % 8}m${i}:${"x".repeat((i * 7) % 90)}\x1b[m\r\n`;
+  if (i % 40 === 0) s += "\x1b[6n"; // CPR
+  if (i % 90 === 0) s += "\x1b]2;title " + i + "\x07\x1b[21t"; // title report
+  if (i % 130 === 0) s += "\x1b[14t"; // window size in pixels (cell size)
+  return enc.encode(s);
+}
+
+Deno.test("session emulator: a flood moves it to the thread, quiet brings it back; replies and snapshots are those of an emulator that never moved", async () => {
+  const replies: string[] = [];
+  const expectedReplies: string[] = [];
+  const emu = new SessionEmulator(
+    7001,
+    50,
+    12,
+    300,
+    (d) => replies.push(d),
+    undefined,
+    QUICK,
+  );
+  const ref = new Terminal({
+    cols: 50,
+    rows: 12,
+    scrollback: 300,
+    reply: (d) => expectedReplies.push(d),
+  });
+  try {
+    assertEquals(emu.place, "main");
+    assert(!emulatorThreadRunning(), "no thread before the first flood");
+    emu.setTitleReports(false); // not the default, and not in a snapshot
+    ref.setTitleReports(false);
+    emu.setCellSize(9, 17);
+    ref.setCellSize(9, 17);
+    const snapshots: Promise<SnapshotText | null>[] = [];
+    const expected: string[] = [];
+    const round = async (from: number, to: number) => {
+      for (let i = from; i < to; i++) {
+        const p = piece(i);
+        emu.write(p);
+        ref.write(p);
+        if (i % 250 === 7) {
+          emu.resize(40 + (i % 3) * 10, 12);
+          ref.resize(40 + (i % 3) * 10, 12);
+        }
+        if (i % 333 === 5) {
+          snapshots.push(emu.snapshot());
+          expected.push(JSON.stringify(ref.snapshot()));
+        }
+        // A few turns of the event loop, so some pieces land mid-move.
+        if (i % 100 === 0) await new Promise((r) => setTimeout(r, 0));
+      }
+    };
+    await round(0, 1500);
+    await until(() => emu.place === "thread", "moved to the thread");
+    assert(emulatorThreadRunning(), "the thread runs");
+    await round(1500, 2000);
+    snapshots.push(emu.snapshot());
+    expected.push(JSON.stringify(ref.snapshot()));
+    await until(() => emu.place === "main", "moved back to the main thread");
+    await emu.settled();
+    assertEquals(emu.moves, 2);
+    assert(!emulatorThreadRunning(), "the thread ended with its last emulator");
+    // After the moves: still the same emulator.
+    await round(2000, 2100);
+    snapshots.push(emu.snapshot());
+    expected.push(JSON.stringify(ref.snapshot()));
+    const got = await Promise.all(snapshots);
+    assertEquals(got.length, expected.length);
+    for (let k = 0; k < got.length; k++) {
+      assertEquals(got[k]?.json, expected[k], `snapshot ${k}`);
+    }
+    await emu.drained();
+    assertEquals(emu.backlog, 0);
+    assert(expectedReplies.length > 50, "the flood asked questions");
+    assertEquals(replies, expectedReplies);
+  } finally {
+    emu.close();
+  }
+});
+
+Deno.test("session emulator: pinned to the main thread, or with a scrollback too long to move, it stays", async () => {
+  const pinned = new SessionEmulator(7002, 80, 24, 100, () => {}, undefined, {
+    ...QUICK,
+    pinned: "main",
+  });
+  const long = new SessionEmulator(
+    7003,
+    80,
+    24,
+    Infinity,
+    () => {},
+    undefined,
+    {
+      ...QUICK,
+    },
+  );
+  try {
+    for (let i = 0; i < 2000; i++) {
+      pinned.write(piece(i));
+      long.write(piece(i));
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    assertEquals([pinned.place, long.place], ["main", "main"]);
+    assertEquals([pinned.moves, long.moves], [0, 0]);
+    assert(!emulatorThreadRunning());
+  } finally {
+    pinned.close();
+    long.close();
+  }
+});
+
+Deno.test("session emulator: closed during a move, what waited is answered and no thread is left behind", async () => {
+  const emu = new SessionEmulator(7004, 80, 24, 100, () => {}, undefined, {
+    ...QUICK,
+  });
+  for (let i = 0; i < 1000; i++) emu.write(piece(i));
+  const snap = emu.snapshot();
+  emu.close();
+  // Answered (as a closed emulator answers: null), not left waiting.
+  assertEquals(await snap, null);
+  await emu.settled();
+  assertEquals(emu.moves, 0);
+  assert(!emulatorThreadRunning());
+  assertEquals(await emu.snapshot(), null, "nothing after close");
+});
