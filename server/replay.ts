@@ -37,7 +37,8 @@ export const REPLAY_BYTES = 4 * 1024 * 1024;
 export class ReplayLog {
   /** Bytes of output kept at most. */
   readonly capacity: number;
-  #entries: ReplayEntry[] = [];
+  /** Entries before `#head` are gone (undefined) until the array is compacted. */
+  #entries: (ReplayEntry | undefined)[] = [];
   #head = 0;
   #bytes = 0;
   /** The stream offset after the last byte logged. */
@@ -56,7 +57,10 @@ export class ReplayLog {
     this.end += data.length;
     this.#bytes += data.length;
     while (this.#bytes > this.capacity && this.#head < this.#entries.length) {
-      const e = this.#entries[this.#head++];
+      const e = this.#entries[this.#head]!;
+      // Let it go now, not at the next compaction: in a flood the slots
+      // before the head would keep up to 1,024 reads (64 MiB) alive.
+      this.#entries[this.#head++] = undefined;
       if ("data" in e) {
         this.#bytes -= e.data.length;
         this.start = e.offset + e.data.length;
@@ -94,7 +98,7 @@ export class ReplayLog {
     }
     const out: ReplayEntry[] = [];
     for (let i = this.#head; i < this.#entries.length; i++) {
-      const e = this.#entries[i];
+      const e = this.#entries[i]!;
       if ("data" in e) {
         const endOf = e.offset + e.data.length;
         if (endOf <= offset) continue;
