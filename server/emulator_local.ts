@@ -31,6 +31,15 @@ export const SLICE_MS = 4;
 export const PIECE_BYTES = 16 * 1024;
 /** A full collection follows packing this many lines or more. */
 const GC_AFTER_LINES = 1000;
+/**
+ * ...or V8's heap having grown by this many bytes since the last one: an
+ * idle server allocates nothing, so garbage from starting up, attaching
+ * windows or moving an emulator (session_emulator.ts) would stay (about
+ * 5 MB of a server with one idle session).
+ */
+const GC_AFTER_GROWTH = 2 << 20;
+/** V8's heap right after the last full collection here, bytes. */
+let heapAfterGc = 0;
 
 /** One queued piece of work for one emulator. */
 interface Job {
@@ -124,7 +133,14 @@ function packIdle(): void {
   }
   if (next !== Infinity) packTimer = quietTimer(next);
   // What packing freed is garbage nobody would collect in an idle server.
-  if (packed >= GC_AFTER_LINES) fullGc();
+  const allQuiet = next === Infinity;
+  if (
+    packed >= GC_AFTER_LINES ||
+    (allQuiet && Deno.memoryUsage().heapTotal > heapAfterGc + GC_AFTER_GROWTH)
+  ) {
+    fullGc();
+    heapAfterGc = Deno.memoryUsage().heapTotal;
+  }
 }
 
 /** One session's emulator, on the main thread (see the module comment). */

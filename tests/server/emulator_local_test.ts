@@ -129,3 +129,23 @@ Deno.test("emulator local: a session that goes on printing does not keep another
     idle.close();
   }
 });
+
+Deno.test("emulator local: once all emulators are quiet, garbage that grew the heap is collected", async () => {
+  const term = new LocalTerminal(8, 80, 24, 100, () => {});
+  try {
+    // 8 MB in V8's large-object space: only a full collection frees it.
+    let garbage: number[] | null = new Array(1_000_000).fill(1.5);
+    const ref = new WeakRef(garbage);
+    garbage = null;
+    term.write(new TextEncoder().encode("a prompt$ "));
+    await term.snapshot();
+    // Packing waits PACK_IDLE_MS (250 ms) of quiet.
+    const deadline = Date.now() + 5000;
+    while (ref.deref() !== undefined && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert(ref.deref() === undefined, "collected once quiet");
+  } finally {
+    term.close();
+  }
+});
