@@ -78,7 +78,10 @@ export class PredictiveEcho {
     const p = this.predictor;
     const first = p.pending[0];
     if (!p.showing || !first || first.y !== p.view.cursorY) {
-      this.el.hidden = true;
+      // Only when shown: setting the attribute again is a change for the
+      // browser, which then draws a frame at once on every key, and the
+      // echo, 2-3 ms later, has to wait for the next one.
+      if (!this.el.hidden) this.el.hidden = true;
       return;
     }
     const cur = this.options.cursorRect();

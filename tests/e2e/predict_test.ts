@@ -5,10 +5,10 @@
  * page, from keydown to the character being on screen (in a row, or as a
  * prediction), with predictions off and on. Every figure is printed.
  */
-import { assert } from "../assert.ts";
+import { assert, assertEquals } from "../assert.ts";
 import type { Page } from "playwright-core";
 import { launchChromium } from "./chromium.ts";
-import { spawnServer, waitForRow } from "./domterm.ts";
+import { spawnServer, startDomterm, waitForRow } from "./domterm.ts";
 
 const ONE_WAY_MS = 50;
 
@@ -174,5 +174,47 @@ Deno.test("e2e predictive echo: with 100 ms round trip, keys show at once with p
     proxy.close();
     child.kill("SIGTERM");
     await child.status;
+  }
+});
+
+Deno.test("e2e predictive echo: off, a key the program does not echo changes nothing on the page", async () => {
+  // Any change makes the browser draw a frame at once; the echo that
+  // follows 2-3 ms later would then wait for the next one (docs/benchmarks.md).
+  const t = await startDomterm([
+    "sh",
+    "-c",
+    "stty raw -echo; echo READY; cat >/dev/null",
+  ]);
+  try {
+    await waitForRow(t.page, "READY");
+    await new Promise((r) => setTimeout(r, 300));
+    await t.page.evaluate(() => {
+      const g = globalThis as unknown as { changes: string[] };
+      g.changes = [];
+      new MutationObserver((ms) => {
+        for (const m of ms) {
+          g.changes.push(
+            `${m.type} ${(m.target as Element).className ?? m.target.nodeName}`,
+          );
+        }
+      }).observe(document.documentElement, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true,
+      });
+    });
+    for (const key of ["a", "b", "Enter", "c"]) {
+      await t.page.keyboard.press(key);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    assertEquals(
+      await t.page.evaluate(() =>
+        (globalThis as unknown as { changes: string[] }).changes
+      ),
+      [],
+    );
+  } finally {
+    await t.close();
   }
 });
