@@ -39,14 +39,6 @@ import { showReadOnlyBadge } from "./read_only_badge.ts";
 import { SettingsPage } from "./settings_page.ts";
 import { SettingsNotice } from "./settings_notice.ts";
 
-/**
- * Output of at most {@link ECHO_BYTES} that comes within this long of a key
- * is drawn as soon as it has been processed, not at the next animation
- * frame (see `echoBytes` in start()).
- */
-const ECHO_WINDOW_MS = 100;
-const ECHO_BYTES = 1024;
-
 /** How long the "process exited" notice stays before the window closes. */
 const CLOSE_DELAY_MS = 1500;
 
@@ -188,18 +180,12 @@ function start(): void {
         `${term.cols}\u00d7${term.rows}: the size of the window last used`;
     }
   };
-  /** When the user last typed (performance.now()). */
-  let lastKey = -Infinity;
-  /**
-   * Output since the queue was last drained, if all of it came within
-   * ECHO_WINDOW_MS of a key (else -1). An echo is drawn when the burst
-   * that holds it has been processed, in the same task: waiting for the
-   * animation frame added 0-17 ms (8 ms on average) between the echo's
-   * arrival and its rows in the DOM. The paint still follows at the
-   * browser's next frame. Bursts past ECHO_BYTES (a flood) wait for the
-   * frame as before.
-   */
-  let echoBytes = 0;
+  // An echo is drawn in the next animation frame, as all output is. Drawn
+  // at once when it had been processed (2-3 ms after the key), the rows
+  // were in the DOM sooner, but the frame that showed them came later:
+  // Chromium then drew at the next vsync (key to frame, median 7.4-7.9 ms)
+  // where a frame asked for by requestAnimationFrame came at once (3.4-3.9
+  // ms; docs/benchmarks.md, "Key to the frame that draws the echo").
   conn = new Connection(key, () => size, {
     admit: (data) => pager?.admit(data) ?? data.length,
     output(data) {
@@ -207,17 +193,6 @@ function start(): void {
       predict?.output();
       renderer.schedule();
       find?.noteOutput();
-      if (echoBytes >= 0) {
-        echoBytes = performance.now() - lastKey < ECHO_WINDOW_MS
-          ? echoBytes + data.length
-          : -1;
-      }
-    },
-    drained() {
-      if (
-        echoBytes > 0 && echoBytes <= ECHO_BYTES && !term.synchronizedOutput
-      ) renderer.render();
-      echoBytes = 0;
     },
     message(msg: ServerMessage) {
       switch (msg.type) {
@@ -350,7 +325,6 @@ function start(): void {
     // While a line is edited, the IME opens at its caret.
     cursorRect: () => lineView?.caretRect() ?? renderer.cursorRect(),
     onUserInput: () => {
-      lastKey = performance.now();
       pager?.noteUser();
       renderer.noteUserInput();
       renderer.scrollToBottom();

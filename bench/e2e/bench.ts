@@ -816,10 +816,12 @@ function report(
     }
     lines.push("");
     lines.push(
-      `key to echo in the DOM: median < ${TARGET_MEDIAN_KEY_MS} ms: ${
-        yes(d.keyMedian < TARGET_MEDIAN_KEY_MS)
+      // Drawn means the frame that shows the echo, not the DOM change:
+      // the two can be a vsync apart (docs/benchmarks.md).
+      `key to the frame that draws the echo: median < ${TARGET_MEDIAN_KEY_MS} ms: ${
+        yes(d.keyFrameMedian < TARGET_MEDIAN_KEY_MS)
       }, p99 < ${TARGET_P99_KEY_MS} ms: ${
-        yes(d.keyP99 < TARGET_P99_KEY_MS)
+        yes(d.keyFrameP99 < TARGET_P99_KEY_MS)
       }; end to end >= ${TARGET_CORE_SHARE} x core on every run: ${
         yes(share)
       }; JS heap bounded (after ${largest} MB <= 1.25x after ${smallest} MB): ${
