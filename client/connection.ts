@@ -81,8 +81,6 @@ export interface ConnectionHandlers {
    */
   admit?(data: Uint8Array): number;
   message(msg: ServerMessage): void;
-  /** Everything received so far has been handed on (the queue is empty). */
-  drained?(): void;
   /** The socket closed for good (code and reason from the server, if any). */
   closed(code: number, reason: string): void;
   /**
@@ -418,7 +416,6 @@ export class Connection {
     if (this.#unacked > 0) {
       this.#ackTimer ??= setTimeout(() => this.#flushAck(), ACK_REST_MS);
     }
-    if (queue.length === 0) this.#handlers.drained?.();
   }
 
   #flushAck(): void {

@@ -187,6 +187,8 @@ Deno.test("e2e predictive echo: off, a key the program does not echo changes not
   ]);
   try {
     await waitForRow(t.page, "READY");
+    // A first key gives the window the focus (which does change classes).
+    await t.page.keyboard.press("x");
     await new Promise((r) => setTimeout(r, 300));
     await t.page.evaluate(() => {
       const g = globalThis as unknown as { changes: string[] };
