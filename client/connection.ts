@@ -28,6 +28,7 @@ import {
   CLOSE_DETACHED,
   CLOSE_NO_SESSION,
   CLOSE_SESSION_ENDED,
+  HIGH_WATER,
   WS_PATH,
 } from "../core/protocol.ts";
 
@@ -35,16 +36,16 @@ import {
  * Acknowledge processed output at least every this many bytes: half of
  * HIGH_WATER, so that one ack takes a paused server's lag below LOW_WATER
  * and it reads again. An ack costs the page a `WebSocket.send`, about
- * 0.15 ms (at 64 KiB the sends took 7% of the page's time in a flood).
+ * 0.15-0.2 ms (at 64 KiB the sends took 7% of the page's time in a flood).
  */
-const ACK_EVERY = 128 * 1024;
+const ACK_EVERY = HIGH_WATER / 2;
 /**
  * Less than ACK_EVERY processed is acknowledged this long after the queue
  * ran dry, not at once: in a flood the queue runs dry between most
  * messages, and an ack after each one cost the page more than its frames'
  * JavaScript. The server only needs these last bytes to take back a window
- * it had left out as stale (it never waits for them to read on: its
- * HIGH_WATER is four ACK_EVERY above its lag).
+ * it had left out as stale (it never waits for them to read on: what is
+ * left unacknowledged is less than ACK_EVERY, half its HIGH_WATER).
  */
 const ACK_REST_MS = 20;
 /** Longest stretch of output processing before the page yields. */

@@ -32,16 +32,23 @@ export const CLOSE_DETACHED = 4004;
 /** The hello named a session that does not exist (or has ended). */
 export const CLOSE_NO_SESSION = 4005;
 
-/** Bytes a window may be behind before the session stops reading the PTY. */
-export const HIGH_WATER = 1 << 18;
+/**
+ * Bytes a window may be behind before the session stops reading the PTY.
+ * The kernel holds only about 64 KiB of a program's output while the
+ * session does not read, so the program stops soon after the session does:
+ * at 256 KiB a flood waited for acks a third of the time (1 MiB: `ls`-like
+ * output 16% faster end to end, docs/benchmarks.md). How long Ctrl-C waits
+ * depends on this alone: the page's slowest rate (`yes`, about 7 MB/s)
+ * empties 1 MiB in 150 ms.
+ */
+export const HIGH_WATER = 1 << 20;
 /**
  * Reading resumes when every window is at most this far behind: close to
- * {@link HIGH_WATER}, so that the window still has about 192 KiB to process
- * while the next read travels to it (resuming at 64 KiB left the page idle
- * a quarter of a flood, waiting for output: docs/benchmarks.md). How long
- * Ctrl-C waits depends on HIGH_WATER alone.
+ * {@link HIGH_WATER}, so that the window still has about 768 KiB to process
+ * while the next read travels to it (resuming at a quarter of HIGH_WATER
+ * left the page idle a quarter of a flood, waiting for output).
  */
-export const LOW_WATER = 3 << 16;
+export const LOW_WATER = 3 << 18;
 
 /** Largest text frame the server accepts. */
 export const MAX_CONTROL_MESSAGE = 64 * 1024;

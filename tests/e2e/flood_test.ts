@@ -8,7 +8,7 @@
  *
  * Why this holds: the page processes output in slices of at most 8 ms
  * (client/connection.ts) and acknowledges it only once processed, so the
- * server stops reading the PTY while the page is more than 256 KiB behind
+ * server stops reading the PTY while the page is more than 1 MiB behind
  * (docs/protocol.md, flow control). Ctrl-C then has at most that backlog to
  * wait behind, and the terminal driver discards what the PTY still held.
  * History that scrolls by is not drawn during the flood (dormant chunks,

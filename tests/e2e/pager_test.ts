@@ -2,11 +2,11 @@
  * The pager, end to end: a real bash on a real PTY, the real server and
  * headless Chromium, keys typed as real key presses.
  *
- * - The automatic pager stops `seq 1 100000` after a screenful, and the
+ * - The automatic pager stops `seq 1 300000` after a screenful, and the
  *   stop is real back-pressure: seq is blocked in write (its /proc io
  *   counter stands still well short of its output). Space gives one more
  *   page, Enter one more line; a dropped connection while paused loses and
- *   doubles nothing; `a` turns the pager off and every one of the 100,000
+ *   doubles nothing; `a` turns the pager off and every one of the 300,000
  *   lines is there exactly once, in order.
  * - `CSI 92 ; 1 u` / `CSI 92 ; 2 u` switch it from a program; Esc
  *   continues without pausing.
@@ -29,10 +29,15 @@ const ENV = {
   DOMTERM_SHELL_INTEGRATION: "0",
 };
 const BASH = ["bash", "--norc", "--noprofile", "-i"];
-/** Bytes `seq 1 100000` writes. */
+/**
+ * Lines of the blocked `seq`: its 2 MB are well over what the server reads
+ * ahead of a paused window (HIGH_WATER, 1 MiB) plus the kernel's buffer.
+ */
+const SEQ_LINES = 300000;
+/** Bytes `seq 1 SEQ_LINES` writes. */
 const SEQ_BYTES = (() => {
   let n = 0;
-  for (let i = 1; i <= 100000; i++) n += String(i).length + 1;
+  for (let i = 1; i <= SEQ_LINES; i++) n += String(i).length + 1;
   return n;
 })();
 
@@ -167,10 +172,10 @@ async function written(pid: number): Promise<number> {
   return Number(/^wchar: (\d+)$/m.exec(io)![1]);
 }
 
-Deno.test("e2e pager: seq 1 100000 stops after a screenful with seq blocked; Space a page, Enter a line, a reconnect while paused, a finishes with every line once", async () => {
+Deno.test("e2e pager: seq 1 300000 stops after a screenful with seq blocked; Space a page, Enter a line, a reconnect while paused, a finishes with every line once", async () => {
   const run = await startDomterm(BASH, {
     env: ENV,
-    serverArgs: ["--scrollback", "120000"],
+    serverArgs: ["--scrollback", "320000"],
   });
   const { page } = run;
   try {
@@ -192,7 +197,7 @@ Deno.test("e2e pager: seq 1 100000 stops after a screenful with seq blocked; Spa
       (globalThis as any).domterm.term.rows
     );
 
-    await page.keyboard.type("seq 1 100000");
+    await page.keyboard.type(`seq 1 ${SEQ_LINES}`);
     await page.keyboard.press("Enter");
     await waitPaused(page);
     await page.waitForSelector(".dt-pager:not([hidden])");
@@ -245,7 +250,7 @@ Deno.test("e2e pager: seq 1 100000 stops after a screenful with seq blocked; Spa
 
     // a: the automatic pager off, and everything comes.
     await page.keyboard.press("a");
-    await waitForRow(page, "100000", 60_000);
+    await waitForRow(page, String(SEQ_LINES), 60_000);
     await waitCursorLine(page, PROMPT, 20_000);
     const state = await pagerState(page);
     assert(!state.paused && !state.automatic && !state.held, "pager off");
@@ -253,7 +258,7 @@ Deno.test("e2e pager: seq 1 100000 stops after a screenful with seq blocked; Spa
       // deno-lint-ignore no-explicit-any
       () => (globalThis as any).domterm.conn.connected,
     );
-    assertSeq(await bufferLines(page), 100000);
+    assertSeq(await bufferLines(page), SEQ_LINES);
   } finally {
     await run.close();
   }
