@@ -847,7 +847,8 @@ function report(
     }
     // Drawn means the frame that shows the echo. With a trace, its pipeline
     // end; without, the echo in the DOM, which that frame cannot precede
-    // (the rAF timestamp can: docs/benchmarks.md, "Key to the frame").
+    // (the rAF timestamp can: docs/benchmarks.md, "Key to the frame shown:
+    // read from a trace").
     const traced = Number.isFinite(d.keyShownMedian);
     const median = traced ? d.keyShownMedian : d.keyMedian;
     const p99 = traced ? d.keyShownP99 : d.keyP99;
