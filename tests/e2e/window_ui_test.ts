@@ -24,14 +24,15 @@ interface Recorded {
  * Runs before the page's scripts: records every Notification made, lets the
  * test say whether the document has the focus (`__dtFocused`), and, with
  * `fakePermission`, replaces the permission flow by one the test controls
- * (`__dtPerm`, `__dtAsked` counts requestPermission calls).
+ * (`__dtPerm`, "granted" from the start with `granted`; `__dtAsked` counts
+ * requestPermission calls).
  */
-function recorder(fakePermission: boolean): string {
+function recorder(fakePermission: boolean, granted = false): string {
   return `(() => {
     const g = globalThis;
     g.__dtNotes = [];
     g.__dtAsked = 0;
-    g.__dtPerm = "default";
+    g.__dtPerm = ${granted ? '"granted"' : '"default"'};
     const realFocus = Document.prototype.hasFocus;
     Document.prototype.hasFocus = function () {
       return g.__dtFocused ?? realFocus.call(this);
@@ -50,6 +51,46 @@ function recorder(fakePermission: boolean): string {
       : () => Real.requestPermission();
     g.Notification = Recording;
   })();`;
+}
+
+let notificationPlatform: boolean | undefined;
+
+/**
+ * Whether this Chromium can show notifications at all. The headless shell
+ * that `@sparticuz/chromium` ships has no notification platform: a granted
+ * permission still reads `Notification.permission === "denied"` there (the
+ * Permissions API says "granted"). On it the tests simulate the browser's
+ * side of the permission (the `fakePermission` recorder) and still check
+ * everything domterm does; with a full Chromium they use the real API.
+ */
+async function showsNotifications(
+  browser: Browser,
+  url: string,
+): Promise<boolean> {
+  if (notificationPlatform !== undefined) return notificationPlatform;
+  const context = await browser.newContext();
+  try {
+    await context.grantPermissions(["notifications"], {
+      origin: new URL(url).origin,
+    });
+    const page = await context.newPage();
+    await page.goto(new URL("/favicon.ico", url).href).catch(() => {});
+    const [permission, state] = await page.evaluate(async () => [
+      Notification.permission,
+      (await navigator.permissions.query({ name: "notifications" })).state,
+    ]);
+    notificationPlatform = permission === "granted";
+    if (!notificationPlatform) {
+      assertEquals(state, "granted", "the grant did not reach the browser");
+      console.warn(
+        `  (${browser.version()}: no notification platform (a headless shell); ` +
+          "the browser's permission is simulated)",
+      );
+    }
+    return notificationPlatform;
+  } finally {
+    await context.close();
+  }
 }
 
 interface Page2 {
@@ -80,7 +121,9 @@ async function start(
         origin: new URL(url).origin,
       });
     }
-    await context.addInitScript(recorder(options.fakePermission));
+    const fake = options.fakePermission ||
+      (options.grant && !await showsNotifications(browser, url));
+    await context.addInitScript(recorder(fake, options.grant));
     const page = await context.newPage();
     page.on("pageerror", (e) => console.error("page error:", e.message));
     await page.goto(url);
