@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { didYouMean } from "../suggest.ts";
 import {
   allowedText,
   type Settings,
@@ -169,7 +170,13 @@ export function checkSettings(
           visit(raw, path);
           continue;
         }
-        problems.push({ key, path, message: `unknown setting '${key}'` });
+        problems.push({
+          key,
+          path,
+          message: `unknown setting '${key}'${
+            didYouMean(key, [...SETTINGS_BY_KEY.keys()])
+          }`,
+        });
         continue;
       }
       const r = checkValue(spec, raw);

@@ -35,7 +35,7 @@ import { CommandError, UsageError } from "./errors.ts";
 import type { CliContext, Handler } from "./handler.ts";
 import { commandHelp, mainHelp, usageLine } from "./help.ts";
 import { flag, parseCommand, type ParsedArgs } from "./parse.ts";
-import { didYouMean, nearest } from "./suggest.ts";
+import { didYouMean, nearest } from "../../core/suggest.ts";
 import {
   COMMAND_NAMES,
   type CommandName,
@@ -110,7 +110,11 @@ async function runCommand(
       return 2;
     }
     if (e instanceof CommandError) {
-      console.error(`${prefix}: ${e.message}`);
+      // The server's answers name their request ("new: ..."): once is enough.
+      const message = e.message.startsWith(`${spec.name}: `)
+        ? e.message.slice(spec.name.length + 2)
+        : e.message;
+      console.error(`${prefix}: ${message}`);
       return 1;
     }
     throw e;

@@ -8,7 +8,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "./errors.ts";
-import { didYouMean } from "./suggest.ts";
+import { didYouMean } from "../../core/suggest.ts";
 import { type CommandSpec, optionsOf, type OptionSpec } from "./table.ts";
 
 /** A parsed command line. */

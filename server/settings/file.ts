@@ -9,6 +9,7 @@
  * @module
  */
 import { parse, stringify, type TomlError } from "smol-toml";
+import { didYouMean } from "../../core/suggest.ts";
 import {
   defaultSettings,
   type Settings,
@@ -45,6 +46,27 @@ export function formatProblem(file: string, p: SettingProblem): string {
 }
 
 /**
+ * The parser's message, said the way a user can act on it: smol-toml
+ * reports a string that runs into the end of its line as "control
+ * characters are not allowed in strings" (the line break is the control
+ * character); when the line has no other control character, that is an
+ * unterminated string.
+ */
+function tomlMessage(text: string, err: TomlError): string {
+  const first = String(err.message).split("\n")[0].replace(
+    /^Invalid TOML document: /,
+    "",
+  );
+  if (!/control characters are not allowed/.test(first)) return first;
+  const line = typeof err.line === "number"
+    ? text.split("\n")[err.line - 1] ?? ""
+    : "";
+  // deno-lint-ignore no-control-regex
+  if (/[\x00-\x08\x0b-\x1f\x7f]/.test(line.replace(/\r$/, ""))) return first;
+  return "unterminated string (the closing quote is missing on this line)";
+}
+
+/**
  * Read settings from TOML text: the good values by key, and the problems
  * (with lines). A syntax error gives no values at all.
  */
@@ -56,10 +78,7 @@ export function readSettingsText(
     doc = parse(text) as Record<string, unknown>;
   } catch (e) {
     const err = e as TomlError;
-    const first = String(err.message).split("\n")[0].replace(
-      /^Invalid TOML document: /,
-      "",
-    );
+    const first = tomlMessage(text, err);
     return {
       values: {},
       problems: [{
@@ -249,7 +268,11 @@ export class SettingsStore {
     }
     for (const [key, value] of Object.entries(updates)) {
       if (!SETTINGS_BY_KEY.has(key)) {
-        throw new Error(`unknown setting '${key}'`);
+        throw new Error(
+          `unknown setting '${key}'${
+            didYouMean(key, [...SETTINGS_BY_KEY.keys()])
+          }`,
+        );
       }
       text = setKeyInText(text, key, value as SettingValue);
     }

@@ -145,11 +145,20 @@ Deno.test("settings: nested tables and dotted keys mean the same; unknown keys a
   const b = checkSettings({ "font.size": 16, "cursor.style": "bar" });
   assertEquals(a.values, b.values);
   assertEquals(a.problems, []);
-  const c = checkSettings({ font: { sise: 3 }, colour: "red", theme: "dark" });
+  const c = checkSettings({
+    font: { sise: 3 },
+    colour: "red",
+    theme: "dark",
+    fontsize: 12,
+    "xyzzy-plugh": 1,
+  });
   assertEquals(c.values, { theme: "dark" });
+  // A likely typo gets a suggestion, as the command line's do.
   assertEquals(c.problems.map((p) => p.message), [
-    "unknown setting 'font.sise'",
+    "unknown setting 'font.sise' (did you mean 'font.size'?)",
     "unknown setting 'colour'",
+    "unknown setting 'fontsize' (did you mean 'font.size'?)",
+    "unknown setting 'xyzzy-plugh'",
   ]);
 });
 

@@ -107,6 +107,18 @@ Deno.test("one server per user: a second domterm asks the first; list, attach, k
     assertEquals(named.code, 0, named.stderr);
     const byName = await run(dir, ["attach", "work", "--no-browser"]);
     assertEquals(byName.stdout.trim(), named.stdout.trim());
+    // The server's refusal is said once, with the command's name once.
+    const badName = await run(dir, [
+      "new",
+      "--name",
+      "bad name!",
+      "--no-browser",
+    ]);
+    assertEquals(badName.code, 1);
+    assertEquals(
+      badName.stderr.trim(),
+      "domterm new: a name is 1-64 letters, digits, '_', '.' or '-'",
+    );
 
     const kill = await run(dir, ["kill", String(id)]);
     assertEquals(kill.code, 0, kill.stderr);

@@ -302,3 +302,20 @@ Deno.test("settings: `domterm settings key=value` inside a session sets that ses
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("settings file: an unterminated string is called that, with its line", () => {
+  const cases: [string, number, RegExp][] = [
+    ['theme = "dark\nfont.size = 12\n', 1, /unterminated string/],
+    ["# c\ntheme = 'dark\r\n", 2, /unterminated string/],
+    ['shell = ["a", "b\n', 1, /unterminated string/],
+    // A real control character inside a string keeps the parser's word.
+    ['x = "a\u0001b"\n', 1, /control characters are not allowed/],
+  ];
+  for (const [text, line, message] of cases) {
+    const { values, problems } = readSettingsText(text);
+    assertEquals(values, {});
+    assertEquals(problems.length, 1, JSON.stringify(text));
+    assertEquals(problems[0].line, line, JSON.stringify(text));
+    assertMatch(problems[0].message, message);
+  }
+});

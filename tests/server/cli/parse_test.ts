@@ -6,7 +6,7 @@ import { assert, assertEquals, assertMatch } from "../../assert.ts";
 import { parseCli } from "../../../server/cli.ts";
 import { UsageError } from "../../../server/cli/errors.ts";
 import { parseCommand, type ParsedArgs } from "../../../server/cli/parse.ts";
-import { nearest } from "../../../server/cli/suggest.ts";
+import { nearest } from "../../../core/suggest.ts";
 import {
   COMMANDS,
   findCommand,

@@ -1,5 +1,6 @@
 /**
- * "Did you mean ...?" for mistyped option and command names.
+ * "Did you mean ...?" for mistyped names: CLI options and commands,
+ * settings keys.
  *
  * @module
  */
