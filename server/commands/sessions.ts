@@ -187,7 +187,8 @@ export async function save(a: ParsedArgs): Promise<number> {
   const term = Terminal.restore(res.snapshot as TerminalSnapshot);
   const html = sessionHtml(term, { sanitize: sourceSanitizer });
   try {
-    await Deno.writeTextFile(file, html);
+    // The whole scrollback: readable by the user only, as the session is.
+    await Deno.writeTextFile(file, html, { mode: 0o600 });
   } catch (e) {
     throw new CommandError(`cannot write ${file}: ${(e as Error).message}`);
   }

@@ -46,6 +46,37 @@ export function formatProblem(file: string, p: SettingProblem): string {
 }
 
 /**
+ * Why a settings file (or its directory) must not be trusted, or null:
+ * another user owns it, or a user other than its owner can write it
+ * (group or others write bits). Such a file could make the next session run
+ * any program as this user (the `shell` setting), so it is not read.
+ * Unknowable ownership (no uid, as on Windows) is trusted.
+ */
+export function unsafeOwnership(
+  path: string,
+  info?: Deno.FileInfo,
+): string | null {
+  let st: Deno.FileInfo;
+  try {
+    st = info ?? Deno.statSync(path);
+  } catch {
+    return null; // missing: nothing to trust
+  }
+  const me = Deno.uid();
+  if (me === null || st.uid === null || st.mode === null) return null;
+  if (st.uid !== me && st.uid !== 0) {
+    return `${path}: owned by another user (uid ${st.uid}); not read. ` +
+      `Remove it or take it over (chown ${me} ${path}).`;
+  }
+  if ((st.mode & 0o022) !== 0) {
+    const mode = (st.mode & 0o777).toString(8).padStart(4, "0");
+    return `${path}: others can change it (mode ${mode}); not read. ` +
+      `Fix it with: chmod go-w ${path}`;
+  }
+  return null;
+}
+
+/**
  * The parser's message, said the way a user can act on it: smol-toml
  * reports a string that runs into the end of its line as "control
  * characters are not allowed in strings" (the line break is the control
@@ -146,6 +177,9 @@ export class SettingsStore {
     let text: string;
     try {
       const info = Deno.statSync(this.path);
+      const unsafe = unsafeOwnership(this.path, info) ??
+        unsafeOwnership(dirname(this.path));
+      if (unsafe !== null) return this.#report([unsafe]);
       if (info.size > MAX_SETTINGS_BYTES) {
         return this.#report([
           `${this.path}: larger than ${MAX_SETTINGS_BYTES} bytes; not read`,
@@ -276,7 +310,11 @@ export class SettingsStore {
       }
       text = setKeyInText(text, key, value as SettingValue);
     }
-    await Deno.mkdir(dirname(this.path), { recursive: true });
+    // 0700 for every directory made (~/.config too, as XDG asks), whatever
+    // the umask; a directory another user can write is refused.
+    await Deno.mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+    const unsafe = unsafeOwnership(dirname(this.path));
+    if (unsafe !== null) throw new Error(unsafe);
     const tmp = `${this.path}.${Deno.pid}.tmp`;
     await Deno.writeTextFile(tmp, text, { mode: 0o600 });
     await Deno.rename(tmp, this.path);

@@ -249,6 +249,8 @@ Deno.test("domterm save N FILE writes the session as standalone HTML from the se
     assertEquals(saved.code, 0, saved.stderr);
     assertMatch(saved.stderr, /saved session \d+/);
     const html = Deno.readTextFileSync(file);
+    // The whole scrollback: the user's only, as the session is.
+    assertEquals(Deno.statSync(file).mode! & 0o777, 0o600);
     assertMatch(html, /^<!DOCTYPE html>/i);
     assertMatch(html, /plain/);
     assertMatch(html, /RED/);

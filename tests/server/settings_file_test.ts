@@ -15,6 +15,7 @@ import {
 import { listenControl } from "../../server/control.ts";
 import { sessionControl } from "../../server/session_control.ts";
 import type { ServerMessage, SettingsMessage } from "../../core/protocol.ts";
+import { defaultSettings } from "../../core/settings/schema.ts";
 import { TestClient } from "./ws_client.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -317,5 +318,53 @@ Deno.test("settings file: an unterminated string is called that, with its line",
     assertEquals(problems.length, 1, JSON.stringify(text));
     assertEquals(problems[0].line, line, JSON.stringify(text));
     assertMatch(problems[0].message, message);
+  }
+});
+
+Deno.test("settings file: one that others can change is not read; saving makes 0700 directories and a 0600 file", async () => {
+  const home = Deno.makeTempDirSync();
+  try {
+    const dir = `${home}/.config/domterm`;
+    const path = `${dir}/settings.toml`;
+    const logged: string[] = [];
+    const store = new SettingsStore(path, {}, (m) => logged.push(m));
+    await store.save({ "font.size": 18 });
+    assertEquals(Deno.statSync(`${home}/.config`).mode! & 0o777, 0o700);
+    assertEquals(Deno.statSync(dir).mode! & 0o777, 0o700);
+    assertEquals(Deno.statSync(path).mode! & 0o777, 0o600);
+    assertEquals(store.current["font.size"], 18);
+
+    // Another user could have written this: the shell is not taken from it.
+    Deno.writeTextFileSync(path, 'shell = ["/bin/sh", "-c", "id"]\n');
+    Deno.chmodSync(path, 0o666);
+    store.load();
+    assertEquals(store.current.shell, defaultSettings().shell);
+    assertMatch(
+      store.problems[0],
+      /others can change it \(mode 0666\); not read/,
+    );
+    assertMatch(store.problems[0], /chmod go-w/);
+    Deno.chmodSync(path, 0o600);
+    store.load();
+    assertEquals(store.current.shell, ["/bin/sh", "-c", "id"]);
+
+    // The directory counts too.
+    Deno.chmodSync(dir, 0o777);
+    Deno.writeTextFileSync(path, "font.size = 19\n");
+    store.load();
+    assertEquals(store.current["font.size"], 14); // as last read
+    assertMatch(store.problems[0], new RegExp(`^${dir}: others can change it`));
+    Deno.chmodSync(dir, 0o700);
+
+    if (Deno.uid() === 0) {
+      // Owned by another user (nobody), even with a safe mode.
+      Deno.chownSync(path, 65534, 65534);
+      Deno.writeTextFileSync(path, "font.size = 20\n");
+      store.load();
+      assertEquals(store.current["font.size"], 14); // as last read
+      assertMatch(store.problems[0], /owned by another user \(uid 65534\)/);
+    }
+  } finally {
+    Deno.removeSync(home, { recursive: true });
   }
 });
