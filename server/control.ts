@@ -87,7 +87,13 @@ export interface ControlResponse {
 /** Longest request accepted, in bytes. */
 export const MAX_CONTROL_REQUEST = 64 * 1024;
 
-/** The directory of the control socket (created 0700; throws when it is not private). */
+/** The runtime directory cannot be used (said in one line by the CLI). */
+export class RuntimeDirError extends Error {}
+
+/**
+ * The directory of the control socket (created 0700). Throws a
+ * {@link RuntimeDirError} when it cannot be made or is not private.
+ */
 export function runtimeDir(
   env: (k: string) => string | undefined = (k) => Deno.env.get(k),
 ): string {
@@ -99,15 +105,31 @@ export function runtimeDir(
     : xdg
     ? join(xdg, "domterm")
     : join(tmpdir(), `domterm-${uid}`);
+  const hint = "set DOMTERM_RUNTIME_DIR to a directory of your own";
+  let st: Deno.FileInfo;
   try {
-    Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    try {
+      Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch (e) {
+      if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
+    }
+    st = Deno.lstatSync(dir);
   } catch (e) {
-    if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
+    throw new RuntimeDirError(
+      `cannot use the runtime directory ${dir}: ${
+        (e as Error).message
+      }; ${hint}`,
+    );
   }
-  const st = Deno.lstatSync(dir);
-  if (!st.isDirectory) throw new Error(`${dir} is not a directory`);
+  if (!st.isDirectory) {
+    throw new RuntimeDirError(
+      `the runtime directory ${dir} is not a directory; ${hint}`,
+    );
+  }
   if (st.uid !== null && st.uid !== uid) {
-    throw new Error(`${dir} belongs to another user (uid ${st.uid})`);
+    throw new RuntimeDirError(
+      `the runtime directory ${dir} belongs to another user (uid ${st.uid}); ${hint}`,
+    );
   }
   if (st.mode !== null && (st.mode & 0o077) !== 0) {
     // Ours, but open to others: close it (we made it, or an old version did).

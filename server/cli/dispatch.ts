@@ -31,6 +31,7 @@ import { runSshStdio } from "../ssh/stdio.ts";
 import { looksLikeHost } from "../ssh/target.ts";
 import { share } from "../commands/share.ts";
 import { hashPasswordCommand } from "../commands/hash_password.ts";
+import { RuntimeDirError } from "../control.ts";
 import { CommandError, UsageError } from "./errors.ts";
 import type { CliContext, Handler } from "./handler.ts";
 import { commandHelp, mainHelp, usageLine } from "./help.ts";
@@ -123,6 +124,22 @@ async function runCommand(
 
 /** Run `domterm` with `argv` (without the program's name); resolves with the exit status. */
 export async function main(
+  argv: string[],
+  assets: Record<string, Asset>,
+): Promise<number> {
+  try {
+    return await dispatch(argv, assets);
+  } catch (e) {
+    // Said in one line, with what to do, rather than a stack trace.
+    if (e instanceof RuntimeDirError) {
+      console.error(`domterm: ${e.message}`);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+async function dispatch(
   argv: string[],
   assets: Record<string, Asset>,
 ): Promise<number> {

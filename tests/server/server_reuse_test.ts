@@ -164,7 +164,7 @@ Deno.test("one server per user: a socket left by a dead server is replaced", asy
   }
 });
 
-Deno.test("one server per user: a runtime directory of another user is refused, one open to others is closed", () => {
+Deno.test("one server per user: a runtime directory of another user is refused, one open to others is closed", async () => {
   const base = Deno.makeTempDirSync({ prefix: "domterm-perm-" });
   const open = `${base}/open`;
   Deno.mkdirSync(open, { mode: 0o777 });
@@ -182,6 +182,25 @@ Deno.test("one server per user: a runtime directory of another user is refused, 
       err = (e as Error).message;
     }
     assertMatch(err, /belongs to another user/);
+    // The session commands say so in one line, not with a stack trace.
+    const list = await run(other, ["list"]);
+    assertEquals(list.code, 1);
+    assertEquals(
+      list.stderr.trim(),
+      `domterm: the runtime directory ${other} belongs to another user (uid 12345); set DOMTERM_RUNTIME_DIR to a directory of your own`,
+    );
+  }
+  // A file where the directory should be: one line too.
+  const file = `${base}/file`;
+  Deno.writeTextFileSync(file, "");
+  for (const args of [["list"], ["attach", "1"], ["kill-server"]]) {
+    const r = await run(file, args);
+    assertEquals(r.code, 1, args.join(" "));
+    assertEquals(r.stderr.trim().split("\n").length, 1, r.stderr);
+    assertMatch(
+      r.stderr,
+      /^domterm: the runtime directory .* is not a directory/,
+    );
   }
   // The default: $XDG_RUNTIME_DIR/domterm.
   const xdg = `${base}/xdg`;
