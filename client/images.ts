@@ -8,7 +8,7 @@
  * @module
  */
 import type { ImageEmbed } from "../core/model/line_extras.ts";
-import { MAX_IMAGE_PIXELS } from "../core/emulator/images.ts";
+import { MAX_IMAGE_PIXELS, sixelSize } from "../core/emulator/images.ts";
 import {
   downloadText,
   evictedImageText,
@@ -46,6 +46,18 @@ async function drawSixel(
   const params = image.data.slice(0, q).split(";");
   // P2 = 1: pixels not drawn stay transparent; otherwise the background.
   const transparent = params[1] === "1";
+  // Refuse by what the data draws before decoding it: a few bytes of
+  // repeats ("!30000~-" over and over) describe a billion pixels, which the
+  // decoder would paint for a minute with the page frozen.
+  const drawn = sixelSize(image.data, { useRaster: false });
+  if (
+    drawn.width > MAX_SIXEL_SIDE || drawn.height > MAX_SIXEL_SIDE ||
+    drawn.width * drawn.height > MAX_IMAGE_PIXELS
+  ) {
+    return `sixel image of ${drawn.width}x${drawn.height} pixels not shown (larger than ${MAX_SIXEL_SIDE} pixels a side or ${
+      MAX_IMAGE_PIXELS / 1e6
+    } megapixels)`;
+  }
   const result = await decodeAsync(image.data.slice(q + 1), {
     memoryLimit: 4 * MAX_IMAGE_PIXELS,
     fillColor: transparent ? 0 : 0xff000000,

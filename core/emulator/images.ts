@@ -283,9 +283,14 @@ export function sixelImage(params: string, payload: Uint8Array): ImageEmbed {
  * it, "P1;P2;P3q..."): its raster attributes (`"Pan;Pad;Ph;Pv`) when they
  * come first and give a size, as the client's decoder then cuts the image
  * to them; else what its data draws (the widest band, 6 pixels per band up
- * to the last band with sixels in it).
+ * to the last band with sixels in it). With `useRaster: false`, what the
+ * data draws even when raster attributes come first: what decoding it
+ * would cost.
  */
-export function sixelSize(data: string): { width: number; height: number } {
+export function sixelSize(
+  data: string,
+  options: { useRaster?: boolean } = {},
+): { width: number; height: number } {
   let i = data.indexOf("q") + 1;
   const n = data.length;
   const number = () => {
@@ -295,7 +300,7 @@ export function sixelSize(data: string): { width: number; height: number } {
     }
     return v;
   };
-  if (data[i] === '"') {
+  if (data[i] === '"' && options.useRaster !== false) {
     i++;
     const v: number[] = [];
     for (let k = 0; k < 4; k++) {

@@ -175,3 +175,38 @@ Deno.test("e2e images: imgcat PNG, JPEG, GIF and SVG show with their natural siz
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("e2e images: a small sixel that draws a billion pixels is refused at once; input goes on", async () => {
+  // 40 KB: 5,000 bands of one 30,000-pixel repeat.
+  const t = await startDomterm([
+    "sh",
+    "-c",
+    `printf '\\033Pq#0;2;50;50;0#0'; i=0; while [ $i -lt 5000 ]; do printf '!30000~-'; i=$((i+1)); done; ` +
+    `printf '\\033\\\\'; echo; echo SIXEL-DONE; exec cat`,
+  ]);
+  try {
+    await waitForRow(t.page, "SIXEL-DONE", 30_000);
+    const start = Date.now();
+    await t.page.waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll(".dt-image-error")).some((e) =>
+          /sixel image of 30000x30000 pixels not shown/.test(
+            e.textContent ?? "",
+          )
+        ),
+      undefined,
+      { timeout: 5000 },
+    );
+    const noticed = Date.now() - start;
+    await t.page.keyboard.type("typed-after");
+    await t.page.keyboard.press("Enter");
+    await waitForRow(t.page, "typed-after", 5000);
+    const echoed = Date.now() - start;
+    assert(
+      echoed < 3000,
+      `notice after ${noticed} ms, echo after ${echoed} ms`,
+    );
+  } finally {
+    await t.close();
+  }
+});
