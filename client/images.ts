@@ -13,6 +13,7 @@ import {
   downloadText,
   evictedImageText,
   imageSize,
+  NOTICE_MIME,
   SHOWN_IMAGE_TYPES,
 } from "../core/image_view.ts";
 // The decoder alone: the package index also loads its encoder (UPNG), which
@@ -157,6 +158,10 @@ export function renderImage(
   box.className = "dt-image";
   if (image.evicted) {
     box.append(notice(doc, evictedImageText(image)));
+    return box;
+  }
+  if (image.mime === NOTICE_MIME) {
+    box.append(notice(doc, image.name));
     return box;
   }
   if (!image.inline) {

@@ -9,6 +9,14 @@
 import type { ImageEmbed } from "./model/line_extras.ts";
 
 /** Image types shown inline (the core sniffed them from the bytes). */
+/**
+ * The MIME type of a notice that stands where an image or HTML could not be
+ * shown (its text in `name`; see `noticeEmbed` in core/emulator/images.ts):
+ * the window and saved HTML draw it as a notice, so a dropped image never
+ * leaves a silent blank.
+ */
+export const NOTICE_MIME = "text/x-domterm-notice";
+
 export const SHOWN_IMAGE_TYPES: ReadonlySet<string> = new Set([
   "image/png",
   "image/jpeg",

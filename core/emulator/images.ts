@@ -27,6 +27,7 @@ import {
   type ImagePiece,
 } from "../model/line_extras.ts";
 import type { Emulator } from "./context.ts";
+import { NOTICE_MIME } from "../image_view.ts";
 import { cursorLine, index } from "./cursor.ts";
 import { osc1337 as itermShellMark } from "./shell_marks.ts";
 
@@ -469,11 +470,63 @@ export function sixel(t: Emulator, p: Params, payload: Uint8Array): void {
   else t.embeds.insertImage(image);
 }
 
+/** A notice block in place of what was not shown. */
+export function noticeEmbed(text: string): ImageEmbed {
+  return {
+    mime: NOTICE_MIME,
+    data: "",
+    name: text,
+    bytes: 0,
+    inline: true,
+    width: "auto",
+    height: "auto",
+    preserveAspectRatio: true,
+  };
+}
+
+/** Put a notice on a line of its own (not on a full-screen program's grid). */
+function insertNotice(t: Emulator, text: string): void {
+  if (t.s.buf.isAlt) return;
+  t.embeds.insertBlock({ html: "", key: null, image: noticeEmbed(text) });
+}
+
+/**
+ * The parser dropped a sequence that grew past its cap: an image or HTML
+ * leaves a notice saying so where it would have been (others, such as an
+ * oversized OSC 52 clipboard write, are dropped as before).
+ */
+export function oversizedSequence(
+  t: Emulator,
+  kind: "osc" | "dcs" | "string",
+  id: number,
+  cap: number,
+): void {
+  const what = kind === "osc" && id === 1337
+    ? "image (OSC 1337)"
+    : kind === "osc" && (id === 72 || id === 721)
+    ? `HTML (OSC ${id})`
+    : kind === "dcs" && id === 0x71
+    ? "sixel image"
+    : null;
+  if (what === null) return;
+  const size = cap >= 1 << 20 ? `${cap / (1 << 20)} MiB` : `${cap} bytes`;
+  insertNotice(
+    t,
+    `${what} not shown: larger than the ${size} a sequence may carry`,
+  );
+}
+
 /** `OSC 1337 ; ...`: iTerm2's shell marks (SetMark, CurrentDir=), else `File=` (an image or a download link; on the alternate screen over the cells at the cursor). */
 export function osc1337(t: Emulator, args: string): void {
   if (itermShellMark(t.marks, args)) return;
   const f = parseITermFile(args);
-  if (!("image" in f)) return;
+  if (!("image" in f)) {
+    // A File= that cannot be shown says why (too large, not base64...).
+    if (args.startsWith("File=")) {
+      insertNotice(t, `image not shown: ${f.error}`);
+    }
+    return;
+  }
   if (t.s.buf.isAlt) itermOnGrid(t, f.image);
   else t.embeds.insertImage(f.image);
 }

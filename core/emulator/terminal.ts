@@ -18,6 +18,7 @@
  *
  * @module
  */
+import { oversizedSequence } from "./images.ts";
 import { Parser } from "../parser/parser.ts";
 import type { Params, ParserHandler } from "../parser/handler.ts";
 import {
@@ -183,6 +184,7 @@ export class Terminal implements TerminalView {
       osc: (data, bel) => this.#oscDispatch(data, bel),
       dcs: (prefix, params, intermediates, final, payload) =>
         this.#dcs(prefix, params, intermediates, final, payload),
+      oversized: (kind, id, cap) => oversizedSequence(this.#t, kind, id, cap),
     };
     const onError = options.onError;
     this.#parser = new Parser(handler, {

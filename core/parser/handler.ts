@@ -78,5 +78,12 @@ export interface ParserHandler {
   /** A complete APC, PM or SOS string (raw payload bytes). Optional. */
   apc?(payload: Uint8Array): void;
   pm?(payload: Uint8Array): void;
+  /**
+   * A string was dropped because it grew past its cap (not when it was
+   * dropped for want of a handler, nor aborted by CAN/SUB), called when it
+   * ends. `id` is the OSC's number, the DCS's final byte, or the string's
+   * C1 code (0x98 SOS, 0x9e PM, 0x9f APC); `cap` the size it outgrew.
+   */
+  oversized?(kind: "osc" | "dcs" | "string", id: number, cap: number): void;
   sos?(payload: Uint8Array): void;
 }

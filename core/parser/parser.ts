@@ -181,6 +181,11 @@ export interface ParserState {
   dcsFinal: number;
   /** The row byte of a VT52 `ESC Y` whose column byte is still to come (absent: 0). */
   vt52Row?: number;
+  /**
+   * The string being read was dropped over its cap: the id that
+   * `ParserHandler.oversized` will be told (absent or -1: it was not).
+   */
+  strOver?: number;
 }
 
 /** Throw the error of a malformed {@link ParserState}. */
@@ -286,6 +291,8 @@ export class Parser {
   private strLimit = 0;
   /** Over the cap, or no handler: consume without storing or dispatching. */
   private strDrop = false;
+  /** The string was dropped over its cap: its id for `oversized`, else -1. */
+  private strOver = -1;
   /** The OSC cap was raised before its number was fully read: check at the end. */
   private oscTentative = false;
   /** 0x98 (SOS), 0x9e (PM) or 0x9f (APC) while in SOS_PM_APC_STRING. */
@@ -421,6 +428,7 @@ export class Parser {
       dcsInter: this.dcsInter,
       dcsFinal: this.dcsFinal,
       vt52Row: this.vt52Row,
+      ...(this.strOver >= 0 ? { strOver: this.strOver } : {}),
     };
   }
 
@@ -467,6 +475,9 @@ export class Parser {
     const str = o.str;
     if (typeof str !== "string") bad("str: expected a string");
     const strDrop = bool(o.strDrop, "strDrop");
+    const strOver = o.strOver === undefined
+      ? -1
+      : intIn(o.strOver, -1, 99_999_999, "strOver");
     const strKind = o.strKind;
     if (
       strKind !== 0 && strKind !== 0x98 && strKind !== 0x9e && strKind !== 0x9f
@@ -564,6 +575,17 @@ export class Parser {
     this.vt52Row = vt52Row;
     if (isString) this.restoreString(state, strKind, drop, payload);
     this.state = state;
+    if (isString && this.strDrop) {
+      // Dropped over a cap here or in the saved parser: still told at its end.
+      if (strOver >= 0) this.strOver = strOver;
+      else if (drop && !strDrop) {
+        this.strOver = state === OSC_STRING
+          ? Number(/^\d{0,8}/.exec(str as string)![0] || 0)
+          : state === DCS_PASSTHROUGH
+          ? dcsFinal
+          : strKind;
+      }
+    }
   }
 
   /**
@@ -1191,6 +1213,7 @@ export class Parser {
     this.strKind = kind;
     this.strLen = 0;
     this.strDrop = false;
+    this.strOver = -1;
     this.oscTentative = false;
     let limit: number;
     if (state === OSC_STRING) limit = this.maxOsc;
@@ -1245,6 +1268,7 @@ export class Parser {
     if (need > this.strLimit) {
       if (this.state === OSC_STRING) this.strLimit = this.oscLimit(need, cp);
       if (need > this.strLimit) {
+        this.strOver = this.stringId();
         this.strDrop = true;
         this.strLen = 0;
         if (this.strBuf.length > STR_RETAIN) {
@@ -1303,11 +1327,14 @@ export class Parser {
   private endString(): void {
     const s = this.state;
     if (!inString(s)) return;
-    if (
-      s === DCS_IGNORE || this.strDrop ||
-      (s === OSC_STRING && this.oscTentative && this.oscTooLong())
-    ) {
+    if (s === OSC_STRING && this.oscTentative && this.oscTooLong()) {
+      this.strOver = this.stringId();
+      this.strDrop = true;
+    }
+    if (s === DCS_IGNORE || this.strDrop) {
+      const over = this.strOver;
       this.releaseString();
+      if (over >= 0 && s !== DCS_IGNORE) this.tellOversized(s, over);
       return;
     }
     this.flushPrint();
@@ -1356,9 +1383,48 @@ export class Parser {
   }
 
   /** Forget the payload; do not keep a big buffer around. */
+  /**
+   * What `oversized` calls the string being read: the OSC's number (its
+   * leading digits), the DCS's final byte, or the C1 code of SOS/PM/APC.
+   */
+  private stringId(): number {
+    if (this.state === DCS_PASSTHROUGH) return this.dcsFinal;
+    if (this.state !== OSC_STRING) return this.strKind;
+    let id = 0;
+    const buf = this.strBuf;
+    for (let j = 0; j < this.strLen && j < 8; j++) {
+      if (buf[j] < 0x30 || buf[j] > 0x39) break;
+      id = id * 10 + buf[j] - 0x30;
+    }
+    return id;
+  }
+
+  /** Tell the handler that a string was dropped over its cap. */
+  private tellOversized(state: number, id: number): void {
+    const kind = state === OSC_STRING
+      ? "osc"
+      : state === DCS_PASSTHROUGH
+      ? "dcs"
+      : "string";
+    const cap = state === OSC_STRING
+      ? (LARGE_OSC.includes(id) ? this.maxLargeOsc : this.maxOsc)
+      : state === DCS_PASSTHROUGH
+      ? this.maxDcs
+      : id === 0x9f
+      ? this.maxApc
+      : this.maxSosPm;
+    this.flushPrint();
+    try {
+      this.h.oversized?.(kind, id, cap);
+    } catch (e) {
+      this.report(e);
+    }
+  }
+
   private releaseString(): void {
     this.strLen = 0;
     this.strDrop = false;
+    this.strOver = -1;
     if (this.strBuf.length > STR_RETAIN) {
       this.strBuf = new Uint8Array(STR_INITIAL);
     }

@@ -45,6 +45,7 @@ import {
   downloadText,
   evictedImageText,
   imageSize,
+  NOTICE_MIME,
   SHOWN_IMAGE_TYPES,
 } from "../image_view.ts";
 
@@ -514,6 +515,7 @@ class LinesWriter {
         escapeHtml(text)
       }</div></div>`;
     if (image.evicted) return notice(evictedImageText(image));
+    if (image.mime === NOTICE_MIME) return notice(image.name);
     if (!image.inline) {
       if (!BASE64.test(image.data)) return notice(downloadText(image));
       return `<div class="dt-image"><a class="dt-download" href="data:application/octet-stream;base64,${image.data}" download="${

@@ -196,8 +196,15 @@ runCases("embed", [
     input: `${OSC}1337;File=inline=1:!!!!\x07${OSC}1337;File=inline=1:${
       b64("just text")
     }\x07${OSC}1337;File=inline=1:\x07${OSC}1337;SetMark\x07x`,
-    screen: "x",
-    check: (t) => expectEqual(embeds(t.term), [], "embeds"),
+    // Each refusal leaves a notice saying why (SetMark is no image).
+    check: (t) => {
+      expectEqual(embeds(t.term), [
+        "0 image text/x-domterm-notice inline image not shown: File=: data is not base64 autoxauto 0",
+        "1 image text/x-domterm-notice inline image not shown: File=: inline data is not a known image type autoxauto 0",
+        "2 image text/x-domterm-notice inline image not shown: File=: no data autoxauto 0",
+      ], "embeds");
+      assertEquals(t.term.buffer.getLine(3).toString(true), "x");
+    },
   },
   {
     name: "sixel DCS becomes an image block with its payload",
@@ -279,8 +286,13 @@ Deno.test("embed: a File= image over the byte cap is refused", () => {
   const term = new Terminal({ cols: 10, rows: 3 });
   const big = "A".repeat(Math.ceil((MAX_IMAGE_BYTES + 3) / 3) * 4);
   term.write(`${OSC}1337;File=inline=1:${big}\x07z`);
-  assertEquals(term.buffer.getLine(0).extras, null);
-  assertEquals(term.buffer.getLine(0).toString(true), "z");
+  assertEquals(
+    term.buffer.getLine(0).extras?.block?.image?.name,
+    `image not shown: File=: ${
+      MAX_IMAGE_BYTES + 1
+    } bytes is more than the ${MAX_IMAGE_BYTES} allowed`,
+  );
+  assertEquals(term.buffer.getLine(1).toString(true), "z");
 });
 
 Deno.test("embed: pixel size from image headers", () => {
@@ -343,9 +355,12 @@ Deno.test("embed: pixel size from image headers", () => {
   // A PNG header claiming 10000 x 10000 pixels is refused; a small one is kept with its size.
   const term = new Terminal({ cols: 10, rows: 3 });
   term.write(`${OSC}1337;File=inline=1:${b64(png(10000, 10000))}\x07`);
-  assertEquals(term.buffer.getLine(0).extras, null);
+  assertEquals(
+    term.buffer.getLine(0).extras?.block?.image?.name,
+    "image not shown: File=: 10000x10000 pixels is more than the 50000000 allowed",
+  );
   term.write(`${OSC}1337;File=inline=1:${b64(png(40, 24))}\x07`);
-  const im = term.buffer.getLine(0).extras?.block?.image;
+  const im = term.buffer.getLine(1).extras?.block?.image;
   assertEquals([im?.pixelWidth, im?.pixelHeight], [40, 24]);
 });
 
