@@ -491,6 +491,18 @@ function enforcePolicy(
         } else if (r.keep !== attr.value) {
           attr.value = r.keep;
         }
+      } else if ((name === "width" || name === "height") && !isSvg) {
+        // <img width=30000 height=30000> would insert a blank block
+        // 30,000 px tall: sizes are capped, and the cap said.
+        const n = parseFloat(attr.value);
+        if (n > MAX_EMBED_SIDE) {
+          reasons.add(
+            `${name}="${
+              attr.value.slice(0, 12)
+            }" on <${tag}> capped at ${MAX_EMBED_SIDE} pixels`,
+          );
+          attr.value = String(MAX_EMBED_SIDE);
+        }
       } else if (name === "style") {
         cleanStyle(el, tag, reasons);
       } else if (name === "target") {
@@ -521,6 +533,39 @@ function enforcePolicy(
   }
 }
 
+/** Largest width or height an embedded element may ask for, in CSS pixels. */
+export const MAX_EMBED_SIDE = 10_000;
+const SIZE_PROPS = new Set([
+  "width",
+  "height",
+  "min-width",
+  "min-height",
+  "block-size",
+  "inline-size",
+  "min-block-size",
+  "min-inline-size",
+]);
+
+/** A CSS length in pixels when it is absolute (px, cm, in...), else 0. */
+function cssLength(value: string): number {
+  const m = /^\s*([\d.]+)(px|cm|mm|in|pt|pc|q|em|rem)?\s*$/i.exec(value);
+  if (!m) return 0;
+  const n = parseFloat(m[1]);
+  const unit = (m[2] ?? "px").toLowerCase();
+  const px: Record<string, number> = {
+    px: 1,
+    cm: 96 / 2.54,
+    mm: 96 / 25.4,
+    q: 96 / 101.6,
+    in: 96,
+    pt: 4 / 3,
+    pc: 16,
+    em: 16,
+    rem: 16,
+  };
+  return n * px[unit];
+}
+
 /** Drops the CSS declarations of a style attribute that load URLs or escape the terminal. */
 function cleanStyle(el: Element, tag: string, reasons: Reasons): void {
   const style = (el as HTMLElement | SVGElement).style as
@@ -542,6 +587,13 @@ function cleanStyle(el: Element, tag: string, reasons: Reasons): void {
       style.removeProperty(prop);
       reasons.add(`${prop} in style on <${tag}> (loads a URL)`);
       reported = true;
+    } else if (SIZE_PROPS.has(prop) && cssLength(value) > MAX_EMBED_SIDE) {
+      style.removeProperty(prop);
+      reasons.add(
+        `${prop}: ${
+          value.slice(0, 16)
+        } in style on <${tag}> (over ${MAX_EMBED_SIDE} pixels)`,
+      );
     } else if (prop === "position" && /fixed|sticky/i.test(value)) {
       // Would pin the content over the terminal's own UI.
       style.removeProperty(prop);

@@ -386,6 +386,27 @@ Deno.test("sanitize: removed lists what went, by name", async () => {
   });
 });
 
+Deno.test("sanitize: sizes past 10,000 pixels are capped, and said", async () => {
+  await withPage(async ({ page }) => {
+    const r = await inspect(
+      page,
+      `<img width="30000" height="30000" src="https://example.com/a.png">` +
+        `<div style="height: 30000px; color: red">tall</div>` +
+        `<div style="min-height: 400in">taller</div>` +
+        `<img width="640" height="480" src="https://example.com/b.png">`,
+    );
+    assertEquals(r.removed.sort(), [
+      'height="30000" on <img> capped at 10000 pixels',
+      "height: 30000px in style on <div> (over 10000 pixels)",
+      "min-height: 400in in style on <div> (over 10000 pixels)",
+      'width="30000" on <img> capped at 10000 pixels',
+    ]);
+    assert(r.html.includes('width="10000" height="10000"'), r.html);
+    assert(r.html.includes('width="640" height="480"'), r.html);
+    assert(r.html.includes('style="color: red;"'), r.html);
+  });
+});
+
 Deno.test("sanitize: rejectedNotice renders visibly", async () => {
   await withPage(async ({ page }) => {
     const r = await page.evaluate(() => {
