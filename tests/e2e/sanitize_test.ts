@@ -396,8 +396,8 @@ Deno.test("sanitize: sizes past 10,000 pixels are capped, and said", async () =>
         `<img width="640" height="480" src="https://example.com/b.png">`,
     );
     assertEquals(r.removed.sort(), [
-      'height="30000" on <img> capped at 10000 pixels',
       "height: 30000px in style on <div> (over 10000 pixels)",
+      'height="30000" on <img> capped at 10000 pixels',
       "min-height: 400in in style on <div> (over 10000 pixels)",
       'width="30000" on <img> capped at 10000 pixels',
     ]);
