@@ -54,162 +54,38 @@ const XYZ_TO_RGB: readonly Vec3[] = [
  */
 const RED_TABLE = intensityTable(
   [0x00, 0, 0x09, 0, 0x0a, 0.000936],
-  [
-    0.001481,
-    0.002329,
-    0.003529,
-    0.005127,
-    0.007169,
-    0.009699,
-    0.012759,
-    0.016392,
-    0.020637,
-    0.025533,
-    0.031119,
-    0.037431,
-    0.044504,
-    0.052373,
-    0.061069,
-    0.070624,
-    0.081070,
-    0.092433,
-    0.104744,
-    0.118026,
-    0.132307,
-    0.147610,
-    0.163958,
-    0.181371,
-    0.199871,
-    0.219475,
-    0.240202,
-    0.262069,
-    0.285089,
-    0.309278,
-    0.334647,
-    0.361208,
-    0.388971,
-    0.417945,
-    0.448138,
-    0.479555,
-    0.512202,
-    0.546082,
-    0.581199,
-    0.617552,
-    0.655144,
-    0.693971,
-    0.734031,
-    0.775322,
-    0.817837,
-    0.861571,
-    0.906515,
-    0.952662,
-  ],
+  `
+    0.001481 0.002329 0.003529 0.005127 0.007169 0.009699 0.012759 0.016392
+    0.020637 0.025533 0.031119 0.037431 0.044504 0.052373 0.061069 0.070624
+    0.081070 0.092433 0.104744 0.118026 0.132307 0.147610 0.163958 0.181371
+    0.199871 0.219475 0.240202 0.262069 0.285089 0.309278 0.334647 0.361208
+    0.388971 0.417945 0.448138 0.479555 0.512202 0.546082 0.581199 0.617552
+    0.655144 0.693971 0.734031 0.775322 0.817837 0.861571 0.906515 0.952662
+  `,
   0x0f,
 );
 const GREEN_TABLE = intensityTable(
   [0x00, 0, 0x13, 0],
-  [
-    0.000832,
-    0.001998,
-    0.003612,
-    0.005736,
-    0.008428,
-    0.011745,
-    0.015740,
-    0.020463,
-    0.025960,
-    0.032275,
-    0.039449,
-    0.047519,
-    0.056520,
-    0.066484,
-    0.077439,
-    0.089409,
-    0.102418,
-    0.116485,
-    0.131625,
-    0.147853,
-    0.165176,
-    0.183604,
-    0.203140,
-    0.223783,
-    0.245533,
-    0.268384,
-    0.292327,
-    0.317351,
-    0.343441,
-    0.370580,
-    0.398747,
-    0.427919,
-    0.458068,
-    0.489165,
-    0.521176,
-    0.554067,
-    0.587797,
-    0.622324,
-    0.657604,
-    0.693588,
-    0.730225,
-    0.767459,
-    0.805235,
-    0.843491,
-    0.882164,
-    0.921187,
-    0.960490,
-  ],
+  `
+    0.000832 0.001998 0.003612 0.005736 0.008428 0.011745 0.015740 0.020463
+    0.025960 0.032275 0.039449 0.047519 0.056520 0.066484 0.077439 0.089409
+    0.102418 0.116485 0.131625 0.147853 0.165176 0.183604 0.203140 0.223783
+    0.245533 0.268384 0.292327 0.317351 0.343441 0.370580 0.398747 0.427919
+    0.458068 0.489165 0.521176 0.554067 0.587797 0.622324 0.657604 0.693588
+    0.730225 0.767459 0.805235 0.843491 0.882164 0.921187 0.960490
+  `,
   0x14,
 );
 const BLUE_TABLE = intensityTable(
   [0x00, 0, 0x0e, 0, 0x0f, 0.001341],
-  [
-    0.002080,
-    0.003188,
-    0.004729,
-    0.006766,
-    0.009357,
-    0.012559,
-    0.016424,
-    0.021004,
-    0.026344,
-    0.032489,
-    0.039481,
-    0.047357,
-    0.056154,
-    0.065903,
-    0.076634,
-    0.088373,
-    0.101145,
-    0.114968,
-    0.129862,
-    0.145841,
-    0.162915,
-    0.181095,
-    0.200386,
-    0.220791,
-    0.242309,
-    0.264937,
-    0.288670,
-    0.313499,
-    0.339410,
-    0.366390,
-    0.394421,
-    0.423481,
-    0.453547,
-    0.484592,
-    0.516587,
-    0.549498,
-    0.583291,
-    0.617925,
-    0.653361,
-    0.689553,
-    0.726454,
-    0.764013,
-    0.802178,
-    0.840891,
-    0.880093,
-    0.919723,
-    0.959715,
-  ],
+  `
+    0.002080 0.003188 0.004729 0.006766 0.009357 0.012559 0.016424 0.021004
+    0.026344 0.032489 0.039481 0.047357 0.056154 0.065903 0.076634 0.088373
+    0.101145 0.114968 0.129862 0.145841 0.162915 0.181095 0.200386 0.220791
+    0.242309 0.264937 0.288670 0.313499 0.339410 0.366390 0.394421 0.423481
+    0.453547 0.484592 0.516587 0.549498 0.583291 0.617925 0.653361 0.689553
+    0.726454 0.764013 0.802178 0.840891 0.880093 0.919723 0.959715
+  `,
   0x14,
 );
 
@@ -222,11 +98,11 @@ interface IntensityTable {
 /**
  * Build a table from its first entries (value, intensity pairs, 8-bit
  * values) and the intensities from `from` on, every 5 values (0x14, 0x19,
- * ...), up to 0xff at intensity 1.
+ * ..., white space between them), up to 0xff at intensity 1.
  */
 function intensityTable(
   head: number[],
-  steps: number[],
+  steps: string,
   from: number,
 ): IntensityTable {
   const values: number[] = [], intensities: number[] = [];
@@ -234,9 +110,12 @@ function intensityTable(
     values.push(head[i] * 0x101);
     intensities.push(head[i + 1]);
   }
-  steps.forEach((y, k) => {
+  const ys = steps.trim().split(/\s+/);
+  // The measured steps end at 0xfa, just below white.
+  if (from + 5 * (ys.length - 1) !== 0xfa) throw new Error("bad table");
+  ys.forEach((y, k) => {
     values.push((from + 5 * k) * 0x101);
-    intensities.push(y);
+    intensities.push(parseFloat(y));
   });
   values.push(0xffff);
   intensities.push(1);
@@ -253,8 +132,12 @@ const WHITE_DIV = WHITE[0] + 15 * WHITE[1] + 3 * WHITE[2];
 /** The white point's u'v'. */
 const WHITE_U = 4 * WHITE[0] / WHITE_DIV, WHITE_V = 9 * WHITE[1] / WHITE_DIV;
 
-/** How far out of [0, 1] an intensity may be before the gamut compression. */
-const GAMUT_EPS = 0.001;
+/**
+ * Xcms's tolerance: how far out of [0, 1] an intensity may be before the
+ * gamut compression, the slack of a hue's wrap at 360, and how close the
+ * chroma search comes to the value it looks for.
+ */
+const EPS = 0.001;
 
 // TekHVC: hue 0 is the direction of "best red" from the white point.
 const U_BEST_RED = 0.7127, V_BEST_RED = 0.4931;
@@ -430,7 +313,7 @@ function xyYToXyz(x: number, y: number, yy: number): Vec3 | null {
   const cx = 9 * u / d;
   let cy = 4 * v / d;
   const cz = 1 - cx - cy;
-  if (cy === 0) cy = GAMUT_EPS;
+  if (cy === 0) cy = 0.00001; // Xcms's guard against dividing by 0
   return [cx * yy / cy, yy, cz * yy / cy];
 }
 
@@ -508,8 +391,8 @@ function xyzToHvc(xyz: Vec3): Vec3 | null {
   const l = yToLightness(uvY[2]);
   const c = l * CHROMA_SCALE * xcmsSqrt(u * u + v * v);
   let h = theta - THETA_OFFSET;
-  while (h < -GAMUT_EPS) h += 360;
-  while (h >= 360 + GAMUT_EPS) h -= 360;
+  while (h < -EPS) h += 360;
+  while (h >= 360 + EPS) h -= 360;
   return [h, l, c];
 }
 
@@ -565,7 +448,7 @@ function maxChroma(hue: number, value: number): Vec3 | null {
     const next = rgbiToHvc(max.rgb.map((c) => c * (1 - t) + t) as Vec3);
     if (next === null) return null;
     tmp = next;
-    if (Math.abs(tmp[1] - value) <= GAMUT_EPS) {
+    if (Math.abs(tmp[1] - value) <= EPS) {
       return hvcInRange(hue, tmp[1], tmp[2]);
     }
     nValue += value - tmp[1];
@@ -575,7 +458,7 @@ function maxChroma(hue: number, value: number): Vec3 | null {
     } else if (nValue > 100) {
       closer();
       return hvcInRange(hue, tmp[1], tmp[2]);
-    } else if (Math.abs(tmp[1] - prevValue) <= GAMUT_EPS) {
+    } else if (Math.abs(tmp[1] - prevValue) <= EPS) {
       factor *= 0.5;
     }
   }
@@ -584,7 +467,7 @@ function maxChroma(hue: number, value: number): Vec3 | null {
 }
 
 function inGamut(rgb: Vec3): boolean {
-  return Math.min(...rgb) >= -GAMUT_EPS && Math.max(...rgb) <= 1 + GAMUT_EPS;
+  return Math.min(...rgb) >= -EPS && Math.max(...rgb) <= 1 + EPS;
 }
 
 /**
