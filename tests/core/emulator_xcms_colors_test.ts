@@ -2,8 +2,8 @@
  * The Xcms colour spaces (`rgbi:`, `CIEXYZ:`, `CIEuvY:`, `CIExyY:`,
  * `CIELab:`, `CIELuv:`, `TekHVC:`) set by OSC 4 and OSC 10, then queried,
  * byte-exact. The expected answers are xterm's, from esctest2's
- * change_color.py and change_dynamic_color.py (test_ChangeColor_RGBI ...
- * test_ChangeColor_TekHVC): Xlib's default screen colour characterization
+ * change_color.py, change_dynamic_color.py and change_special_color.py
+ * (test_ChangeColor_RGBI ... test_ChangeColor_TekHVC): Xlib's default screen colour characterization
  * (its own white point, one measured intensity table a channel) and its
  * TekHVC chroma clipping make them what they are.
  */
@@ -44,6 +44,15 @@ runCases(
     name: spec,
     input: `${OSC}10;${spec}${ST}${OSC}10;?${ST}`,
     replies: [`${OSC}10;rgb:${reply}${ST}`],
+  })),
+);
+
+runCases(
+  "Xcms colours (esctest2 ChangeSpecialColor): OSC 4 from 256 set, then queried",
+  ESCTEST.map(([spec, reply]) => ({
+    name: spec,
+    input: `${OSC}4;256;${spec}${ST}${OSC}4;256;?${ST}`,
+    replies: [`${OSC}4;256;rgb:${reply}${ST}`],
   })),
 );
 
