@@ -98,12 +98,12 @@ export function withDefaultColors(
   changes.palette?.slice(0, 256).forEach((c, i) => {
     palette[i] = pick(c, palette[i] ?? defaultPaletteColor(i));
   });
-  return {
+  return Object.freeze({
     foreground: pick(changes.foreground, base.foreground),
     background: pick(changes.background, base.background),
     cursor: pick(changes.cursor, base.cursor),
-    palette,
-  };
+    palette: Object.freeze(palette),
+  });
 }
 
 /**

@@ -189,7 +189,8 @@ function xcmsAtan(x: number): number {
   for (let i = 0; i < 10000; i++) {
     a1 = (a + b) / 2;
     b1 = xcmsSqrt(a1 * b);
-    if (a1 === b1 || Math.abs(a1 - b1) < maxError) break;
+    // (Not `< maxError`: a NaN must end the loop too.)
+    if (a1 === b1 || !(Math.abs(a1 - b1) >= maxError)) break;
     a = a1;
     b = b1;
   }
@@ -359,17 +360,26 @@ function hvcInRange(h: number, v: number, c: number): Vec3 {
   return [h, v, c];
 }
 
+/**
+ * An angle into [0, 360) by adding or taking 360 as Xcms does; far out
+ * (where that would never end: Xcms loops there) by the remainder.
+ */
+function wrapDegrees(h: number): number {
+  if (Math.abs(h) > 1e6) h %= 360;
+  while (h < 0) h += 360;
+  while (h >= 360) h -= 360;
+  return h;
+}
+
 function hvcToXyz(h: number, v: number, c: number): Vec3 | null {
   if (v < -NUDGE || v > 100 + NUDGE || c < -NUDGE) return null;
   if (v < 0) v = NUDGE;
   else if (v > 100) v = 100 - NUDGE;
   if (c < 0) c = -NUDGE;
-  while (h < 0) h += 360;
-  while (h >= 360) h -= 360;
+  h = wrapDegrees(h);
   if (v === 0 || v === 100) return uvYToXyz(WHITE_U, WHITE_V, v / 100);
   let hue = h + THETA_OFFSET;
-  while (hue < 0) hue += 360;
-  while (hue >= 360) hue -= 360;
+  hue = wrapDegrees(hue);
   const t = radians(hue);
   const u = xcmsCos(t) * c / (v * CHROMA_SCALE);
   const w = xcmsSin(t) * c / (v * CHROMA_SCALE);
@@ -537,6 +547,7 @@ export function rgbiToRgb(r: number, g: number, b: number): Rgb16 {
  * when Xcms refuses it (out of range, or out of the gamut beyond repair).
  */
 export function xcmsToRgb(prefix: string, n: Vec3): Rgb16 | null {
+  if (!n.every(Number.isFinite)) return null;
   let xyz: Vec3 | null;
   switch (prefix) {
     case "ciexyz":

@@ -7,7 +7,7 @@
  * (its own white point, one measured intensity table a channel) and its
  * TekHVC chroma clipping make them what they are.
  */
-import { assertEquals, OSC, runCases, ST } from "./helpers.ts";
+import { assert, assertEquals, OSC, runCases, ST } from "./helpers.ts";
 import { parseXColor } from "../../core/emulator/xparse_color.ts";
 import { rgbiToRgb, xcmsToRgb } from "../../core/emulator/xcms.ts";
 
@@ -128,4 +128,35 @@ Deno.test("Xcms colours: out of the gamut, chroma goes, value stays", () => {
   if (!(c[0] > inside[0] && c[1] < inside[1])) {
     throw new Error(`${c} against grey ${inside}`);
   }
+});
+
+Deno.test("Xcms colours: any numbers give a colour or null, quickly", () => {
+  // Huge, tiny, negative and non-finite numbers: Xcms itself loops on a
+  // huge TekHVC hue; we must not, nor throw.
+  const pool = [0, 1, -1, 0.5, 1e-300, 1e300, -1e300, 359.999, 720.5, 1e7, NaN];
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+  const prefixes = ["ciexyz", "cieuvy", "ciexyy", "cielab", "cieluv", "tekhvc"];
+  const start = performance.now();
+  for (let i = 0; i < 3000; i++) {
+    const n = [0, 1, 2].map(() =>
+      next() % 3 === 0
+        ? pool[next() % pool.length]
+        : (next() % 20001) / 100 - 50
+    ) as [number, number, number];
+    const c = xcmsToRgb(prefixes[i % prefixes.length], n);
+    if (c === null) continue;
+    for (const v of c) {
+      if (!(Number.isInteger(v) && v >= 0 && v <= 0xffff && v % 0x101 === 0)) {
+        throw new Error(
+          `${prefixes[i % prefixes.length]}:${n.join("/")} -> ${c}`,
+        );
+      }
+    }
+  }
+  // About 1 ms for the slowest (a search for the chroma); generous here.
+  const ms = performance.now() - start;
+  if (ms > 20000) throw new Error(`${ms} ms`);
+  assert(parseXColor("TekHVC:1e300/50/10") !== null); // a hue, wrapped
+  assertEquals(parseXColor("TekHVC:1e400/50/10"), null); // Infinity
 });
