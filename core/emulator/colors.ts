@@ -54,6 +54,59 @@ export function defaultPaletteColor(index: number): string {
 }
 
 /**
+ * The colours a terminal starts with and goes back to (OSC 104, 110-119,
+ * RIS): what OSC 4 / 10 / 11 / 12 queries answer while no program changed
+ * them. Colours are "#rrggbb".
+ */
+export interface DefaultColors {
+  /** Default foreground (OSC 10). */
+  foreground: string;
+  /** Default background (OSC 11). */
+  background: string;
+  /** Cursor colour (OSC 12). */
+  cursor: string;
+  /**
+   * Palette entries from 0 (OSC 4); the indices it does not reach (up to
+   * 255) keep xterm's palette.
+   */
+  palette: readonly string[];
+}
+
+/** Today's defaults: {@link DEFAULT_FOREGROUND} and friends, xterm's palette. */
+export const BUILTIN_DEFAULT_COLORS: DefaultColors = Object.freeze({
+  foreground: DEFAULT_FOREGROUND,
+  background: DEFAULT_BACKGROUND,
+  cursor: DEFAULT_CURSOR,
+  palette: Object.freeze(
+    Array.from({ length: 256 }, (_, i) => defaultPaletteColor(i)),
+  ),
+});
+
+/**
+ * `base` with the colours of `changes` that parse (a "#rrggbb", or any
+ * colour specification xterm takes, `parseColorSpec`) put in, as
+ * "#rrggbb"; a colour that does not parse is ignored, and palette
+ * entries past 255 too.
+ */
+export function withDefaultColors(
+  base: DefaultColors,
+  changes: Partial<DefaultColors>,
+): DefaultColors {
+  const pick = (spec: string | undefined, old: string) =>
+    (typeof spec === "string" ? parseColorSpec(spec) : null) ?? old;
+  const palette = [...base.palette];
+  changes.palette?.slice(0, 256).forEach((c, i) => {
+    palette[i] = pick(c, palette[i] ?? defaultPaletteColor(i));
+  });
+  return Object.freeze({
+    foreground: pick(changes.foreground, base.foreground),
+    background: pick(changes.background, base.background),
+    cursor: pick(changes.cursor, base.cursor),
+    palette: Object.freeze(palette),
+  });
+}
+
+/**
  * Parse a colour specification as xterm does (`xparse_color.ts`: `#rgb`
  * forms, `rgb:`, `rgbi:`, the CIE spaces, TekHVC, X11 names) and keep what
  * a 24-bit X visual keeps: the high 8 bits of each channel. Returns
@@ -87,8 +140,13 @@ export const SPECIAL_BASE = 256;
  */
 const DYNAMIC_DEFAULT = [0, 1, 2, 0, 1, 0, 1, 0, 2, 1];
 
-/** Colours a program changed with OSC 4 / 5 / 10-19. */
+/** Colours a program changed with OSC 4 / 5 / 10-19, over the defaults. */
 export class ColorOverrides {
+  /**
+   * What a colour nobody changed is (the terminal's configured defaults;
+   * `Terminal` sets it). Not part of a snapshot: configuration, not state.
+   */
+  defaults: DefaultColors = BUILTIN_DEFAULT_COLORS;
   /**
    * Palette index -> "#rrggbb"; 256-260 are the special colours (OSC 5
    * 0-4).
@@ -108,17 +166,18 @@ export class ColorOverrides {
     if (c !== undefined) return c;
     return index >= SPECIAL_BASE
       ? this.dynamicColor(0) // xterm's colorBD etc. default to the foreground
-      : defaultPaletteColor(index);
+      : this.defaults.palette[index] ?? defaultPaletteColor(index);
   }
   /** The colour OSC 10+`which` reports. */
   dynamicColor(which: number): string {
     const own = this.dynamic[which];
     if (own !== null && own !== undefined) return own;
     const base = DYNAMIC_DEFAULT[which] ?? 0;
+    const d = this.defaults;
     return this.dynamic[base] ??
-      [DEFAULT_FOREGROUND, DEFAULT_BACKGROUND, DEFAULT_CURSOR][base];
+      [d.foreground, d.background, d.cursor][base];
   }
-  /** Forget every override. */
+  /** Forget every override (the defaults stay). */
   reset(): void {
     this.palette.clear();
     this.dynamic.fill(null);

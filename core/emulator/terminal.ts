@@ -89,6 +89,11 @@ import {
   prettyRecord,
 } from "./pretty_print.ts";
 import { clipboardReadReply } from "./clipboard_read.ts";
+import {
+  BUILTIN_DEFAULT_COLORS,
+  type DefaultColors,
+  withDefaultColors,
+} from "./colors.ts";
 import { oscReply, toC1 } from "./replies.ts";
 import { fullReset } from "./resets.ts";
 import { dl, il, resetMargins } from "./scroll.ts";
@@ -133,6 +138,12 @@ export interface TerminalOptions {
    * copy of a session); a window's renderer would miss those lines.
    */
   skipHiddenOutput?: boolean;
+  /**
+   * The default foreground, background, cursor and palette colours (a
+   * theme): what colour queries answer and resets go back to. Missing
+   * ones keep today's defaults (`colors.ts`).
+   */
+  colors?: Partial<DefaultColors>;
 }
 
 // Test hook: the fuzz test's memory bounds.
@@ -162,10 +173,15 @@ export class Terminal implements TerminalView {
   #oscOverrides = new Map<number, OscHandler | null>();
 
   #options: TerminalOptions;
+  #defaultColors: DefaultColors;
 
   /** Create a terminal of `options.cols` x `options.rows` cells. */
   constructor(options: TerminalOptions, state?: TerminalState) {
     this.#options = options;
+    this.#defaultColors = withDefaultColors(
+      BUILTIN_DEFAULT_COLORS,
+      options.colors ?? {},
+    );
     const cols = clampDim(options.cols, MAX_COLS);
     const rows = clampDim(options.rows, MAX_ROWS);
     this.#reply = options.reply ?? (() => {});
@@ -202,6 +218,7 @@ export class Terminal implements TerminalView {
   /** The handlers' view of state `s` (see `context.ts`). */
   #wire(s: TerminalState): [TerminalState, Emulator] {
     const options = this.#options;
+    s.colors.defaults = this.#defaultColors; // configuration, not in snapshots
     const embeds = new HtmlEmbeds({
       buffer: () => s.buf,
       cursorLine: () => cursorLine(s),
@@ -423,6 +440,21 @@ export class Terminal implements TerminalView {
   }
 
   // ---------------------------------------------------------------- API
+
+  /**
+   * Change the default colours (a theme): colour queries answer them
+   * and OSC 104 / 110-119 / RIS go back to them from now on; colours a
+   * program set stay. Missing or unparsable ones are left as they were.
+   */
+  setDefaultColors(colors: Partial<DefaultColors>): void {
+    this.#defaultColors = withDefaultColors(this.#defaultColors, colors);
+    this.#s.colors.defaults = this.#defaultColors;
+    this.#emit({ type: "modes" });
+  }
+  /** The default colours ("#rrggbb"; `palette` has 256 entries). */
+  get defaultColors(): DefaultColors {
+    return this.#defaultColors;
+  }
 
   /** Feed program output. Strings are UTF-8 encoded first. Never throws. */
   write(data: Uint8Array | string): void {

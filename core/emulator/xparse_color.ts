@@ -5,12 +5,11 @@
  * - `#rgb`, `#rrggbb`, `#rrrgggbbb`, `#rrrrggggbbbb`: the digits are the
  *   high-order bits (`#abc` is a000/b000/c000);
  * - `rgb:r/g/b`, 1-4 hex digits a channel, scaled (`f` is ffff);
- * - `rgbi:r/g/b`, intensities 0.0-1.0;
- * - `CIEXYZ:X/Y/Z`, `CIEuvY:u/v/Y`, `CIExyY:x/y/Y`, `CIELab:L/a/b`,
- *   `CIELuv:L/u/v`, `TekHVC:H/V/C`: converted to linear RGB with the D65
- *   white point (the screen's intensity tables are linear, as Xcms assumes
- *   without a colour characterization); values outside the gamut are
- *   clipped;
+ * - `rgbi:r/g/b`, intensities 0.0-1.0, and `CIEXYZ:X/Y/Z`,
+ *   `CIEuvY:u/v/Y`, `CIExyY:x/y/Y`, `CIELab:L/a/b`, `CIELuv:L/u/v`,
+ *   `TekHVC:H/V/C`: through Xcms's default screen colour
+ *   characterization and gamut compression (`xcms.ts`), so `rgbi:0.5/0.5/0.5`
+ *   is c1c1/bbbb/bbbb as in xterm, not 8080/8080/8080;
  * - an X11 colour name (`x11_color_names.ts`).
  *
  * Prefixes are case-insensitive, as in Xcms.
@@ -18,14 +17,9 @@
  * @module
  */
 import { lookupX11Color } from "./x11_color_names.ts";
+import { type Rgb16, rgbiToRgb, xcmsToRgb } from "./xcms.ts";
 
-/** 16-bit red, green, blue. */
-export type Rgb16 = [number, number, number];
-
-// D65 reference white (Y = 1) and its u'v'.
-const XN = 0.95047, YN = 1, ZN = 1.08883;
-const UN = 4 * XN / (XN + 15 * YN + 3 * ZN);
-const VN = 9 * YN / (XN + 15 * YN + 3 * ZN);
+export type { Rgb16 };
 
 function hexChannel(s: string): number {
   if (!/^[0-9a-fA-F]{1,4}$/.test(s)) return -1;
@@ -33,64 +27,32 @@ function hexChannel(s: string): number {
   return Math.floor(parseInt(s, 16) * 0xffff / max);
 }
 
+/** One number as C's `%lf` reads it: leading white space, a decimal float. */
+const FLOAT = /^[ \t\n\v\f\r]*([+-]?([0-9]+\.?[0-9]*|\.[0-9]+)(e[+-]?[0-9]+)?)/;
+
+/**
+ * Xcms reads the three numbers with `sscanf("%lf/%lf/%lf")`: white space
+ * before each number, a slash right after the first two, and anything
+ * after the third. When that fails it tries again with `.` and `,`
+ * swapped (for a locale with a decimal comma). Decimal forms only.
+ */
 function floats(body: string): [number, number, number] | null {
-  const p = body.split("/");
-  if (p.length !== 3) return null;
-  const out: number[] = [];
-  for (const s of p) {
-    if (!/^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(s)) {
-      return null;
+  const scan = (s: string) => {
+    const out: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const m = FLOAT.exec(s);
+      if (m === null) return null;
+      out.push(parseFloat(m[1]));
+      s = s.slice(m[0].length);
+      if (i < 2) {
+        if (s[0] !== "/") return null;
+        s = s.slice(1);
+      }
     }
-    out.push(parseFloat(s));
-  }
-  return out as [number, number, number];
-}
-
-function intensity(v: number): number {
-  return Math.round(Math.min(1, Math.max(0, v)) * 0xffff);
-}
-
-function fromXyz(x: number, y: number, z: number): Rgb16 {
-  const r = 3.2404542 * x - 1.5371385 * y - 0.4985314 * z;
-  const g = -0.9692660 * x + 1.8760108 * y + 0.0415560 * z;
-  const b = 0.0556434 * x - 0.2040259 * y + 1.0572252 * z;
-  return [intensity(r), intensity(g), intensity(b)];
-}
-
-function fromUvY(u: number, v: number, y: number): Rgb16 {
-  if (v === 0) return fromXyz(0, y, 0);
-  return fromXyz(y * 9 * u / (4 * v), y, y * (12 - 3 * u - 20 * v) / (4 * v));
-}
-
-/** CIE L* to Y (as Xcms: the linear segment below L* 7.9996). */
-function lightnessToY(l: number): number {
-  return l < 7.99953624 ? l / 903.29 : ((l + 16) / 116) ** 3;
-}
-
-function fromLab(l: number, a: number, b: number): Rgb16 {
-  const y = lightnessToY(l);
-  const fy = Math.cbrt(y); // as Xcms: from Y, so L* 0 is black
-
-  return fromXyz(XN * (fy + a / 500) ** 3, y, ZN * (fy - b / 200) ** 3);
-}
-
-function fromLuv(l: number, u: number, v: number): Rgb16 {
-  if (l === 0) return [0, 0, 0];
-  return fromUvY(u / (13 * l) + UN, v / (13 * l) + VN, lightnessToY(l));
-}
-
-// TekHVC: hue measured from the u'v' direction of "best red".
-const U_BEST_RED = 0.7127, V_BEST_RED = 0.4931;
-const CHROMA_SCALE = 7.50725;
-const HUE_OFFSET = Math.atan2(V_BEST_RED - VN, U_BEST_RED - UN);
-
-function fromTekHvc(h: number, v: number, c: number): Rgb16 | null {
-  if (h < 0 || h > 360 || v < 0 || v > 100 || c < 0) return null;
-  if (v === 0) return [0, 0, 0];
-  const theta = h * Math.PI / 180 + HUE_OFFSET;
-  const u = c * Math.cos(theta) / (v * CHROMA_SCALE) + UN;
-  const w = c * Math.sin(theta) / (v * CHROMA_SCALE) + VN;
-  return fromUvY(u, w, lightnessToY(v));
+    return out as [number, number, number];
+  };
+  return scan(body) ??
+    scan(body.replace(/[.,]/g, (c) => c === "." ? "," : "."));
 }
 
 /** XParseColor: `spec` as 16-bit RGB, or null when X would refuse it. */
@@ -119,25 +81,12 @@ export function parseXColor(spec: string): Rgb16 | null {
     const c = p.map(hexChannel);
     return c.some((v) => v < 0) ? null : c as Rgb16;
   }
-  const f = floats(body);
+  const f = floats(body.toLowerCase());
   if (f === null) return null;
-  const [a, b, c] = f;
-  switch (prefix) {
-    case "rgbi":
-      if (f.some((v) => v < 0 || v > 1)) return null;
-      return [intensity(a), intensity(b), intensity(c)];
-    case "ciexyz":
-      return fromXyz(a, b, c);
-    case "cieuvy":
-      return fromUvY(a, b, c);
-    case "ciexyy":
-      return b === 0 ? [0, 0, 0] : fromXyz(a * c / b, c, (1 - a - b) * c / b);
-    case "cielab":
-      return fromLab(a, b, c);
-    case "cieluv":
-      return fromLuv(a, b, c);
-    case "tekhvc":
-      return fromTekHvc(a, b, c);
+  if (prefix === "rgbi") {
+    // Xcms takes any number here; we keep to the documented 0.0-1.0.
+    if (f.some((v) => !(v >= 0 && v <= 1))) return null;
+    return rgbiToRgb(f[0], f[1], f[2]);
   }
-  return null;
+  return xcmsToRgb(prefix, f);
 }

@@ -30,9 +30,9 @@ const SPECS: [string, string][] = [
   ["gray10", "1a1a/1a1a/1a1a"],
   ["green", "0000/ffff/0000"],
   ["red3", "cdcd/0000/0000"],
-  ["rgbi:1/0.5/0", "ffff/8080/0000"],
-  ["CIEXYZ:0.95047/1/1.08883", "ffff/ffff/ffff"], // D65 white
-  ["CIEXYZ:0.4124/0.2126/0.0193", "ffff/0000/0000"], // linear red
+  ["rgbi:1/0.5/0", "ffff/bbbb/0000"], // Xcms's intensity tables (esctest2)
+  ["CIEXYZ:0.95047/1/1.08883", "ffff/ffff/ffff"], // D65 white: clipped
+  ["CIEXYZ:0.5/0.5/0.5", "dddd/b5b5/a0a0"], // xterm (esctest2)
   ["CIExyY:0.3127/0.329/1", "ffff/ffff/ffff"],
   ["CIEuvY:0.1978/0.4683/1", "ffff/ffff/ffff"],
   ["CIELab:100/0/0", "ffff/ffff/ffff"],
