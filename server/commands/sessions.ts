@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { chooseBrowser, openBrowser } from "../browser.ts";
+import { openSessionWindow } from "../window_open.ts";
 import {
   type ControlRequest,
   type ControlResponse,
@@ -48,27 +48,6 @@ export function ownSession(): number | null {
 export function ref(v: string | undefined, what: string): number | string {
   if (v === undefined) throw new UsageError(`which session? (${what})`);
   return /^\d+$/.test(v) ? Number(v) : v;
-}
-
-/** Open `url` in a window (or print it with --no-browser). */
-async function openWindow(
-  url: string,
-  noBrowser: boolean,
-  browser: string | undefined,
-): Promise<void> {
-  if (noBrowser) {
-    console.log(url);
-    return;
-  }
-  try {
-    await openBrowser(url, chooseBrowser(browser));
-  } catch (e) {
-    console.error(`domterm: ${(e as Error).message}`);
-    console.error(
-      "domterm: open this URL yourself (it contains the server key):",
-    );
-    console.log(url);
-  }
 }
 
 function ago(ms: number): string {
@@ -127,8 +106,14 @@ export async function attach(a: ParsedArgs): Promise<number> {
     op: "attach",
     session: ref(a.operands[0], "a number or a name"),
   });
-  await openWindow(res.url!, flag(a, "no-browser"), text(a, "browser"));
-  return 0;
+  return await openSessionWindow({
+    url: res.url!,
+    session: res.session!,
+    created: false,
+    noBrowser: flag(a, "no-browser"),
+    browser: text(a, "browser"),
+    controlPath: controlSocket(),
+  });
 }
 
 /** `domterm new [--name NAME] [-- command...]`. */
@@ -141,8 +126,14 @@ export async function newSession(a: ParsedArgs): Promise<number> {
     cwd: Deno.cwd(),
     ...(name !== undefined ? { name } : {}),
   });
-  await openWindow(res.url!, flag(a, "no-browser"), text(a, "browser"));
-  return 0;
+  return await openSessionWindow({
+    url: res.url!,
+    session: res.session!,
+    created: true,
+    noBrowser: flag(a, "no-browser"),
+    browser: text(a, "browser"),
+    controlPath: controlSocket(),
+  });
 }
 
 /** `domterm kill N|name`. */

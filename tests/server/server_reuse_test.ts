@@ -107,6 +107,32 @@ Deno.test("one server per user: a second domterm asks the first; list, attach, k
     assertEquals(named.code, 0, named.stderr);
     const byName = await run(dir, ["attach", "work", "--no-browser"]);
     assertEquals(byName.stdout.trim(), named.stdout.trim());
+    // A browser that cannot open a window (no display...) is said, and the
+    // session made for it does not stay behind; an attached one stays.
+    const before = JSON.parse((await run(dir, ["list", "--json"])).stdout);
+    const failing = await run(dir, ["new", "--browser", "/bin/false"]);
+    assertEquals(failing.code, 1, failing.stderr);
+    assertMatch(
+      failing.stderr,
+      /\/bin\/false exited with status 1 before a window connected/,
+    );
+    assertMatch(failing.stderr, /session \d+ was ended \(it had no window\)/);
+    assertEquals(
+      JSON.parse((await run(dir, ["list", "--json"])).stdout).length,
+      before.length,
+    );
+    const failingAttach = await run(dir, [
+      "attach",
+      "work",
+      "--browser",
+      "/bin/false",
+    ]);
+    assertEquals(failingAttach.code, 1, failingAttach.stderr);
+    assertMatch(failingAttach.stderr, /session \d+ is unchanged/);
+    assertEquals(
+      JSON.parse((await run(dir, ["list", "--json"])).stdout).length,
+      before.length,
+    );
     // The server's refusal is said once, with the command's name once.
     const badName = await run(dir, [
       "new",
