@@ -122,9 +122,22 @@ function requestHost(req: Request): string {
   return req.headers.get("host") ?? new URL(req.url).host;
 }
 
-/** The names a loopback server answers to. */
-function loopbackHosts(port: number): string[] {
-  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+/** The names a loopback server answers to, at `port`. */
+function loopbackHosts(port: string): string[] {
+  const p = port === "" ? "" : `:${port}`;
+  return [`127.0.0.1${p}`, `localhost${p}`, `[::1]${p}`];
+}
+
+/**
+ * The port of a Host value ("" when it has none), or null when its name is
+ * not a loopback name. A loopback listener answers to those names only (a
+ * rebound DNS name must not reach it), whatever the port: a port forward
+ * (`ssh -L 9000:127.0.0.1:PORT`, a proxy) brings the page in through
+ * another one.
+ */
+export function loopbackHostPort(host: string): string | null {
+  const m = /^(127\.0\.0\.1|localhost|\[::1\])(?::(\d{1,5}))?$/i.exec(host);
+  return m ? m[2] ?? "" : null;
 }
 
 /** The gate of a server on 127.0.0.1 with no remote option (today's). */
@@ -192,12 +205,14 @@ export class RemoteGate {
    * True when the request's Origin, if any, is this server's own (on
    * loopback: any of the loopback names of its port).
    */
-  #sameOrigin(req: Request, required: boolean, port?: number): boolean {
+  #sameOrigin(req: Request, required: boolean, loopback = false): boolean {
     const origin = req.headers.get("origin");
     if (origin === null) return !required;
-    const hosts = this.config.loopback && port !== undefined
-      ? loopbackHosts(port)
-      : [requestHost(req)];
+    const host = requestHost(req);
+    const port = loopback ? loopbackHostPort(host) : null;
+    // The page's origin is the Host it was loaded from: on loopback, any of
+    // the loopback names with that port.
+    const hosts = port !== null ? loopbackHosts(port) : [host];
     return hosts.some((h) => h !== "" && origin === `${this.scheme}://${h}`);
   }
 
@@ -321,19 +336,15 @@ export class RemoteGate {
   upgrade(
     req: Request,
     address: string,
-    port: number,
+    _port?: number,
   ): Response | UpgradeGrant {
     const host = requestHost(req);
-    if (
-      this.config.loopback &&
-      ![`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(
-        host,
-      )
-    ) {
+    const loopback = this.config.loopback;
+    if (loopback && loopbackHostPort(host) === null) {
       this.log.write(address, "ws-refused", `host ${host}`);
       return text(403, "forbidden host");
     }
-    if (!this.#sameOrigin(req, this.config.password !== null, port)) {
+    if (!this.#sameOrigin(req, this.config.password !== null, loopback)) {
       this.log.write(
         address,
         "ws-refused",
