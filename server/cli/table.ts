@@ -224,6 +224,9 @@ const COMMAND_TABLE = [
     name: "attach",
     group: "sessions",
     summary: "open a window on a session",
+    description:
+      "Waits until the window has connected. A browser that exits before " +
+      "that (no display, say) is reported, and the command exits 1.",
     options: [noBrowserOption, browserOption],
     operands: [session],
   },
@@ -231,6 +234,10 @@ const COMMAND_TABLE = [
     name: "new",
     group: "sessions",
     summary: "a new session (and window) in this directory",
+    description:
+      "Waits until the window has connected. A browser that exits before " +
+      "that (no display, say) is reported, the new session is ended, and " +
+      "the command exits 1.",
     options: [
       { name: "name", value: "NAME", help: "name the session" },
       noBrowserOption,
