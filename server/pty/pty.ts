@@ -14,6 +14,7 @@
  * @module
  */
 
+import { setImmediate } from "node:timers";
 import { C, libc, SIZES } from "./libc.ts";
 import { poller } from "./poller.ts";
 import { reaper } from "./reaper.ts";
@@ -47,6 +48,16 @@ export interface ExitStatus {
 
 /** Up to this many bytes per read() chunk. */
 const READ_CHUNK = 64 * 1024;
+/**
+ * All PTYs together read at most about this much per turn of the event
+ * loop. A read that finds output waiting returns without yielding, and a
+ * session's read loop goes on in microtasks: a reader slower than its
+ * program (a server with many floods) kept timers and I/O waiting for
+ * seconds. Readers over the share wait for the next turn (a setImmediate,
+ * not a poll: the completion of a nonblocking FFI call did not let timers
+ * run), and go on in the order they stopped (round robin).
+ */
+const TURN_BYTES = 256 * 1024;
 /** close(): time between SIGHUP and SIGKILL. */
 const KILL_GRACE_MS = 2000;
 
@@ -65,6 +76,20 @@ export interface Termios {
     eof: string;
     susp: string;
   };
+}
+
+/** What the PTYs read in the current turn (see TURN_BYTES), and the wait for the next. */
+const turn = { used: 0, next: null as Promise<void> | null };
+
+/** Resolves in the next turn of the event loop, with a fresh share. */
+function nextTurn(): Promise<void> {
+  return turn.next ??= new Promise((resolve) =>
+    setImmediate(() => {
+      turn.next = null;
+      turn.used = 0;
+      resolve();
+    })
+  );
 }
 
 /** A NUL-terminated copy of `s`; rejects embedded NULs, which C would truncate at. */
@@ -216,6 +241,10 @@ export class Pty {
     const L = libc();
     for (;;) {
       if (this.#closing || this.#eof) return null;
+      if (turn.used >= TURN_BYTES) {
+        await nextTurn();
+        continue;
+      }
       const n = Number(
         L.symbols.read(this.#fd, this.#readBuf, BigInt(READ_CHUNK)),
       );
@@ -232,6 +261,7 @@ export class Pty {
           if (m <= 0) break; // EAGAIN, EOF or EIO: the next call sees it
           total += m;
         }
+        turn.used += total;
         return this.#readBuf.slice(0, total);
       }
       if (n === 0) {

@@ -478,3 +478,52 @@ Deno.test("back-pressure: an unread pty blocks the child, and no data is lost", 
     await pty.close();
   }
 });
+
+Deno.test("a reader slower than the program still gives the event loop a turn every 256 KiB or so", async () => {
+  // `yes` stays ahead of a reader that works 20 ms on each chunk (3 MB/s at
+  // most), so a read always finds output waiting; timers must still run.
+  const pty = spawn("sh", ["-c", "stty -opost; yes | head -c 6000000"]);
+  let lastTick = performance.now();
+  let maxGap = 0;
+  let ticks = 0;
+  let ticking = true;
+  const tick = () => {
+    const now = performance.now();
+    ticks++;
+    maxGap = Math.max(maxGap, now - lastTick);
+    lastTick = now;
+    if (ticking) setTimeout(tick, 1);
+  };
+  setTimeout(tick, 1);
+  const started = performance.now();
+  let total = 0;
+  try {
+    await withTimeout(
+      (async () => {
+        for (let c = await pty.read(); c; c = await pty.read()) {
+          total += c.length;
+          const until = performance.now() + 20;
+          while (performance.now() < until) { /* work on the chunk */ }
+        }
+      })(),
+      "flood",
+      120_000,
+    );
+  } finally {
+    ticking = false;
+    await pty.close();
+  }
+  const elapsed = performance.now() - started;
+  maxGap = Math.max(maxGap, performance.now() - lastTick);
+  assert.equal(total, 6_000_000);
+  assert.ok(elapsed > 1500, `the flood took ${elapsed.toFixed(0)} ms`);
+  // About 4 chunks of 64 KiB (80 ms) between two turns, 1 s leaves room
+  // for a loaded machine. Without the share: timers ran only while the
+  // program was still behind, then not until the flood's end.
+  assert.ok(
+    maxGap < 1000,
+    `timers waited up to ${maxGap.toFixed(0)} ms in a ${
+      elapsed.toFixed(0)
+    } ms flood (${ticks} ticks)`,
+  );
+});
