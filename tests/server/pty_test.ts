@@ -527,3 +527,29 @@ Deno.test("a reader slower than the program still gives the event loop a turn ev
     } ms flood (${ticks} ticks)`,
   );
 });
+
+Deno.test("60 PTYs read and exit at once: every output, exit code and signal arrives (SIGCHLDs that coalesce, one poller)", async () => {
+  const n = 60;
+  const ptys = Array.from({ length: n }, (_, i) =>
+    spawn("sh", [
+      "-c",
+      i % 3 === 2 ? `echo out-${i}; kill -TERM $$` : `echo out-${i}; exit ${i}`,
+    ]));
+  try {
+    const outs = await Promise.all(ptys.map((p) => readAll(p)));
+    const statuses = await withTimeout(
+      Promise.all(ptys.map((p) => p.exited)),
+      "exits",
+    );
+    for (let i = 0; i < n; i++) {
+      assert.equal(decoder.decode(outs[i]).trim(), `out-${i}`);
+      assert.deepEqual(
+        statuses[i],
+        i % 3 === 2 ? { code: null, signal: 15 } : { code: i, signal: null },
+        `pty ${i}`,
+      );
+    }
+  } finally {
+    await Promise.all(ptys.map((p) => p.close()));
+  }
+});
