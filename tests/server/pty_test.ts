@@ -517,11 +517,12 @@ Deno.test("a reader slower than the program still gives the event loop a turn ev
   maxGap = Math.max(maxGap, performance.now() - lastTick);
   assert.equal(total, 6_000_000);
   assert.ok(elapsed > 1500, `the flood took ${elapsed.toFixed(0)} ms`);
-  // About 4 chunks of 64 KiB (80 ms) between two turns, 1 s leaves room
-  // for a loaded machine. Without the share: timers ran only while the
-  // program was still behind, then not until the flood's end.
+  // About 4 chunks of 64 KiB (80 ms) between two turns; a third of the
+  // flood leaves room for a loaded machine (1 s of 8 s seen). Without the
+  // share: timers ran only while the program was still behind, then not
+  // until the flood's end (a gap of 96-98% of it).
   assert.ok(
-    maxGap < 1000,
+    maxGap < elapsed / 3,
     `timers waited up to ${maxGap.toFixed(0)} ms in a ${
       elapsed.toFixed(0)
     } ms flood (${ticks} ticks)`,
