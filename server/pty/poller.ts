@@ -82,6 +82,11 @@ export class Poller {
     return this.#callDone;
   }
 
+  /** The wake-up pipe's read and write fds, -1 before the first wait (test hook). */
+  get pipe(): [number, number] {
+    return [this.#wakeRead, this.#wakeWrite];
+  }
+
   /** The number of waits not fired yet (test hook). */
   get waiting(): number {
     return this.#waiting.size;

@@ -5,6 +5,8 @@
 
 import assert from "node:assert/strict";
 import { C, libc } from "../../server/pty/libc.ts";
+import { poller } from "../../server/pty/poller.ts";
+import { reaper } from "../../server/pty/reaper.ts";
 import {
   type ExitStatus,
   Pty,
@@ -182,8 +184,15 @@ Deno.test("session leader with the pty as controlling terminal, in the foregroun
 });
 
 Deno.test("the master fd does not leak into the child; fds 0-2 are the slave", async () => {
+  // A read that waits opens the poller's wake-up pipe (close-on-exec too).
+  await run("sleep", ["0.2"]);
   const { out } = await run("sh", ["-c", "ls -l /proc/$$/fd"]);
   assert.doesNotMatch(out, /ptmx/);
+  const ours = poller().pipe.map((fd) =>
+    Deno.readLinkSync(`/proc/self/fd/${fd}`)
+  );
+  assert.match(ours[0], /^pipe:/);
+  for (const pipe of ours) assert.ok(!out.includes(pipe), `${pipe} leaked`);
   for (const fd of [0, 1, 2]) {
     assert.match(out, new RegExp(` ${fd} -> /dev/pts/\\d+`));
   }
@@ -405,6 +414,8 @@ Deno.test("close() reaps the child: no zombie, waitpid says ECHILD", async () =>
   pty.resize(90, 30); // no-op after close
 
   assert.ok(!exists(`/proc/${pty.pid}`), "no zombie left");
+  assert.equal(poller().waiting, 0, "the poller waits for nothing");
+  assert.equal(reaper().watching, 0, "the reaper watches no child");
   const L = libc();
   assert.equal(L.symbols.waitpid(pty.pid, new Int32Array(1), C.WNOHANG), -1);
   assert.equal(L.errno(), C.ECHILD);
