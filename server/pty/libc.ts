@@ -42,10 +42,6 @@ export interface LibcConstants {
   readonly POLLNVAL: number;
   readonly TIOCSWINSZ: number;
   readonly WNOHANG: number;
-  /** waitid(): idtype P_PID, and the option bits WEXITED / WNOWAIT. */
-  readonly P_PID: number;
-  readonly WEXITED: number;
-  readonly WNOWAIT: number;
   readonly POSIX_SPAWN_SETSIGDEF: number;
   readonly POSIX_SPAWN_SETSIGMASK: number;
   readonly POSIX_SPAWN_SETSID: number;
@@ -166,9 +162,6 @@ const LINUX: LibcConstants = {
   POLLNVAL: 0x20,
   TIOCSWINSZ: 0x5414,
   WNOHANG: 1,
-  P_PID: 1,
-  WEXITED: 4,
-  WNOWAIT: 0x01000000,
   POSIX_SPAWN_SETSIGDEF: 0x04,
   POSIX_SPAWN_SETSIGMASK: 0x08,
   POSIX_SPAWN_SETSID: 0x80,
@@ -215,9 +208,6 @@ const DARWIN: LibcConstants = {
   POLLNVAL: 0x20,
   TIOCSWINSZ: 0x80087467,
   WNOHANG: 1,
-  P_PID: 1,
-  WEXITED: 0x04,
-  WNOWAIT: 0x20,
   POSIX_SPAWN_SETSIGDEF: 0x04,
   POSIX_SPAWN_SETSIGMASK: 0x08,
   POSIX_SPAWN_SETSID: 0x0400,
@@ -271,8 +261,6 @@ export const SIZES = {
   sigset: 256,
   /** struct termios: 60 bytes on Linux, 72 on macOS. */
   termios: 256,
-  /** siginfo_t: 128 bytes on Linux, 104 on macOS. */
-  siginfo: 256,
 } as const;
 
 const SYMBOLS = {
@@ -296,23 +284,20 @@ const SYMBOLS = {
   read: { parameters: ["i32", "buffer", "usize"], result: "isize" },
   write: { parameters: ["i32", "buffer", "usize"], result: "isize" },
   close: { parameters: ["i32"], result: "i32" },
-  // Runs on a worker thread and returns a Promise: waits for the master
-  // without blocking the event loop.
+  // Runs on a worker thread and returns a Promise: the one shared poller
+  // (poller.ts) waits for every master in one call, without blocking the
+  // event loop.
   poll: {
     parameters: ["buffer", "u32", "i32"],
     result: "i32",
     nonblocking: true,
   },
+  // The poller's wake-up pipe: int pipe(int fds[2]).
+  pipe: { parameters: ["buffer"], result: "i32" },
   kill: { parameters: ["i32", "i32"], result: "i32" },
+  // Only ever with WNOHANG, on the main thread (reaper.ts): a call that
+  // waits for a child's exit would hold a worker thread for its lifetime.
   waitpid: { parameters: ["i32", "buffer", "i32"], result: "i32" },
-  // Blocking wait for the child's exit on a worker thread. With WNOWAIT it
-  // leaves the zombie in place: the main thread reaps it with waitpid, so a
-  // pid that JS still believes alive can never have been reused.
-  waitid: {
-    parameters: ["i32", "i32", "buffer", "i32"],
-    result: "i32",
-    nonblocking: true,
-  },
   strerror: { parameters: ["i32"], result: "pointer" },
   errnoLocation: { parameters: [], result: "pointer" },
   sigemptyset: { parameters: ["buffer"], result: "i32" },

@@ -2,16 +2,22 @@
  * A pseudo-terminal with a child process on its slave side, through Deno FFI
  * to libc: no native build, no download.
  *
- * The master is non-blocking; waiting (for output, for room to write, for
- * the child's exit) happens in `nonblocking` FFI calls on worker threads, so
- * the event loop never blocks.
+ * The master is non-blocking. Waiting for output or for room to write
+ * goes through the process's one poller (poller.ts: a single `poll()` over
+ * every master that someone waits on, on one worker thread); the child's
+ * exit comes from SIGCHLD and `waitpid(WNOHANG)` (reaper.ts). So the event
+ * loop never blocks, and any number of PTYs hold at most one of the threads
+ * Deno runs nonblocking FFI calls on.
  *
  * Needs `--allow-ffi` (and `--allow-env` for the default environment).
  *
  * @module
  */
 
-import { C, decodeWaitStatus, libc, SIZES } from "./libc.ts";
+import { setImmediate } from "node:timers";
+import { C, libc, SIZES } from "./libc.ts";
+import { poller } from "./poller.ts";
+import { reaper } from "./reaper.ts";
 
 /** How to start the child process. */
 export interface SpawnOptions {
@@ -42,8 +48,16 @@ export interface ExitStatus {
 
 /** Up to this many bytes per read() chunk. */
 const READ_CHUNK = 64 * 1024;
-/** A poll() on a worker thread returns after this long, so close() is noticed promptly. */
-const POLL_TIMEOUT_MS = 200;
+/**
+ * All PTYs together read at most about this much per turn of the event
+ * loop. A read that finds output waiting returns without yielding, and a
+ * session's read loop goes on in microtasks: a reader slower than its
+ * program (a server with many floods) kept timers and I/O waiting for
+ * seconds. Readers over the share wait for the next turn (a setImmediate,
+ * not a poll: the completion of a nonblocking FFI call did not let timers
+ * run), and go on in the order they stopped (round robin).
+ */
+const TURN_BYTES = 256 * 1024;
 /** close(): time between SIGHUP and SIGKILL. */
 const KILL_GRACE_MS = 2000;
 
@@ -62,6 +76,20 @@ export interface Termios {
     eof: string;
     susp: string;
   };
+}
+
+/** What the PTYs read in the current turn (see TURN_BYTES), and the wait for the next. */
+const turn = { used: 0, next: null as Promise<void> | null };
+
+/** Resolves in the next turn of the event loop, with a fresh share. */
+function nextTurn(): Promise<void> {
+  return turn.next ??= new Promise((resolve) =>
+    setImmediate(() => {
+      turn.next = null;
+      turn.used = 0;
+      resolve();
+    })
+  );
 }
 
 /** A NUL-terminated copy of `s`; rejects embedded NULs, which C would truncate at. */
@@ -114,8 +142,7 @@ function sysError(what: string, err: number): Error {
  * leader whose controlling terminal is the pty slave; this object holds the
  * master. Create one with {@linkcode Pty.spawn}; always end with
  * {@linkcode Pty.close} (it releases the master fd, even after the child
- * exited). While the child runs, a pending waitid call keeps the event loop
- * alive.
+ * exited). While the child runs, the reaper keeps the event loop alive.
  */
 export class Pty {
   /** Process id of the child. */
@@ -131,11 +158,6 @@ export class Pty {
   #status: ExitStatus | null = null;
   #closed: Promise<ExitStatus> | null = null;
   #readBuf = new Uint8Array(READ_CHUNK);
-  // struct pollfd { int fd; short events; short revents; } one for each direction
-  #readPoll = new Uint8Array(8);
-  #writePoll = new Uint8Array(8);
-  /** poll() calls in flight: the fd must not be closed under them. */
-  #polls = new Set<Promise<number>>();
   #readQueue: Promise<unknown> = Promise.resolve();
   /**
    * Called when a read finds no output waiting and starts waiting for
@@ -148,7 +170,11 @@ export class Pty {
     this.#fd = fd;
     this.pid = pid;
     this.ttyName = ttyName;
-    this.exited = this.#waitForExit();
+    // #status is set in the same step as the reaping: kill() after it does
+    // nothing, so it never reaches a reused pid.
+    this.exited = new Promise((resolve) =>
+      reaper().watch(pid, (status) => resolve(this.#status = status))
+    );
   }
 
   /**
@@ -215,6 +241,10 @@ export class Pty {
     const L = libc();
     for (;;) {
       if (this.#closing || this.#eof) return null;
+      if (turn.used >= TURN_BYTES) {
+        await nextTurn();
+        continue;
+      }
       const n = Number(
         L.symbols.read(this.#fd, this.#readBuf, BigInt(READ_CHUNK)),
       );
@@ -231,6 +261,7 @@ export class Pty {
           if (m <= 0) break; // EAGAIN, EOF or EIO: the next call sees it
           total += m;
         }
+        turn.used += total;
         return this.#readBuf.slice(0, total);
       }
       if (n === 0) {
@@ -240,7 +271,8 @@ export class Pty {
       const err = L.errno();
       if (err === C.EAGAIN) {
         this.onReadWait?.();
-        await this.#poll(this.#readPoll, C.POLLIN);
+        // POLLHUP / POLLERR wake it too: the next read() says EIO or EOF.
+        await poller().wait(this.#fd, C.POLLIN);
       } else if (err === C.EIO) {
         // Linux: every slave fd is closed (macOS reports 0 instead).
         this.#eof = true;
@@ -279,29 +311,12 @@ export class Pty {
       }
       const err = L.errno();
       if (err === C.EAGAIN) {
-        const revents = await this.#poll(this.#writePoll, C.POLLOUT);
+        const revents = await poller().wait(this.#fd, C.POLLOUT);
         // POLLHUP: no process has the slave open, nobody will ever read this.
         if (revents & C.POLLHUP) return;
       } else if (err === C.EIO) return;
       else if (err !== C.EINTR) throw sysError("write", err);
     }
-  }
-
-  /** poll() one event on the master on a worker thread; returns revents (0 on timeout). */
-  async #poll(pollfd: Uint8Array, events: number): Promise<number> {
-    new Int32Array(pollfd.buffer, 0, 1)[0] = this.#fd;
-    const shorts = new Int16Array(pollfd.buffer, 4, 2);
-    shorts[0] = events;
-    shorts[1] = 0;
-    const pending = libc().symbols.poll(pollfd, 1, POLL_TIMEOUT_MS);
-    this.#polls.add(pending);
-    try {
-      // -1 (EINTR on the worker thread; errno is not readable from here): just retry.
-      await pending;
-    } finally {
-      this.#polls.delete(pending);
-    }
-    return shorts[1];
   }
 
   /**
@@ -411,53 +426,16 @@ export class Pty {
       this.#signal(this.pid, C.SIGKILL);
     }, KILL_GRACE_MS);
     try {
-      // A poll() on a worker thread may still use the fd: let it time out first.
-      while (this.#polls.size > 0) await Promise.allSettled([...this.#polls]);
-      libc().symbols.close(this.#fd);
+      // Pending reads and writes end (they see #closing); the fd is closed
+      // once the poll() call in flight no longer names it.
+      const fd = this.#fd;
+      await poller().forget(fd);
+      libc().symbols.close(fd);
       this.#fd = -1;
       return await this.exited;
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  /** Waits (on a worker thread) for the child to end, then reaps it here. */
-  async #waitForExit(): Promise<ExitStatus> {
-    const L = libc();
-    const s = L.symbols;
-    const info = new Uint8Array(SIZES.siginfo);
-    const status = new Int32Array(1);
-    let result: ExitStatus = { code: null, signal: null };
-    try {
-      for (;;) {
-        // WNOWAIT: report the exit but leave the zombie, so the pid stays
-        // ours until the synchronous waitpid below, in the same JS turn as
-        // setting #status.
-        const rc = await s.waitid(
-          C.P_PID,
-          this.pid,
-          info,
-          C.WEXITED | C.WNOWAIT,
-        );
-        const r = s.waitpid(this.pid, status, C.WNOHANG);
-        if (r === this.pid) {
-          result = decodeWaitStatus(status[0]);
-          break;
-        }
-        if (r < 0) {
-          const err = L.errno();
-          if (err === C.EINTR) continue;
-          break; // ECHILD: someone else reaped it; the status is unknown
-        }
-        // Still running: waitid was interrupted (EINTR). Avoid spinning if it
-        // keeps failing for another reason.
-        if (rc !== 0) await new Promise((ok) => setTimeout(ok, 20));
-      }
-    } catch {
-      // Keep the promise from rejecting; status stays unknown.
-    }
-    this.#status = result;
-    return result;
   }
 }
 

@@ -5,6 +5,8 @@
 
 import assert from "node:assert/strict";
 import { C, libc } from "../../server/pty/libc.ts";
+import { poller } from "../../server/pty/poller.ts";
+import { reaper } from "../../server/pty/reaper.ts";
 import {
   type ExitStatus,
   Pty,
@@ -182,8 +184,15 @@ Deno.test("session leader with the pty as controlling terminal, in the foregroun
 });
 
 Deno.test("the master fd does not leak into the child; fds 0-2 are the slave", async () => {
+  // A read that waits opens the poller's wake-up pipe (close-on-exec too).
+  await run("sleep", ["0.2"]);
   const { out } = await run("sh", ["-c", "ls -l /proc/$$/fd"]);
   assert.doesNotMatch(out, /ptmx/);
+  const ours = poller().pipe.map((fd) =>
+    Deno.readLinkSync(`/proc/self/fd/${fd}`)
+  );
+  assert.match(ours[0], /^pipe:/);
+  for (const pipe of ours) assert.ok(!out.includes(pipe), `${pipe} leaked`);
   for (const fd of [0, 1, 2]) {
     assert.match(out, new RegExp(` ${fd} -> /dev/pts/\\d+`));
   }
@@ -405,6 +414,8 @@ Deno.test("close() reaps the child: no zombie, waitpid says ECHILD", async () =>
   pty.resize(90, 30); // no-op after close
 
   assert.ok(!exists(`/proc/${pty.pid}`), "no zombie left");
+  assert.equal(poller().waiting, 0, "the poller waits for nothing");
+  assert.equal(reaper().watching, 0, "the reaper watches no child");
   const L = libc();
   assert.equal(L.symbols.waitpid(pty.pid, new Int32Array(1), C.WNOHANG), -1);
   assert.equal(L.errno(), C.ECHILD);
@@ -476,5 +487,81 @@ Deno.test("back-pressure: an unread pty blocks the child, and no data is lost", 
     assert.deepEqual(await pty.exited, { code: 0, signal: null });
   } finally {
     await pty.close();
+  }
+});
+
+Deno.test("a reader slower than the program still gives the event loop a turn every 256 KiB or so", async () => {
+  // `yes` stays ahead of a reader that works 20 ms on each chunk (3 MB/s at
+  // most), so a read always finds output waiting; timers must still run.
+  const pty = spawn("sh", ["-c", "stty -opost; yes | head -c 6000000"]);
+  let lastTick = performance.now();
+  let maxGap = 0;
+  let ticks = 0;
+  let ticking = true;
+  const tick = () => {
+    const now = performance.now();
+    ticks++;
+    maxGap = Math.max(maxGap, now - lastTick);
+    lastTick = now;
+    if (ticking) setTimeout(tick, 1);
+  };
+  setTimeout(tick, 1);
+  const started = performance.now();
+  let total = 0;
+  try {
+    await withTimeout(
+      (async () => {
+        for (let c = await pty.read(); c; c = await pty.read()) {
+          total += c.length;
+          const until = performance.now() + 20;
+          while (performance.now() < until) { /* work on the chunk */ }
+        }
+      })(),
+      "flood",
+      120_000,
+    );
+  } finally {
+    ticking = false;
+    await pty.close();
+  }
+  const elapsed = performance.now() - started;
+  maxGap = Math.max(maxGap, performance.now() - lastTick);
+  assert.equal(total, 6_000_000);
+  assert.ok(elapsed > 1500, `the flood took ${elapsed.toFixed(0)} ms`);
+  // About 4 chunks of 64 KiB (80 ms) between two turns; a third of the
+  // flood leaves room for a loaded machine (1 s of 8 s seen). Without the
+  // share: timers ran only while the program was still behind, then not
+  // until the flood's end (a gap of 96-98% of it).
+  assert.ok(
+    maxGap < elapsed / 3,
+    `timers waited up to ${maxGap.toFixed(0)} ms in a ${
+      elapsed.toFixed(0)
+    } ms flood (${ticks} ticks)`,
+  );
+});
+
+Deno.test("60 PTYs read and exit at once: every output, exit code and signal arrives (SIGCHLDs that coalesce, one poller)", async () => {
+  const n = 60;
+  const ptys = Array.from({ length: n }, (_, i) =>
+    spawn("sh", [
+      "-c",
+      i % 3 === 2 ? `echo out-${i}; kill -TERM $$` : `echo out-${i}; exit ${i}`,
+    ]));
+  try {
+    const outs = await Promise.all(ptys.map((p) => readAll(p)));
+    const statuses = await withTimeout(
+      Promise.all(ptys.map((p) => p.exited)),
+      "exits",
+    );
+    for (let i = 0; i < n; i++) {
+      assert.equal(decoder.decode(outs[i]).trim(), `out-${i}`);
+      assert.deepEqual(
+        statuses[i],
+        i % 3 === 2 ? { code: null, signal: 15 } : { code: i, signal: null },
+        `pty ${i}`,
+      );
+    }
+  } finally {
+    await Promise.all(ptys.map((p) => p.close()));
   }
 });

@@ -1,0 +1,263 @@
+/**
+ * Many sessions in one server (issue 37): N sessions each run
+ * `seq 1 200000` at once while a window of another session types one key
+ * every 100 ms (bench/many_sessions_typist.ts, in a worker); prints how long the floods took, whether each ended with its
+ * correct last line, and the echo's latency (median, p90, max). Then the
+ * server's resident memory with 1, 50 and 200 idle sessions that each
+ * printed 10,000 coloured lines (windows gone, as in bench/sessions_bench.ts).
+ *
+ * The server is a real `domterm --no-browser` process (this checkout's
+ * main.ts, or another checkout's with `--main PATH` to compare with the
+ * code before); the windows are WebSocket clients in this process that
+ * acknowledge output at once. A phase that does not finish within
+ * `--timeout` seconds is reported as such (before issue 37 was fixed, the
+ * server stopped reading every PTY at about 33 sessions).
+ *
+ * Run: `deno run -A bench/many_sessions_bench.ts [--main PATH]
+ * [--sessions 200] [--lines 200000] [--idle 1,50,200]
+ * [--history-lines 10000] [--timeout 300]`. Exits 0 whatever the figures.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { spawnServer } from "../tests/e2e/domterm.ts";
+
+const { values } = parseArgs({
+  options: {
+    main: { type: "string" },
+    sessions: { type: "string", default: "200" },
+    lines: { type: "string", default: "200000" },
+    idle: { type: "string", default: "1,50,200" },
+    "history-lines": { type: "string", default: "10000" },
+    timeout: { type: "string", default: "300" },
+  },
+});
+const MAIN = values.main ?? new URL("../main.ts", import.meta.url).pathname;
+const floodSessions = Number(values.sessions);
+const lines = Number(values.lines);
+const idleCounts = values.idle === "none"
+  ? []
+  : values.idle!.split(",").map(Number);
+const historyLines = Number(values["history-lines"]);
+const timeoutMs = Number(values.timeout) * 1000;
+const encoder = new TextEncoder();
+
+/** A window on a new session: acknowledges every output frame at once. */
+class Window {
+  readonly ws: WebSocket;
+  /** The last 4 KiB of output, as text. */
+  tail = "";
+  bytes = 0;
+  ready: Promise<void>;
+  /** Called after every output frame. */
+  onOutput: ((text: string) => void) | null = null;
+  #decoder = new TextDecoder();
+
+  constructor(url: string) {
+    const u = new URL(url);
+    const key = new URLSearchParams(u.hash.slice(1)).get("key")!;
+    this.ws = new WebSocket(`ws://${u.host}/ws`);
+    this.ws.binaryType = "arraybuffer";
+    const ready = Promise.withResolvers<void>();
+    this.ready = ready.promise;
+    this.ws.onopen = () =>
+      this.ws.send(JSON.stringify({ type: "hello", key, cols: 80, rows: 24 }));
+    this.ws.onerror = () => ready.reject(new Error("socket error"));
+    this.ws.onmessage = (ev) => {
+      if (typeof ev.data === "string") {
+        if (JSON.parse(ev.data).type === "ready") ready.resolve();
+        return;
+      }
+      const b = new Uint8Array(ev.data as ArrayBuffer);
+      this.bytes += b.length;
+      this.ws.send(JSON.stringify({ type: "ack", bytes: b.length }));
+      const text = this.#decoder.decode(b, { stream: true });
+      this.tail = (this.tail + text).slice(-4096);
+      this.onOutput?.(text);
+    };
+  }
+
+  input(text: string): void {
+    this.ws.send(encoder.encode(text));
+  }
+
+  /** Resolves once the output's tail contains `marker` (false on timeout). */
+  until(marker: string, ms: number): Promise<boolean> {
+    if (this.tail.includes(marker)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      const previous = this.onOutput;
+      this.onOutput = (text) => {
+        previous?.(text);
+        if (this.tail.includes(marker)) {
+          clearTimeout(timer);
+          this.onOutput = previous;
+          resolve(true);
+        }
+      };
+    });
+  }
+}
+
+function rssMb(pid: number): number {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+/** User + system CPU of a process, in ms. */
+function cpuMs(pid: number): number {
+  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10; // USER_HZ = 100
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+}
+
+async function withServer<T>(
+  f: (url: string, pid: number) => Promise<T>,
+): Promise<T> {
+  const dir = Deno.makeTempDirSync({ prefix: "domterm-bench-" });
+  const { child, url } = await spawnServer(
+    ["--", "/bin/sh"],
+    { DOMTERM_RUNTIME_DIR: dir, DOMTERM_SOCKET: "" },
+    MAIN,
+  );
+  try {
+    return await f(url, child.pid);
+  } finally {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* gone */ }
+    await child.status;
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
+/** `count` windows on new sessions, each at its shell's prompt with echo off. */
+async function openWindows(url: string, count: number): Promise<Window[]> {
+  const windows: Window[] = [];
+  for (let i = 0; i < count; i++) windows.push(new Window(url));
+  await Promise.all(windows.map((w) => w.ready));
+  for (const w of windows) w.input("stty -echo; echo RE''ADY\r");
+  const ok = await Promise.all(windows.map((w) => w.until("READY", timeoutMs)));
+  const n = ok.filter((x) => x).length;
+  if (n < count) throw new Error(`only ${n} of ${count} shells answered`);
+  return windows;
+}
+
+/** Starts the typist (bench/many_sessions_typist.ts) on a new session; `stop()` gives its echo latencies in ms. */
+async function typist(url: string): Promise<{ stop(): Promise<number[]> }> {
+  const worker = new Worker(
+    new URL("./many_sessions_typist.ts", import.meta.url),
+    { type: "module" },
+  );
+  const started = Promise.withResolvers<void>();
+  const result = Promise.withResolvers<number[]>();
+  worker.onmessage = (ev) => {
+    if (ev.data.started) started.resolve();
+    else result.resolve(ev.data.latencies);
+  };
+  worker.postMessage({ url });
+  await started.promise;
+  return {
+    async stop() {
+      worker.postMessage("stop");
+      const latencies = await result.promise;
+      worker.terminate();
+      return latencies;
+    },
+  };
+}
+
+async function floods(): Promise<void> {
+  await withServer(async (url, pid) => {
+    const windows = await openWindows(url, floodSessions);
+    const t = await typist(url);
+    const rssBefore = rssMb(pid);
+    const cpu0 = cpuMs(pid);
+    const t0 = performance.now();
+    const times: number[] = [];
+    const results = await Promise.all(windows.map(async (w) => {
+      w.input(`seq 1 ${lines}; echo SEQ''-DONE\r`);
+      const ok = await w.until("SEQ-DONE", timeoutMs);
+      times.push(performance.now() - t0);
+      // The line before the marker is the last one seq printed.
+      const before = w.tail.slice(0, w.tail.indexOf("SEQ-DONE"));
+      const last = before.trimEnd().split(/\r?\n/).at(-1);
+      return ok && last === String(lines);
+    }));
+    const wall = performance.now() - t0;
+    const cpu = cpuMs(pid) - cpu0;
+    const latencies = (await t.stop()).sort((a, b) => a - b);
+    const correct = results.filter((x) => x).length;
+    const mb = windows.reduce((n, w) => n + w.bytes, 0) / 1e6;
+    console.log(
+      `${floodSessions} sessions running seq 1 ${lines} at once: ` +
+        `${correct} of ${floodSessions} ended with their correct last line; ` +
+        `all done in ${(wall / 1000).toFixed(1)} s (${
+          (mb / (wall / 1000)).toFixed(1)
+        } MB/s in all), the first in ${
+          (Math.min(...times) / 1000).toFixed(1)
+        } s; server CPU ${(cpu / 1000).toFixed(1)} s (${
+          (100 * cpu / wall).toFixed(0)
+        }% of a core)`,
+    );
+    console.log(
+      `  echo in another session meanwhile, ${latencies.length} keys: median ${
+        percentile(latencies, 0.5).toFixed(1)
+      } ms, p90 ${percentile(latencies, 0.9).toFixed(1)} ms, max ${
+        latencies.at(-1)?.toFixed(1)
+      } ms; server RSS ${rssBefore.toFixed(0)} MB before, ${
+        rssMb(pid).toFixed(0)
+      } MB after`,
+    );
+    for (const w of windows) w.ws.close();
+  });
+}
+
+async function idleRss(n: number): Promise<void> {
+  await withServer(async (url, pid) => {
+    const windows = await openWindows(url, n);
+    for (const w of windows) {
+      w.input(
+        `awk 'BEGIN{for(i=1;i<=${historyLines};i++) printf "\\033[3%dm%06d\\033[0m a line of coloured history \\033[1mbold\\033[0m \\033[4munder\\033[0m\\n", i%8, i}'; echo HIST''-DONE\r`,
+      );
+    }
+    const ok = await Promise.all(
+      windows.map((w) => w.until("HIST-DONE", timeoutMs)),
+    );
+    // Windows gone (a lost connection: the sessions stay, detached).
+    for (const w of windows) w.ws.close();
+    await new Promise((r) => setTimeout(r, 1500));
+    let rss = rssMb(pid);
+    for (let k = 0; k < 5; k++) {
+      await new Promise((r) => setTimeout(r, 500));
+      rss = Math.min(rss, rssMb(pid));
+    }
+    const done = ok.filter((x) => x).length;
+    console.log(
+      `${n} idle session(s) of ${historyLines} coloured lines each, no window: ` +
+        `server RSS ${rss.toFixed(0)} MB` +
+        (done < n ? ` (only ${done} of ${n} finished printing)` : ""),
+    );
+  });
+}
+
+console.log(`server: ${MAIN}`);
+if (floodSessions > 0) {
+  try {
+    await floods();
+  } catch (e) {
+    console.log(`floods: ${(e as Error).message}`);
+  }
+}
+for (const n of idleCounts) {
+  try {
+    await idleRss(n);
+  } catch (e) {
+    console.log(`${n} idle sessions: ${(e as Error).message}`);
+  }
+}
