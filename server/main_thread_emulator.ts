@@ -162,6 +162,11 @@ export class MainThreadEmulator implements EmulatorHost {
     return this.#packedLines;
   }
 
+  /** Bytes of output not printed because they left the history unseen (for tests and benchmarks). */
+  get skippedOutput(): number {
+    return this.#term?.skippedOutput ?? 0;
+  }
+
   /** Queue `run` after the work queued so far (it runs even once closed or failed). */
   #task(run: () => void): void {
     this.queued++;

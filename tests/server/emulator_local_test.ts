@@ -181,3 +181,28 @@ Deno.test("emulator local: once all emulators are quiet, garbage that grew the h
     term.close();
   }
 });
+
+Deno.test("emulator local: lines that leave the history within a write are not printed, and the model is the same", async () => {
+  const term = new MainThreadEmulator({
+    start: { cols: 80, rows: 24 },
+    scrollback: 100,
+    reply: () => {},
+  });
+  const plain = new Terminal({ cols: 80, rows: 24, scrollback: 100 });
+  try {
+    const enc = new TextEncoder();
+    // 16 KiB pieces of `yes`: thousands of lines each, most of them gone
+    // from a 100-line history before the piece ends.
+    const out = enc.encode("\x1b[32my\x1b[m\r\n".repeat(20_000) + "end\r\n");
+    term.write(out);
+    plain.write(out);
+    const snap = await term.snapshot();
+    assert(
+      term.skippedOutput > out.length / 2,
+      `skipped ${term.skippedOutput}`,
+    );
+    assertEquals(snap!.json, JSON.stringify(plain.snapshot()));
+  } finally {
+    term.close();
+  }
+});
