@@ -7,7 +7,9 @@
  * its main thread (`server/main_thread_emulator.ts`).
  *
  * Pure: the clock and the way to run later are the caller's
- * ({@link TimeSlicedQueueOptions}).
+ * ({@link TimeSlicedQueueOptions}). The callbacks must not throw (the
+ * server's emulators catch their own errors): a throw ends the slice and
+ * leaves the queue stopped, with the work after it undone.
  *
  * @module
  */
