@@ -1,7 +1,7 @@
 /**
  * The CPU the sessions' emulator thread (server/emulator_worker.ts) spends
  * per MB of a flood, fed the way the server's read loop feeds it: pieces
- * of PTY output posted through `RemoteTerminal.write`, the writer waiting
+ * of PTY output posted through `WorkerThreadEmulator.write`, the writer waiting
  * for `drained()` past EMULATOR_HIGH. CPU time comes from the thread's
  * /proc entry (Linux), so other load on the machine changes it little.
  *
@@ -12,7 +12,8 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { EMULATOR_HIGH, RemoteTerminal } from "../server/emulator_host.ts";
+import { EMULATOR_HIGH } from "../server/emulator_host.ts";
+import { WorkerThreadEmulator } from "../server/worker_thread_emulator.ts";
 import { cjkEmoji } from "./streams.ts";
 
 const MB = 1000 * 1000;
@@ -81,10 +82,18 @@ function workerCpuMs(): number {
 const data = flood(values.stream!);
 const results: number[] = [];
 // Keeps the thread (which ends with its last terminal) across the runs.
-const keeper = new RemoteTerminal(999, 10, 2, 0, () => {});
+const keeper = new WorkerThreadEmulator({
+  start: { cols: 10, rows: 2 },
+  scrollback: 0,
+  reply: () => {},
+});
 await keeper.snapshot();
 for (let run = 0; run < Number(values.runs); run++) {
-  const term = new RemoteTerminal(1000 + run, cols, 24, 10_000, () => {});
+  const term = new WorkerThreadEmulator({
+    start: { cols: cols, rows: 24 },
+    scrollback: 10_000,
+    reply: () => {},
+  });
   await term.snapshot();
   const cpu0 = workerCpuMs();
   const t0 = performance.now();

@@ -31,6 +31,7 @@ import {
   HIGH_WATER,
   WS_PATH,
 } from "../core/protocol.ts";
+import { TimeSlicedQueue } from "../core/time_sliced_queue.ts";
 
 /**
  * Acknowledge processed output at least every this many bytes: half of
@@ -118,11 +119,7 @@ export class Connection {
    * the delivery of a message or of the close (which must not overtake
    * output that came before them).
    */
-  #queue: (Uint8Array | (() => void))[] = [];
-  /** Bytes of `#queue[0]` already handed on (it is handed on in pieces). */
-  #offset = 0;
-  #scheduled = false;
-  #yield = new MessageChannel();
+  #queue = this.#newQueue();
   /** Output is held (the pager): see ConnectionHandlers.admit. */
   #held = false;
   #attempt = 0;
@@ -142,7 +139,6 @@ export class Connection {
     this.#size = size;
     this.#handlers = handlers;
     this.position = { session, offset: 0, gridSeq: 0 };
-    this.#yield.port1.onmessage = () => this.#drain();
     this.#open();
   }
 
@@ -275,6 +271,7 @@ export class Connection {
   hold(): void {
     if (this.#held) return;
     this.#held = true;
+    this.#queue.pause();
     this.#send({ type: "pause", paused: true });
   }
 
@@ -286,10 +283,7 @@ export class Connection {
     if (!this.#held) return;
     this.#held = false;
     this.#send({ type: "pause", paused: false });
-    if (!this.#scheduled && this.#queue.length > 0) {
-      this.#scheduled = true;
-      this.#yield.port2.postMessage(null);
-    }
+    this.#queue.resume();
   }
 
   /** Send input for the program (a string of characters, UTF-8 encoded here). */
@@ -358,65 +352,50 @@ export class Connection {
   }
 
   #enqueue(item: Uint8Array | (() => void)): void {
-    this.#queue.push(item);
-    // Already running or about to: the new frame waits its turn.
-    if (this.#scheduled) return;
-    this.#scheduled = true;
-    this.#drain();
+    if (item instanceof Uint8Array) this.#queue.pushData(item, null);
+    else this.#queue.pushTask(item, null);
   }
 
   /**
-   * Hand queued frames on until the queue is empty or the slice is used up;
-   * then acknowledge what was processed and, if frames are left, continue
-   * in a new task (a MessageChannel message: unlike setTimeout it is not
-   * clamped, and rendering and input get their turn in between).
+   * The queue of received frames: handed on until the queue is empty or
+   * the slice is used up (a frame arriving to an empty queue at once);
+   * then what was processed is acknowledged and, if frames are left, the
+   * queue goes on in a new task (a MessageChannel message: unlike
+   * setTimeout it is not clamped, and rendering and input get their turn
+   * in between).
    */
-  #drain(): void {
-    const end = performance.now() + SLICE_MS;
-    const queue = this.#queue;
-    while (queue.length > 0 && !this.#held) {
-      const item = queue[0];
-      if (!(item instanceof Uint8Array)) {
-        queue.shift();
-        item();
-      } else {
-        const start = this.#offset;
-        let stop = Math.min(item.length, start + PIECE);
-        if (this.#handlers.admit && stop > start) {
+  #newQueue(): TimeSlicedQueue {
+    return new TimeSlicedQueue({
+      sliceMs: SLICE_MS,
+      pieceBytes: PIECE,
+      now: () => performance.now(),
+      later: newTask(),
+      eager: true,
+      take: (piece) => {
+        let n = piece.length;
+        if (this.#handlers.admit && n > 0) {
           // The pager may take less (it stops at the byte where a screenful
           // is complete, and holds the rest: see hold()).
-          stop = start +
-            Math.max(0, this.#handlers.admit(item.subarray(start, stop)));
-          if (stop === start) {
+          n = Math.min(n, Math.max(0, this.#handlers.admit(piece)));
+          if (n === 0) {
             this.hold(); // taking nothing is holding
-            break;
+            return 0;
           }
         }
         this.#handlers.output(
-          start === 0 && stop === item.length
-            ? item
-            : item.subarray(start, stop),
+          n === piece.length ? piece : piece.subarray(0, n),
         );
-        this.position.offset += stop - start;
-        this.#unacked += stop - start;
-        if (stop === item.length) {
-          queue.shift();
-          this.#offset = 0;
-        } else {
-          this.#offset = stop;
-        }
+        this.position.offset += n;
+        this.#unacked += n;
         if (this.#unacked >= ACK_EVERY) this.#flushAck();
-        if (this.#held) break;
-      }
-      if (queue.length > 0 && !this.#held && performance.now() >= end) {
-        this.#yield.port2.postMessage(null);
-        return;
-      }
-    }
-    this.#scheduled = false;
-    if (this.#unacked > 0) {
-      this.#ackTimer ??= setTimeout(() => this.#flushAck(), ACK_REST_MS);
-    }
+        return n;
+      },
+      stopped: () => {
+        if (this.#unacked > 0) {
+          this.#ackTimer ??= setTimeout(() => this.#flushAck(), ACK_REST_MS);
+        }
+      },
+    });
   }
 
   #flushAck(): void {
@@ -427,4 +406,15 @@ export class Connection {
       this.#unacked = 0;
     }
   }
+}
+
+/** Calls `f` in a new task: a MessageChannel message, which unlike setTimeout is not clamped. */
+function newTask(): (f: () => void) => void {
+  const { port1, port2 } = new MessageChannel();
+  const due: (() => void)[] = [];
+  port1.onmessage = () => due.shift()!();
+  return (f) => {
+    due.push(f);
+    port2.postMessage(null);
+  };
 }

@@ -1,63 +1,32 @@
 /**
- * The server side of `emulator_worker.ts`: one worker thread for all the
- * sessions' emulators, started with the first session and ended with the
- * last. A {@link RemoteTerminal} is one session's emulator there.
+ * A session's emulator, whichever thread it runs on: the
+ * {@link EmulatorHost} interface, and the one place its core `Terminal` is
+ * built ({@link newEmulatorTerminal}). Two hosts implement it:
+ * `MainThreadEmulator` (`main_thread_emulator.ts`: on the server's main
+ * thread, in time slices) and `WorkerThreadEmulator`
+ * (`worker_thread_emulator.ts`: on the emulator thread,
+ * `emulator_thread.ts` and `emulator_worker.ts`); `SessionEmulator`
+ * (`session_emulator.ts`) moves a session's emulator between them.
  *
  * @module
  */
-import { MAX_SNAPSHOT_CHARS } from "./snapshot_cap.ts";
-import { EMULATOR_LOW, EmulatorBacklog } from "./emulator_backlog.ts";
+import { Terminal } from "../core/emulator/terminal.ts";
+import type { TerminalEvent } from "../core/terminal_view.ts";
 
 export { EMULATOR_HIGH, EMULATOR_LOW } from "./emulator_backlog.ts";
+// The emulator thread's lifetime, for the server (session.ts) and the
+// single-file build (scripts/bundle.ts).
+export {
+  embedEmulatorWorker,
+  emulatorThreadRunning,
+  startEmulatorThread,
+} from "./emulator_thread.ts";
 
-/** Main thread -> worker. */
-export type ToEmulator =
-  | {
-    t: "new";
-    id: number;
-    cols: number;
-    rows: number;
-    scrollback: number;
-    /** Start as this snapshot (JSON) describes, instead of blank. */
-    snapshot?: string;
-  }
-  | { t: "write"; id: number; data: Uint8Array }
-  | { t: "resize"; id: number; cols: number; rows: number }
-  | { t: "cell"; id: number; width: number; height: number }
-  | { t: "clear-history"; id: number }
-  | { t: "title-reports"; id: number; on: boolean }
-  | { t: "snapshot"; id: number; req: number; maxChars: number }
-  | { t: "flush"; id: number }
-  | { t: "idle"; id: number }
-  | { t: "close"; id: number };
-
-/** Worker -> main thread. */
-export type FromEmulator =
-  | { t: "reply"; id: number; data: string }
-  | { t: "parsed"; id: number; bytes: number }
-  | { t: "settings"; id: number; json: string }
-  | {
-    t: "snapshot";
-    req: number;
-    json: string | null;
-    droppedLines: number;
-  };
-
-/** A snapshot as the worker wrote it: JSON text, capped. */
+/** A snapshot as an emulator wrote it: JSON text, capped. */
 export interface SnapshotText {
   json: string;
   droppedLines: number;
 }
-
-let worker: Worker | null = null;
-let users = 0;
-let nextReq = 1;
-const replies = new Map<number, (data: string) => void>();
-const parsed = new Map<number, (bytes: number) => void>();
-const oscSettings = new Map<number, (json: string) => void>();
-/** The emulator thread failed: nothing waits for it any more. */
-let failed = false;
-const failures = new Set<() => void>();
 
 /**
  * A session's history is packed (`Buffer.compactHistory`) once no output
@@ -65,218 +34,98 @@ const failures = new Set<() => void>();
  * before then, and packing every line would double the emulator's work.
  */
 export const PACK_IDLE_MS = 250;
-const waiting = new Map<number, (s: SnapshotText | null) => void>();
 
-/**
- * The worker's code as one JavaScript module, when it travels inside a
- * single-file build (scripts/bundle.ts) with no `emulator_worker.ts` beside
- * it; null: load that file next to this module.
- */
-let embeddedSource: string | null = null;
-
-/**
- * Start the emulator thread from `source` (the bundled
- * `emulator_worker.ts`) instead of the file next to this module; null goes
- * back to the file. The single-file build calls it before anything starts
- * a session; a thread already running keeps its code.
- */
-export function embedEmulatorWorker(source: string | null): void {
-  embeddedSource = source;
-}
-
-/** The URL to start the emulator thread from. */
-function workerUrl(): string {
-  if (embeddedSource === null) {
-    return new URL("./emulator_worker.ts", import.meta.url).href;
-  }
-  // A data: URL rather than a blob: one, which would have to be revoked.
-  return `data:text/javascript;base64,${base64(embeddedSource)}`;
-}
-
-function base64(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  let bin = "";
-  // In slices: String.fromCharCode(...all) would overflow the stack.
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(bin);
-}
-
-function start(): Worker {
-  if (worker) return worker;
-  const w = new Worker(workerUrl(), { type: "module" });
-  w.onmessage = (ev: MessageEvent<FromEmulator>) => {
-    const m = ev.data;
-    if (m.t === "reply") replies.get(m.id)?.(m.data);
-    else if (m.t === "parsed") parsed.get(m.id)?.(m.bytes);
-    else if (m.t === "settings") oscSettings.get(m.id)?.(m.json);
-    else {
-      const done = waiting.get(m.req);
-      waiting.delete(m.req);
-      done?.(
-        m.json === null ? null : { json: m.json, droppedLines: m.droppedLines },
-      );
-    }
-  };
-  w.onerror = (e) => {
-    // A bug in the emulator: say so; the sessions go on without snapshots.
-    console.error(`domterm: the emulator thread failed: ${e.message}`);
-    e.preventDefault();
-    if (worker !== w) return; // an older thread, already ended
-    failed = true;
-    for (const f of failures) f();
-    // No answer will come: the snapshots asked for are none (a session's
-    // exit waits for the snapshots on their way to windows).
-    const left = [...waiting.values()];
-    waiting.clear();
-    for (const r of left) r(null);
-  };
-  worker = w;
-  return w;
-}
-
-/**
- * Start the emulator thread now, before the first session asks for it:
- * loading the emulator's modules there takes 45-80 ms, which otherwise
- * lies between the first window's hello and its first screen. The thread
- * ends with the last session, as one started by a session does.
- */
-export function startEmulatorThread(): void {
-  start();
-}
-
-/** Whether the emulator thread is running (it ends with its last emulator). */
-export function emulatorThreadRunning(): boolean {
-  return worker !== null;
-}
-
-/** One session's emulator, on the emulator thread. */
-export class RemoteTerminal {
-  #id: number;
-  #w: Worker;
-  #closed = false;
-  /** Bytes posted and not yet parsed. */
-  #backlog = new EmulatorBacklog();
-  /** Output was written since the last `idle`. */
-  #wrote = false;
-  #onFail = () => this.#backlog.clear();
-
+/** How a session's emulator starts: blank, or as a snapshot describes. */
+export type EmulatorStart =
+  | { cols: number; rows: number }
   /**
-   * `reply` receives the emulator's answers to the program's queries;
-   * `onSettings` the JSON of each `OSC 88` the program prints. With
-   * `snapshot` (a whole snapshot's JSON, as `snapshot(Infinity)` gives
-   * it) the emulator starts in that state, its size included.
+   * A snapshot's JSON, whole (as `snapshot(Infinity)` gives it): the
+   * emulator starts in that state, its size included.
    */
-  constructor(
-    id: number,
-    cols: number,
-    rows: number,
-    scrollback: number,
-    reply: (data: string) => void,
-    onSettings?: (json: string) => void,
-    snapshot?: string,
-  ) {
-    this.#id = id;
-    this.#w = start();
-    users++;
-    replies.set(id, reply);
-    if (onSettings) oscSettings.set(id, onSettings);
-    parsed.set(id, (bytes) => this.#backlog.parsed(bytes));
-    failures.add(this.#onFail);
-    this.#post({ t: "new", id, cols, rows, scrollback, snapshot });
-  }
+  | { snapshot: string };
 
-  #post(m: ToEmulator): void {
-    if (!this.#closed) this.#w.postMessage(m);
-  }
-
-  /** Feed output (copied: the caller may keep using `data`). */
-  write(data: Uint8Array): void {
-    if (this.#closed || failed) return;
-    this.#backlog.add(data.length);
-    this.#post({ t: "write", id: this.#id, data });
-    this.#wrote = true;
-  }
-
+/** What a session's emulator starts from. */
+export interface EmulatorSetup {
+  start: EmulatorStart;
+  /** History limit in lines (`Infinity` allowed). */
+  scrollback: number;
+  /** Receives the emulator's answers to the program's queries. */
+  reply: (data: string) => void;
   /**
-   * The program has no more output for now (the PTY read waits): output
-   * the thread holds for a larger write is parsed unless more comes soon.
-   * Until then it does not know whether a gap is the program's or the
-   * windows' flow control holding the read loop back.
+   * Receives the JSON of each `OSC 88` the program prints: kept by the
+   * server for the session's windows, so a window that attaches later (a
+   * reload) looks the same.
    */
-  idle(): void {
-    if (!this.#wrote) return;
-    this.#wrote = false;
-    this.#post({ t: "idle", id: this.#id });
-  }
+  onSettings?: (json: string) => void;
+}
 
+/**
+ * The core emulator of a session, as both hosts build it. It never draws,
+ * so it does not print the lines of a write that leave its history before
+ * the write ends (`skipHiddenOutput`, `core/emulator/hidden_output.ts`):
+ * the model comes out identical, so a session's emulator behaves the same
+ * whichever thread it runs on, and before and after a move.
+ *
+ * On the main thread, writes are 16 KiB pieces: with the default 10,000
+ * lines of history nothing in one can leave it, and looking costs (CPU
+ * per MB of 16 KiB writes, best of 11: base64 lines 4.5 -> 5.1 ms, `yes`
+ * 22.8 -> 25.4, `ls` 7.1 -> 7.5), while with 1,000 lines `yes` takes 8.0
+ * ms instead of 21.8. The main thread sees only the first MiB of a flood
+ * (then it moves), so either way it is little; sessions_bench with the
+ * emulator pinned to the main thread showed no difference beyond noise.
+ */
+export function newEmulatorTerminal(setup: EmulatorSetup): Terminal {
+  const onSettings = setup.onSettings;
+  const options = {
+    scrollback: setup.scrollback,
+    skipHiddenOutput: true,
+    reply: setup.reply,
+    onEvent: (e: TerminalEvent) => {
+      if (e.type === "settings") onSettings?.(e.json);
+    },
+  };
+  const start = setup.start;
+  if ("snapshot" in start) {
+    return Terminal.restore(JSON.parse(start.snapshot), options);
+  }
+  return new Terminal({ ...options, cols: start.cols, rows: start.rows });
+}
+
+/**
+ * One session's emulator, on one thread or the other. Work reaches it in
+ * order: a snapshot holds exactly the output written before it was asked
+ * for, and the answers to the program's queries come in order. A bug in the
+ * emulator ends it (its snapshots are null from then on), never the server.
+ */
+export interface EmulatorHost {
+  /** Feed output; `data` must not change afterwards (the read loop's chunks do not). */
+  write(data: Uint8Array): void;
+  /**
+   * The program has no more output for now (the PTY read waits): a host
+   * that holds a flood's output back for larger writes parses it unless
+   * more comes soon.
+   */
+  idle(): void;
   /** Bytes written and not parsed yet. */
-  get backlog(): number {
-    return this.#backlog.bytes;
-  }
-
+  readonly backlog: number;
   /**
-   * Resolves once the backlog is down to `EMULATOR_LOW` (at once when
-   * it is, when closed, or when the emulator thread failed).
+   * Resolves once the backlog is down to `EMULATOR_LOW` (at once when it
+   * is, when closed, or when the emulator failed).
    */
-  drained(): Promise<void> {
-    const gone = this.#closed || failed;
-    // Output the thread holds back for a larger write (emulator_worker.ts)
-    // must not wait for more: the writer waits for it.
-    if (this.#backlog.bytes > EMULATOR_LOW && !gone) {
-      this.#post({ t: "flush", id: this.#id });
-    }
-    return this.#backlog.drained(gone);
-  }
-
-  resize(cols: number, rows: number): void {
-    this.#post({ t: "resize", id: this.#id, cols, rows });
-  }
-
+  drained(): Promise<void>;
+  resize(cols: number, rows: number): void;
   /** Whether XTWINOPS 20/21 report the titles (the `title-reporting` setting). */
-  setTitleReports(on: boolean): void {
-    this.#post({ t: "title-reports", id: this.#id, on });
-  }
-
-  clearHistory(): void {
-    this.#post({ t: "clear-history", id: this.#id });
-  }
-
-  setCellSize(width: number, height: number): void {
-    this.#post({ t: "cell", id: this.#id, width, height });
-  }
-
-  /** The emulator's snapshot after everything posted so far, as JSON text (null once closed). */
-  snapshot(maxChars = MAX_SNAPSHOT_CHARS): Promise<SnapshotText | null> {
-    if (this.#closed || failed) return Promise.resolve(null);
-    const req = nextReq++;
-    const { promise, resolve } = Promise.withResolvers<SnapshotText | null>();
-    waiting.set(req, resolve);
-    this.#post({ t: "snapshot", id: this.#id, req, maxChars });
-    return promise;
-  }
-
-  /** Forget this emulator; the thread ends with the last one. */
-  close(): void {
-    if (this.#closed) return;
-    this.#post({ t: "close", id: this.#id });
-    this.#closed = true;
-    replies.delete(this.#id);
-    parsed.delete(this.#id);
-    oscSettings.delete(this.#id);
-    failures.delete(this.#onFail);
-    this.#backlog.clear();
-    if (--users === 0 && worker) {
-      // Let queued snapshot requests finish first.
-      const w = worker;
-      worker = null;
-      // The next session starts a fresh thread, even after a failure.
-      failed = false;
-      const left = [...waiting.values()];
-      waiting.clear();
-      for (const r of left) r(null);
-      w.terminate();
-    }
-  }
+  setTitleReports(on: boolean): void;
+  /** Drop the normal screen's history (as ED 3 does). */
+  clearHistory(): void;
+  /** The window's cell size in pixels (for `CSI 14 t` and the like). */
+  setCellSize(width: number, height: number): void;
+  /**
+   * The emulator's snapshot after everything written so far, as JSON text
+   * of at most `maxChars` (default `MAX_SNAPSHOT_CHARS`); null once closed
+   * or failed.
+   */
+  snapshot(maxChars?: number): Promise<SnapshotText | null>;
+  /** Forget this emulator (a snapshot still on its way may answer null). */
+  close(): void;
 }

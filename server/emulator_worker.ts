@@ -4,21 +4,17 @@
  * never holds up the output, the input or the acknowledgements on the
  * server's main thread. Messages are handled in order, so a snapshot
  * holds exactly what was posted before it was asked for. See
- * `emulator_host.ts` for the other side.
+ * `emulator_thread.ts` and `worker_thread_emulator.ts` for the other side.
  *
  * @module
  */
 /// <reference lib="deno.worker" />
-import { Terminal } from "../core/emulator/terminal.ts";
-import type { TerminalEvent } from "../core/terminal_view.ts";
+import type { Terminal } from "../core/emulator/terminal.ts";
 import { capSnapshot } from "./snapshot_cap.ts";
 import { fullGc } from "./full_gc.ts";
 import { EMULATOR_NICE, lowerThreadPriority } from "./thread_priority.ts";
-import {
-  type FromEmulator,
-  PACK_IDLE_MS,
-  type ToEmulator,
-} from "./emulator_host.ts";
+import { newEmulatorTerminal, PACK_IDLE_MS } from "./emulator_host.ts";
+import type { FromEmulator, ToEmulator } from "./emulator_thread.ts";
 
 const terms = new Map<number, Terminal>();
 
@@ -85,21 +81,12 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
 /** The emulator a `new` message asks for. */
 function newTerminal(m: Extract<ToEmulator, { t: "new" }>): Terminal {
   const id = m.id;
-  const options = {
+  return newEmulatorTerminal({
+    start: m.start,
     scrollback: m.scrollback,
-    // Nobody draws this model line by line (hidden_output.ts).
-    skipHiddenOutput: true,
-    reply: (data: string) => post({ t: "reply", id, data }),
-    // OSC 88: kept by the server for the session's windows, so a
-    // window that attaches later (a reload) looks the same.
-    onEvent: (e: TerminalEvent) => {
-      if (e.type === "settings") post({ t: "settings", id, json: e.json });
-    },
-  };
-  if (m.snapshot !== undefined) {
-    return Terminal.restore(JSON.parse(m.snapshot), options);
-  }
-  return new Terminal({ ...options, cols: m.cols, rows: m.rows });
+    reply: (data) => post({ t: "reply", id, data }),
+    onSettings: (json) => post({ t: "settings", id, json }),
+  });
 }
 
 function parse(id: number, data: Uint8Array): void {

@@ -1,7 +1,9 @@
 /**
  * A session's emulator, placed where it costs least: on the server's main
- * thread (`emulator_local.ts`) while its output is light, and on the
- * emulator thread (`emulator_host.ts`) while the program floods. The
+ * thread (`MainThreadEmulator`, `main_thread_emulator.ts`) while its output
+ * is light, and on the emulator thread (`WorkerThreadEmulator`,
+ * `worker_thread_emulator.ts`) while the program floods. Both are an
+ * `EmulatorHost` (`emulator_host.ts`). The
  * thread is a second V8 isolate, about 15 MB of resident memory by itself,
  * so an idle server should not keep it; but in a flood the thread parses
  * at a lower priority than the browser, in large batches that skip the
@@ -18,8 +20,13 @@
  *
  * @module
  */
-import { RemoteTerminal, type SnapshotText } from "./emulator_host.ts";
-import { LocalTerminal } from "./emulator_local.ts";
+import type {
+  EmulatorHost,
+  EmulatorSetup,
+  SnapshotText,
+} from "./emulator_host.ts";
+import { MainThreadEmulator } from "./main_thread_emulator.ts";
+import { WorkerThreadEmulator } from "./worker_thread_emulator.ts";
 import { MAX_SNAPSHOT_CHARS } from "./snapshot_cap.ts";
 
 /** When a session's emulator moves (see {@link SessionEmulator}). */
@@ -39,7 +46,7 @@ export interface PlacementOptions {
    */
   maxScrollback: number;
   /** Never move: stay on the main thread, or on the thread. */
-  pinned: "main" | "thread" | null;
+  pinned: EmulatorPlace | null;
 }
 
 /** The defaults of {@link PlacementOptions}. */
@@ -51,19 +58,29 @@ export const DEFAULT_PLACEMENT: PlacementOptions = {
   pinned: null,
 };
 
-type Inner = LocalTerminal | RemoteTerminal;
+/** Where a session's emulator runs: the server's main thread, or the emulator thread. */
+export type EmulatorPlace = "main" | "thread";
+
+/** The two hosts, by where they run. */
+const HOSTS: Record<EmulatorPlace, new (setup: EmulatorSetup) => EmulatorHost> =
+  {
+    main: MainThreadEmulator,
+    thread: WorkerThreadEmulator,
+  };
 
 /** One session's emulator, on the main thread or on the emulator thread. */
 export class SessionEmulator {
+  /** The session's id, in messages. */
   #id: number;
   #scrollback: number;
   #reply: (data: string) => void;
   #onSettings?: (json: string) => void;
   #options: PlacementOptions;
-  #inner: Inner;
+  #inner: EmulatorHost;
+  #place: EmulatorPlace;
   #closed = false;
   /** Work that waits for a move to finish, in order; null: not moving. */
-  #waiting: ((to: Inner) => void)[] | null = null;
+  #waiting: ((to: EmulatorHost) => void)[] | null = null;
   /** Bytes of output among `#waiting`. */
   #waitingBytes = 0;
   #moved: Promise<void> = Promise.resolve();
@@ -78,8 +95,9 @@ export class SessionEmulator {
   moves = 0;
 
   /**
-   * `reply` receives the emulator's answers to the program's queries;
-   * `onSettings` the JSON of each `OSC 88` the program prints.
+   * The emulator of session `id`: `reply` receives its answers to the
+   * program's queries; `onSettings` the JSON of each `OSC 88` the program
+   * prints.
    */
   constructor(
     id: number,
@@ -95,15 +113,18 @@ export class SessionEmulator {
     this.#reply = reply;
     this.#onSettings = onSettings;
     this.#options = { ...DEFAULT_PLACEMENT, ...options };
-    const Start = this.#options.pinned === "thread"
-      ? RemoteTerminal
-      : LocalTerminal;
-    this.#inner = new Start(id, cols, rows, scrollback, reply, onSettings);
+    this.#place = this.#options.pinned === "thread" ? "thread" : "main";
+    this.#inner = new HOSTS[this.#place]({
+      start: { cols, rows },
+      scrollback,
+      reply,
+      onSettings,
+    });
   }
 
   /** Where the emulator runs now (during a move: where it is moving from). */
-  get place(): "main" | "thread" {
-    return this.#inner instanceof RemoteTerminal ? "thread" : "main";
+  get place(): EmulatorPlace {
+    return this.#place;
   }
 
   /** Resolves once no move is under way. */
@@ -112,7 +133,7 @@ export class SessionEmulator {
   }
 
   /** Do `f` on the emulator now, or after the move under way. */
-  #do(f: (t: Inner) => void): void {
+  #do(f: (t: EmulatorHost) => void): void {
     if (this.#closed) return;
     if (this.#waiting !== null) this.#waiting.push(f);
     else f(this.#inner);
@@ -145,7 +166,7 @@ export class SessionEmulator {
     this.#windowBytes += n;
     if (this.#windowBytes >= o.floodBytes) {
       this.#windowBytes = 0;
-      this.#move(RemoteTerminal);
+      this.#move("thread");
       this.#armQuiet(o.quietMs);
     }
   }
@@ -161,38 +182,38 @@ export class SessionEmulator {
     // Still moving there, or output came since: look again later.
     if (this.#waiting !== null || left > 0) {
       this.#armQuiet(Math.max(left, 1));
-    } else if (this.place === "thread") this.#move(LocalTerminal);
+    } else if (this.place === "thread") this.#move("main");
   }
 
   /**
-   * Move to a new emulator of class `To`, started from the current one's
+   * Move to a new emulator on `place`, started from the current one's
    * whole snapshot. Should the snapshot fail (the old emulator failed or
    * the thread did), the emulator stays where it is.
    */
-  #move(To: typeof LocalTerminal | typeof RemoteTerminal): void {
+  #move(place: EmulatorPlace): void {
     const from = this.#inner;
-    const waiting: ((to: Inner) => void)[] = [];
+    const waiting: ((to: EmulatorHost) => void)[] = [];
     this.#waiting = waiting;
     this.#moved = from.snapshot(Infinity).then((snap) => {
-      let to: Inner = from;
+      let to = from;
       if (snap !== null && !this.#closed) {
         try {
-          to = new To(
-            this.#id,
-            0,
-            0,
-            this.#scrollback,
-            this.#reply,
-            this.#onSettings,
-            snap.json,
-          );
+          to = new HOSTS[place]({
+            start: { snapshot: snap.json },
+            scrollback: this.#scrollback,
+            reply: this.#reply,
+            onSettings: this.#onSettings,
+          });
           if (this.#titleReports !== null) {
             to.setTitleReports(this.#titleReports);
           }
           from.close();
+          this.#place = place;
           this.moves++;
         } catch (e) {
-          console.error(`domterm: an emulator could not move: ${e}`);
+          console.error(
+            `domterm: session ${this.#id}'s emulator could not move: ${e}`,
+          );
           to = from;
         }
       }
@@ -203,7 +224,7 @@ export class SessionEmulator {
     });
   }
 
-  /** See `LocalTerminal.idle`, `RemoteTerminal.idle`. */
+  /** See `EmulatorHost.idle`. */
   idle(): void {
     this.#do((t) => t.idle());
   }

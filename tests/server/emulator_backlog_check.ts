@@ -1,6 +1,7 @@
 /**
  * The back-pressure contract both places a session's emulator runs keep
- * (server/emulator_host.ts, server/emulator_local.ts): a writer that waits
+ * (server/worker_thread_emulator.ts, server/main_thread_emulator.ts): a
+ * writer that waits
  * for `drained()` past EMULATOR_HIGH holds the backlog to about that, and
  * everything written is parsed.
  *

@@ -1,16 +1,14 @@
 /**
  * The emulator thread started from embedded source, as the single-file
- * build does (server/emulator_host.ts `embedEmulatorWorker`,
+ * build does (server/emulator_thread.ts `embedEmulatorWorker`,
  * scripts/bundle.ts): a thread that fails to start leaves no snapshot
  * waiting forever (a session's exit, and so the server's SIGTERM, waits for
  * them), and the next session gets a fresh thread; the real worker, bundled
  * into one module, runs from its source with no file beside it.
  */
 import { assert, assertEquals } from "../assert.ts";
-import {
-  embedEmulatorWorker,
-  RemoteTerminal,
-} from "../../server/emulator_host.ts";
+import { embedEmulatorWorker } from "../../server/emulator_host.ts";
+import { WorkerThreadEmulator } from "../../server/worker_thread_emulator.ts";
 import { bundleEmulatorWorker } from "../../scripts/bundle.ts";
 
 /** `p`, or an error after `ms` saying what did not happen. */
@@ -35,7 +33,11 @@ Deno.test("emulator host: a thread that fails to start answers snapshots with nu
 
 async function brokenThenBundled(): Promise<void> {
   embedEmulatorWorker('throw new Error("broken on purpose");\n');
-  const broken = new RemoteTerminal(9101, 80, 24, 100, () => {});
+  const broken = new WorkerThreadEmulator({
+    start: { cols: 80, rows: 24 },
+    scrollback: 100,
+    reply: () => {},
+  });
   try {
     broken.write(new TextEncoder().encode("lost"));
     // Asked before and after the failure is known: both answered.
@@ -54,7 +56,11 @@ async function brokenThenBundled(): Promise<void> {
   }
 
   embedEmulatorWorker(await bundleEmulatorWorker());
-  const term = new RemoteTerminal(9102, 80, 24, 100, () => {});
+  const term = new WorkerThreadEmulator({
+    start: { cols: 80, rows: 24 },
+    scrollback: 100,
+    reply: () => {},
+  });
   try {
     term.write(new TextEncoder().encode("from the embedded worker"));
     const snap = await within(term.snapshot(), 30_000, "snapshot");

@@ -1,14 +1,14 @@
 /**
- * The emulator thread's back-pressure (server/emulator_host.ts): output
+ * The emulator thread's back-pressure (server/worker_thread_emulator.ts): output
  * posted faster than it is parsed is held to EMULATOR_HIGH by a writer
  * that waits for `drained()`; the thread runs at a lower priority.
  */
 import { assert, assertEquals } from "../assert.ts";
 import {
   EMULATOR_HIGH,
-  RemoteTerminal,
   type SnapshotText,
 } from "../../server/emulator_host.ts";
+import { WorkerThreadEmulator } from "../../server/worker_thread_emulator.ts";
 import { Terminal } from "../../core/emulator/terminal.ts";
 import { checkBacklogBounded } from "./emulator_backlog_check.ts";
 import {
@@ -17,7 +17,11 @@ import {
 } from "../../server/thread_priority.ts";
 
 Deno.test("emulator host: a writer that waits for drained() keeps the backlog bounded; all of it is parsed", async () => {
-  const term = new RemoteTerminal(9001, 80, 24, 100, () => {});
+  const term = new WorkerThreadEmulator({
+    start: { cols: 80, rows: 24 },
+    scrollback: 100,
+    reply: () => {},
+  });
   try {
     await checkBacklogBounded(term, 64 << 20, 64 * 1024);
   } finally {
@@ -26,7 +30,11 @@ Deno.test("emulator host: a writer that waits for drained() keeps the backlog bo
 });
 
 Deno.test("emulator host: drained() resolves at once when closed", async () => {
-  const term = new RemoteTerminal(9002, 80, 24, 100, () => {});
+  const term = new WorkerThreadEmulator({
+    start: { cols: 80, rows: 24 },
+    scrollback: 100,
+    reply: () => {},
+  });
   term.write(new Uint8Array(EMULATOR_HIGH * 2).fill(0x41));
   const waiting = term.drained();
   term.close();
@@ -75,7 +83,11 @@ function niceOf(tid: number): number {
 
 Deno.test("emulator host: output written in many pieces, between resizes and snapshots, is parsed in order, as a local emulator parses it", async () => {
   const enc = new TextEncoder();
-  const remote = new RemoteTerminal(9003, 40, 10, 200, () => {});
+  const remote = new WorkerThreadEmulator({
+    start: { cols: 40, rows: 10 },
+    scrollback: 200,
+    reply: () => {},
+  });
   const local = new Terminal({
     cols: 40,
     rows: 10,
@@ -117,7 +129,11 @@ Deno.test("emulator host: output written in many pieces, between resizes and sna
 });
 
 Deno.test("emulator host: a flood's output is held until the program pauses (idle) or 300 ms passed, small output is parsed at once", async () => {
-  const term = new RemoteTerminal(9005, 80, 24, 100, () => {});
+  const term = new WorkerThreadEmulator({
+    start: { cols: 80, rows: 24 },
+    scrollback: 100,
+    reply: () => {},
+  });
   try {
     const until = async (what: string, ok: () => boolean, ms: number) => {
       const end = performance.now() + ms;

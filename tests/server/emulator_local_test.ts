@@ -1,5 +1,5 @@
 /**
- * The sessions' emulators on the main thread (server/emulator_local.ts):
+ * The sessions' emulators on the main thread (server/main_thread_emulator.ts):
  * parsing is done in slices, so the event loop gets turns while a flood
  * is parsed; back-pressure through `drained()`; snapshots in order; a
  * failing emulator ends only itself.
@@ -7,7 +7,7 @@
 import { assert, assertEquals } from "../assert.ts";
 import { EMULATOR_HIGH } from "../../server/emulator_host.ts";
 import { checkBacklogBounded } from "./emulator_backlog_check.ts";
-import { LocalTerminal } from "../../server/emulator_local.ts";
+import { MainThreadEmulator } from "../../server/main_thread_emulator.ts";
 import { Terminal } from "../../core/emulator/terminal.ts";
 
 function lines(n: number): Uint8Array {
@@ -18,7 +18,11 @@ function lines(n: number): Uint8Array {
 }
 
 Deno.test("emulator local: a writer that waits for drained() keeps the backlog bounded; all of it is parsed", async () => {
-  const term = new LocalTerminal(1, 80, 24, 100, () => {});
+  const term = new MainThreadEmulator({
+    start: { cols: 80, rows: 24 },
+    scrollback: 100,
+    reply: () => {},
+  });
   try {
     await checkBacklogBounded(term, 24 << 20, 800 * 81);
   } finally {
@@ -27,7 +31,11 @@ Deno.test("emulator local: a writer that waits for drained() keeps the backlog b
 });
 
 Deno.test("emulator local: the event loop gets turns while a flood is parsed", async () => {
-  const term = new LocalTerminal(2, 80, 24, 1000, () => {});
+  const term = new MainThreadEmulator({
+    start: { cols: 80, rows: 24 },
+    scrollback: 1000,
+    reply: () => {},
+  });
   try {
     term.write(lines(50_000)); // 4 MB, many slices
     // A timer set now runs between slices, with work still queued.
@@ -47,7 +55,11 @@ Deno.test("emulator local: the event loop gets turns while a flood is parsed", a
 
 Deno.test("emulator local: snapshots hold exactly what was written before them", async () => {
   const replies: string[] = [];
-  const term = new LocalTerminal(3, 40, 5, 500, (d) => replies.push(d));
+  const term = new MainThreadEmulator({
+    start: { cols: 40, rows: 5 },
+    scrollback: 500,
+    reply: (d) => replies.push(d),
+  });
   const plain = new Terminal({ cols: 40, rows: 5, scrollback: 500 });
   try {
     const enc = new TextEncoder();
@@ -72,7 +84,11 @@ Deno.test("emulator local: snapshots hold exactly what was written before them",
 });
 
 Deno.test("emulator local: after close, snapshots are null and drained() resolves", async () => {
-  const term = new LocalTerminal(4, 80, 24, 100, () => {});
+  const term = new MainThreadEmulator({
+    start: { cols: 80, rows: 24 },
+    scrollback: 100,
+    reply: () => {},
+  });
   term.write(new Uint8Array(EMULATOR_HIGH * 2).fill(0x41));
   const waiting = term.drained();
   const snap = term.snapshot();
@@ -83,7 +99,11 @@ Deno.test("emulator local: after close, snapshots are null and drained() resolve
 });
 
 Deno.test("emulator local: once output stops, the history is packed and the snapshot stays the same", async () => {
-  const term = new LocalTerminal(5, 80, 24, 5000, () => {});
+  const term = new MainThreadEmulator({
+    start: { cols: 80, rows: 24 },
+    scrollback: 5000,
+    reply: () => {},
+  });
   try {
     let out = "";
     for (let i = 1; i <= 3000; i++) {
@@ -105,8 +125,16 @@ Deno.test("emulator local: once output stops, the history is packed and the snap
 });
 
 Deno.test("emulator local: a session that goes on printing does not keep another's history from being packed", async () => {
-  const busy = new LocalTerminal(6, 80, 24, 100, () => {});
-  const idle = new LocalTerminal(7, 80, 24, 5000, () => {});
+  const busy = new MainThreadEmulator({
+    start: { cols: 80, rows: 24 },
+    scrollback: 100,
+    reply: () => {},
+  });
+  const idle = new MainThreadEmulator({
+    start: { cols: 80, rows: 24 },
+    scrollback: 5000,
+    reply: () => {},
+  });
   const enc = new TextEncoder();
   let printing = true;
   const printer = (async () => {
@@ -131,7 +159,11 @@ Deno.test("emulator local: a session that goes on printing does not keep another
 });
 
 Deno.test("emulator local: once all emulators are quiet, garbage that grew the heap is collected", async () => {
-  const term = new LocalTerminal(8, 80, 24, 100, () => {});
+  const term = new MainThreadEmulator({
+    start: { cols: 80, rows: 24 },
+    scrollback: 100,
+    reply: () => {},
+  });
   try {
     // 8 MB in V8's large-object space: only a full collection frees it.
     let garbage: number[] | null = new Array(1_000_000).fill(1.5);
@@ -145,6 +177,31 @@ Deno.test("emulator local: once all emulators are quiet, garbage that grew the h
       await new Promise((r) => setTimeout(r, 50));
     }
     assert(ref.deref() === undefined, "collected once quiet");
+  } finally {
+    term.close();
+  }
+});
+
+Deno.test("emulator local: lines that leave the history within a write are not printed, and the model is the same", async () => {
+  const term = new MainThreadEmulator({
+    start: { cols: 80, rows: 24 },
+    scrollback: 100,
+    reply: () => {},
+  });
+  const plain = new Terminal({ cols: 80, rows: 24, scrollback: 100 });
+  try {
+    const enc = new TextEncoder();
+    // 16 KiB pieces of `yes`: thousands of lines each, most of them gone
+    // from a 100-line history before the piece ends.
+    const out = enc.encode("\x1b[32my\x1b[m\r\n".repeat(20_000) + "end\r\n");
+    term.write(out);
+    plain.write(out);
+    const snap = await term.snapshot();
+    assert(
+      term.skippedOutput > out.length / 2,
+      `skipped ${term.skippedOutput}`,
+    );
+    assertEquals(snap!.json, JSON.stringify(plain.snapshot()));
   } finally {
     term.close();
   }

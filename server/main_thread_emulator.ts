@@ -1,13 +1,14 @@
 /**
- * The sessions' emulators on the server's main thread, in time slices: the
- * same face as {@link RemoteTerminal} (`emulator_host.ts`) without a
- * second V8 isolate, which costs the server about 15 MB of resident memory
- * by itself. Work is queued in order (a snapshot holds exactly what was
- * written before it was asked for) and done in slices of at most
- * {@link SLICE_MS}, output in pieces of {@link PIECE_BYTES}, with a turn of
- * the event loop between slices: so parsing never holds up reading the
- * PTY, sending to the windows, input or acknowledgements for longer than
- * a slice (a snapshot, done in one go, is the exception).
+ * The sessions' emulators on the server's main thread, in time slices: an
+ * {@link EmulatorHost} like `WorkerThreadEmulator`
+ * (`worker_thread_emulator.ts`) without a second V8 isolate, which costs
+ * the server about 15 MB of resident memory by itself. Work is queued in
+ * order (a snapshot holds exactly what was written before it was asked
+ * for) and done in slices of at most {@link SLICE_MS}, output in pieces of
+ * {@link PIECE_BYTES}, with a turn of the event loop between slices
+ * (`core/time_sliced_queue.ts`): so parsing never holds up reading the
+ * PTY, sending to the windows, input or acknowledgements for longer than a
+ * slice (a snapshot, done in one go, is the exception).
  *
  * A session's emulator runs here while its output is light
  * (`session_emulator.ts`): here it runs at the browser's priority and
@@ -18,11 +19,17 @@
  * @module
  */
 import { setImmediate } from "node:timers";
-import { Terminal } from "../core/emulator/terminal.ts";
-import type { TerminalEvent } from "../core/terminal_view.ts";
+import type { Terminal } from "../core/emulator/terminal.ts";
+import { TimeSlicedQueue } from "../core/time_sliced_queue.ts";
 import { capSnapshot, MAX_SNAPSHOT_CHARS } from "./snapshot_cap.ts";
 import { fullGc } from "./full_gc.ts";
-import { PACK_IDLE_MS, type SnapshotText } from "./emulator_host.ts";
+import {
+  type EmulatorHost,
+  type EmulatorSetup,
+  newEmulatorTerminal,
+  PACK_IDLE_MS,
+  type SnapshotText,
+} from "./emulator_host.ts";
 import { EmulatorBacklog } from "./emulator_backlog.ts";
 
 /** Longest run of emulator work before the event loop gets a turn, ms. */
@@ -41,73 +48,34 @@ const GC_AFTER_GROWTH = 2 << 20;
 /** V8's heap right after the last full collection here, bytes. */
 let heapAfterGc = 0;
 
-/** One queued piece of work for one emulator. */
-interface Job {
-  term: LocalTerminal;
-  /** Output to parse (from `pos`), or null for `run`. */
-  data: Uint8Array | null;
-  pos: number;
-  run: (() => void) | null;
-}
-
-const queue: Job[] = [];
-let head = 0;
-let scheduled = false;
-
-function schedule(): void {
-  if (scheduled) return;
-  scheduled = true;
+/** The work of all the emulators here, in order. */
+const queue = new TimeSlicedQueue<MainThreadEmulator>({
+  sliceMs: SLICE_MS,
+  pieceBytes: PIECE_BYTES,
+  now: () => performance.now(),
   // Not setTimeout(0): nested timers are clamped to 4 ms, which would
   // leave the emulators idle half the time during a flood.
-  setImmediate(pump);
-}
-
-function enqueue(job: Job): void {
-  job.term.queued++;
-  queue.push(job);
-  schedule();
-}
-
-/** Work through the queue for one slice; the rest waits for the next turn. */
-function pump(): void {
-  scheduled = false;
-  const end = performance.now() + SLICE_MS;
-  while (head < queue.length) {
-    const job = queue[head];
-    const term = job.term;
-    if (job.data !== null) {
-      const to = Math.min(job.data.length, job.pos + PIECE_BYTES);
-      term.parse(job.data.subarray(job.pos, to));
-      job.pos = to;
-      if (to === job.data.length) {
-        queue[head++] = undefined as never;
-        term.done();
-      }
-    } else {
-      queue[head++] = undefined as never;
-      job.run!();
-      term.done();
-    }
-    if (performance.now() >= end) break;
-  }
-  if (head === queue.length) {
-    queue.length = 0;
-    head = 0;
-  } else if (head > 1024) {
-    queue.splice(0, head);
-    head = 0;
-  }
-  if (head < queue.length) schedule();
-  if (toPack.size > 0) packTimer ??= quietTimer(PACK_IDLE_MS);
-}
+  later: (slice) => setImmediate(slice),
+  take: (piece, term) => {
+    term.parse(piece);
+    return piece.length;
+  },
+  done: (term) => term.done(),
+});
 
 /**
  * Emulators that did work since their history was last packed, with the
  * time of their last work: each is packed once it has been quiet for
  * {@link PACK_IDLE_MS}, whatever the others do.
  */
-const toPack = new Map<LocalTerminal, number>();
+const toPack = new Map<MainThreadEmulator, number>();
 let packTimer: ReturnType<typeof setTimeout> | null = null;
+
+/** `term` did work just now: pack its history once it has been quiet for a while. */
+function packLater(term: MainThreadEmulator): void {
+  toPack.set(term, performance.now());
+  packTimer ??= quietTimer(PACK_IDLE_MS);
+}
 
 /** A timer for {@link packIdle} that does not keep the process alive. */
 function quietTimer(ms: number): ReturnType<typeof setTimeout> {
@@ -144,103 +112,78 @@ function packIdle(): void {
 }
 
 /** One session's emulator, on the main thread (see the module comment). */
-export class LocalTerminal {
-  /** Jobs of this emulator in the queue. */
+export class MainThreadEmulator implements EmulatorHost {
+  /** Pieces of work of this emulator in the queue. */
   queued = 0;
-
-  /** A job of this emulator is done (called by the queue). */
-  done(): void {
-    if (--this.queued === 0) toPack.set(this, performance.now());
-  }
-
   #term: Terminal | null;
   #backlog = new EmulatorBacklog();
+  #packedLines = 0;
 
-  /**
-   * `reply` receives the emulator's answers to the program's queries;
-   * `onSettings` the JSON of each `OSC 88` the program prints. With
-   * `snapshot` (a whole snapshot's JSON, as `snapshot(Infinity)` gives
-   * it) the emulator starts in that state, its size included. `_id` is
-   * there for the same signature as `RemoteTerminal`.
-   */
-  constructor(
-    _id: number,
-    cols: number,
-    rows: number,
-    scrollback: number,
-    reply: (data: string) => void,
-    onSettings?: (json: string) => void,
-    snapshot?: string,
-  ) {
-    const options = {
-      scrollback,
-      reply,
-      onEvent: (e: TerminalEvent) => {
-        if (e.type === "settings") onSettings?.(e.json);
-      },
-    };
-    this.#term = snapshot === undefined
-      ? new Terminal({ ...options, cols, rows })
-      : Terminal.restore(JSON.parse(snapshot), options);
+  constructor(setup: EmulatorSetup) {
+    this.#term = newEmulatorTerminal(setup);
     // A restored history is packed once quiet, as a parsed one is.
-    if (snapshot !== undefined) {
-      toPack.set(this, performance.now());
-      packTimer ??= quietTimer(PACK_IDLE_MS);
-    }
+    if ("snapshot" in setup.start) packLater(this);
+  }
+
+  /** A piece of work of this emulator is done (called by the queue). */
+  done(): void {
+    if (--this.queued === 0) packLater(this);
   }
 
   /** Parse `data` now (called by the queue). */
   parse(data: Uint8Array): void {
-    this.guard(() => this.#term?.write(data));
+    this.#guard(() => this.#term?.write(data));
     this.#backlog.parsed(data.length);
   }
 
   /** Run `f`; an exception (a bug in the emulator) ends this emulator only. */
-  guard(f: () => void): void {
+  #guard(f: () => void): void {
     if (this.#term === null) return;
     try {
       f();
     } catch (e) {
       // Say so; the session goes on without snapshots.
       console.error(`domterm: a session's emulator failed: ${e}`);
-      this.#fail();
+      this.#term = null;
+      this.#backlog.clear();
     }
-  }
-
-  #fail(): void {
-    this.#term = null;
-    this.#backlog.clear();
   }
 
   /** Pack the history (see `Buffer.compactHistory`); returns the lines packed. */
   compact(): number {
     let n = 0;
-    this.guard(() => n = this.#term?.normalBuffer.compactHistory() ?? 0);
+    this.#guard(() => n = this.#term?.normalBuffer.compactHistory() ?? 0);
     this.#packedLines += n;
     return n;
   }
 
-  #packedLines = 0;
   /** Lines packed so far (for tests and benchmarks). */
   get packedLines(): number {
     return this.#packedLines;
   }
 
+  /** Bytes of output not printed because they left the history unseen (for tests and benchmarks). */
+  get skippedOutput(): number {
+    return this.#term?.skippedOutput ?? 0;
+  }
+
+  /** Queue `run` after the work queued so far (it runs even once closed or failed). */
+  #task(run: () => void): void {
+    this.queued++;
+    queue.pushTask(run, this);
+  }
+
   #later(f: (t: Terminal) => void): void {
     if (this.#term === null) return;
-    enqueue({
-      term: this,
-      data: null,
-      pos: 0,
-      run: () => this.guard(() => f(this.#term!)),
-    });
+    this.#task(() => this.#guard(() => f(this.#term!)));
   }
 
   /** Feed output; `data` must not change afterwards (the read loop's chunks do not). */
   write(data: Uint8Array): void {
     if (this.#term === null || data.length === 0) return;
     this.#backlog.add(data.length);
-    enqueue({ term: this, data, pos: 0, run: null });
+    this.queued++;
+    queue.pushData(data, this);
   }
 
   /** Nothing to do: this emulator does not hold output back. */
@@ -281,16 +224,11 @@ export class LocalTerminal {
   snapshot(maxChars = MAX_SNAPSHOT_CHARS): Promise<SnapshotText | null> {
     if (this.#term === null) return Promise.resolve(null);
     const { promise, resolve } = Promise.withResolvers<SnapshotText | null>();
-    enqueue({
-      term: this,
-      data: null,
-      pos: 0,
-      // Runs even once closed or failed (then the answer is null).
-      run: () => {
-        let out: SnapshotText | null = null;
-        this.guard(() => out = capSnapshot(this.#term!, maxChars));
-        resolve(out);
-      },
+    // Runs even once closed or failed (then the answer is null).
+    this.#task(() => {
+      let out: SnapshotText | null = null;
+      this.#guard(() => out = capSnapshot(this.#term!, maxChars));
+      resolve(out);
     });
     return promise;
   }

@@ -1,0 +1,124 @@
+/**
+ * One session's emulator on the emulator thread (`emulator_thread.ts`,
+ * `emulator_worker.ts`): the {@link EmulatorHost} whose work is posted to
+ * the thread, which parses at a lower priority than the browser and holds
+ * a flood's output for large writes.
+ *
+ * @module
+ */
+import { MAX_SNAPSHOT_CHARS } from "./snapshot_cap.ts";
+import { EMULATOR_LOW, EmulatorBacklog } from "./emulator_backlog.ts";
+import type {
+  EmulatorHost,
+  EmulatorSetup,
+  SnapshotText,
+} from "./emulator_host.ts";
+import {
+  emulatorThreadFailed,
+  joinEmulatorThread,
+  leaveEmulatorThread,
+  requestSnapshot,
+  type ToEmulator,
+} from "./emulator_thread.ts";
+
+/** One session's emulator, on the emulator thread. */
+export class WorkerThreadEmulator implements EmulatorHost {
+  #id: number;
+  #w: Worker;
+  #closed = false;
+  /** Bytes posted and not yet parsed. */
+  #backlog = new EmulatorBacklog();
+  /** Output was written since the last `idle`. */
+  #wrote = false;
+
+  /** Start the emulator on the thread (the thread too, if it is not running). */
+  constructor(setup: EmulatorSetup) {
+    const backlog = this.#backlog;
+    const onSettings = setup.onSettings;
+    const { id, thread } = joinEmulatorThread({
+      reply: setup.reply,
+      parsed: (bytes) => backlog.parsed(bytes),
+      settings: (json) => onSettings?.(json),
+      failed: () => backlog.clear(),
+    });
+    this.#id = id;
+    this.#w = thread;
+    const { start, scrollback } = setup;
+    this.#post({ t: "new", id, start, scrollback });
+  }
+
+  #post(m: ToEmulator): void {
+    if (!this.#closed) this.#w.postMessage(m);
+  }
+
+  /** Feed output (copied: the caller may keep using `data`). */
+  write(data: Uint8Array): void {
+    if (this.#closed || emulatorThreadFailed()) return;
+    this.#backlog.add(data.length);
+    this.#post({ t: "write", id: this.#id, data });
+    this.#wrote = true;
+  }
+
+  /**
+   * The program has no more output for now (the PTY read waits): output
+   * the thread holds for a larger write is parsed unless more comes soon.
+   * Until then it does not know whether a gap is the program's or the
+   * windows' flow control holding the read loop back.
+   */
+  idle(): void {
+    if (!this.#wrote) return;
+    this.#wrote = false;
+    this.#post({ t: "idle", id: this.#id });
+  }
+
+  /** Bytes written and not parsed yet. */
+  get backlog(): number {
+    return this.#backlog.bytes;
+  }
+
+  /**
+   * Resolves once the backlog is down to `EMULATOR_LOW` (at once when
+   * it is, when closed, or when the emulator thread failed).
+   */
+  drained(): Promise<void> {
+    const gone = this.#closed || emulatorThreadFailed();
+    // Output the thread holds back for a larger write (emulator_worker.ts)
+    // must not wait for more: the writer waits for it.
+    if (this.#backlog.bytes > EMULATOR_LOW && !gone) {
+      this.#post({ t: "flush", id: this.#id });
+    }
+    return this.#backlog.drained(gone);
+  }
+
+  resize(cols: number, rows: number): void {
+    this.#post({ t: "resize", id: this.#id, cols, rows });
+  }
+
+  /** Whether XTWINOPS 20/21 report the titles (the `title-reporting` setting). */
+  setTitleReports(on: boolean): void {
+    this.#post({ t: "title-reports", id: this.#id, on });
+  }
+
+  clearHistory(): void {
+    this.#post({ t: "clear-history", id: this.#id });
+  }
+
+  setCellSize(width: number, height: number): void {
+    this.#post({ t: "cell", id: this.#id, width, height });
+  }
+
+  /** The emulator's snapshot after everything posted so far, as JSON text (null once closed). */
+  snapshot(maxChars = MAX_SNAPSHOT_CHARS): Promise<SnapshotText | null> {
+    if (this.#closed || emulatorThreadFailed()) return Promise.resolve(null);
+    return requestSnapshot(this.#w, this.#id, maxChars);
+  }
+
+  /** Forget this emulator; the thread ends with the last one. */
+  close(): void {
+    if (this.#closed) return;
+    this.#post({ t: "close", id: this.#id });
+    this.#closed = true;
+    this.#backlog.clear();
+    leaveEmulatorThread(this.#id);
+  }
+}
