@@ -1,0 +1,355 @@
+/**
+ * Tests from esctest2 (George Nachman's esctest as extended by Thomas
+ * Dickey), each named after the esctest2 test it follows: the same
+ * sequences sent, the same values expected (cursor positions are esctest's
+ * 1-based Point(column, row); a blank cell reads as " "). The harness
+ * honours resize requests at once, as the window does.
+ */
+import {
+  assertEquals,
+  CSI,
+  DCS,
+  ESC,
+  makeTerminal,
+  OSC,
+  ST,
+} from "./helpers.ts";
+import type { TestTerminal } from "./helpers.ts";
+import { screenLine } from "./helpers.ts";
+
+/** A terminal driven the way esctest drives one. */
+class Esc {
+  t: TestTerminal;
+  constructor(cols = 80, rows = 24) {
+    this.t = makeTerminal(cols, rows);
+  }
+  get width(): number {
+    return this.t.term.cols;
+  }
+  get height(): number {
+    return this.t.term.rows;
+  }
+  /** Write, then apply the resize requests (the window's part). */
+  w(s: string): this {
+    const before = this.t.events.length;
+    this.t.term.write(s);
+    for (const e of this.t.events.slice(before)) {
+      if (e.type === "resize-request") this.t.term.resize(e.cols, e.rows);
+    }
+    return this;
+  }
+  cup(x: number, y: number): this {
+    return this.w(`${CSI}${y};${x}H`);
+  }
+  decset(m: number): this {
+    return this.w(`${CSI}?${m}h`);
+  }
+  decreset(m: number): this {
+    return this.w(`${CSI}?${m}l`);
+  }
+  /** GetCursorPosition: [column, row], 1-based. */
+  pos(): [number, number] {
+    return [this.t.term.cursorX + 1, this.t.term.cursorY + 1];
+  }
+  /** The characters of Rect(left, top, right, bottom), a string per row. */
+  chars(left: number, top: number, right: number, bottom: number): string[] {
+    const out: string[] = [];
+    for (let y = top; y <= bottom; y++) {
+      let row = "";
+      const l = screenLine(this.t.term, y - 1);
+      for (let x = left; x <= right; x++) row += l.text(x - 1) || " ";
+      out.push(row);
+    }
+    return out;
+  }
+  /** Everything replied since the last call. */
+  read(): string {
+    const r = this.t.replies.join("");
+    this.t.replies.length = 0;
+    return r;
+  }
+}
+
+const DECAWM = 7, DECLRMM = 69, MORE_FIX = 41;
+const REVERSE_WRAP_INLINE = 45, REVERSE_WRAP_EXTEND = 1045;
+const NEL = `${ESC}E`, TAB = "\t", BS = "\b", CRLF = "\r\n";
+const SPA = `${ESC}V`, EPA = `${ESC}W`;
+
+function esctest(name: string, fn: (e: Esc) => void): void {
+  Deno.test(`esctest2: ${name}`, () => fn(new Esc()));
+}
+
+// ------------------------------------------------------ left/right margins
+
+esctest("test_NEL_MovesDoesNotScrollOutsideLeftRight", (e) => {
+  e.w(`${CSI}2;5r`).decset(DECLRMM).w(`${CSI}2;5s`);
+  e.cup(3, 5).w("x");
+  e.cup(6, 5).w(NEL);
+  assertEquals(e.pos(), [2, 5]);
+  assertEquals(e.chars(3, 5, 3, 5), ["x"]);
+  e.cup(6, 4).w(NEL);
+  assertEquals(e.pos(), [2, 5]);
+  e.cup(6, e.height).w(NEL);
+  assertEquals(e.pos(), [2, e.height]);
+  assertEquals(e.chars(3, 5, 3, 5), ["x"]);
+  e.cup(1, 5).w(NEL);
+  assertEquals(e.pos(), [1, 5]);
+  assertEquals(e.chars(3, 5, 3, 5), ["x"]);
+  e.cup(1, e.height).w(NEL);
+  assertEquals(e.pos(), [1, e.height]);
+  assertEquals(e.chars(3, 5, 3, 5), ["x"]);
+});
+
+esctest("test_DECSET_DECAWM_NoLineWrapOnTabWithLeftRightMargin", (e) => {
+  e.decset(DECAWM).w(`${CSI}8;24;80t`).decset(DECLRMM).w(`${CSI}10;20s`);
+  assertEquals(e.pos(), [1, 1]);
+  e.w(TAB);
+  assertEquals(e.pos(), [9, 1]);
+  e.w(TAB);
+  assertEquals(e.pos(), [17, 1]);
+  e.w(TAB);
+  assertEquals(e.pos(), [20, 1]);
+  e.w(TAB);
+  assertEquals(e.pos(), [20, 1]);
+});
+
+esctest("test_DECSET_DECAWM_TabDoesNotWrapAround", (e) => {
+  e.decset(DECAWM);
+  e.w(TAB.repeat(e.width / 8 + 2));
+  assertEquals(e.pos(), [e.width, 1]);
+});
+
+// ----------------------------------------------------------- more(1) fix
+
+function fillLineAndWriteTab(e: Esc): void {
+  e.w(CRLF + "x".repeat(e.width) + TAB);
+}
+
+esctest("test_DECSET_MoreFix", (e) => {
+  e.decset(MORE_FIX);
+  fillLineAndWriteTab(e);
+  assertEquals(e.pos()[0], 9);
+  e.w("1");
+  assertEquals(e.chars(9, 3, 9, 3), ["1"]);
+  e.decreset(MORE_FIX);
+  fillLineAndWriteTab(e);
+  assertEquals(e.pos()[0], e.width);
+  e.w("2");
+  assertEquals(e.chars(1, 5, 1, 5), ["2"]);
+});
+
+// ------------------------------------------------------- reverse wrap
+
+// esctest's ReverseWraparound() is 1045 for xterm 383 and later.
+const RW = REVERSE_WRAP_EXTEND;
+
+esctest("test_DECSET_ReverseWraparound_BS", (e) => {
+  e.decset(RW).decset(DECAWM).cup(1, 2).w(BS);
+  assertEquals(e.pos()[0], e.width);
+});
+
+esctest("test_DECSET_ReverseWraparoundLastCol_BS", (e) => {
+  e.decset(RW).decset(DECAWM).cup(e.width - 1, 1).w("a");
+  assertEquals(e.pos()[0], e.width);
+  e.w("b");
+  assertEquals(e.pos()[0], e.width);
+  e.w(BS);
+  assertEquals(e.pos()[0], e.width);
+});
+
+esctest("test_DECSET_ReverseWraparound_Multi", (e) => {
+  e.cup(e.width - 1, 1).w("abcd").decset(RW).decset(DECAWM).w(`${CSI}4D`);
+  assertEquals(e.pos()[0], e.width - 1);
+});
+
+esctest("test_DECSET_ResetReverseWraparoundDisablesIt", (e) => {
+  e.decreset(RW).decset(DECAWM).cup(1, 2).w(BS);
+  assertEquals(e.pos()[0], 1);
+});
+
+esctest("test_DECSET_ReverseWraparound_RequiresDECAWM", (e) => {
+  e.cup(1, 2).decset(RW).decreset(DECAWM).w(BS);
+  assertEquals(e.pos()[0], 1);
+});
+
+esctest("test_BS_WrapsInWraparoundMode", (e) => {
+  e.decset(DECAWM).decset(RW).cup(1, 3).w(BS);
+  assertEquals(e.pos(), [e.width, 2]);
+});
+
+esctest("test_BS_InitialReverseWraparound", (e) => {
+  e.decset(DECAWM).decset(REVERSE_WRAP_INLINE).cup(1, 1).w(NEL).w(BS);
+  assertEquals(e.pos(), [1, 2]);
+});
+
+esctest("test_BS_ReverseWrapRequiresDECAWM", (e) => {
+  e.decreset(DECAWM).decset(RW).cup(1, 3).w(BS);
+  assertEquals(e.pos(), [1, 3]);
+  e.decset(DECAWM).decreset(RW).cup(1, 3).w(BS);
+  assertEquals(e.pos(), [1, 3]);
+});
+
+esctest("test_BS_ReverseWrapWithLeftRight", (e) => {
+  e.decset(DECAWM).decset(RW).decset(DECLRMM).w(`${CSI}5;10s`);
+  e.cup(5, 3).w(BS);
+  assertEquals(e.pos(), [10, 2]);
+});
+
+esctest("test_BS_ReversewrapFromLeftEdgeToRightMargin", (e) => {
+  e.decset(DECAWM).decset(RW).decset(DECLRMM).w(`${CSI}5;10s`);
+  e.cup(1, 3).w(BS);
+  assertEquals(e.pos(), [10, 2]);
+});
+
+esctest("test_BS_ReverseWrapGoesToBottom", (e) => {
+  e.decset(DECAWM).decset(RW).w(`${CSI}2;5r`).cup(1, 2).w(BS);
+  assertEquals(e.pos(), [80, 5]);
+});
+
+esctest("test_BS_ReverseWrapStartingInDoWrapPosition", (e) => {
+  e.decset(DECAWM).decset(RW).cup(e.width - 1, 1).w("ab").w(BS).w("X");
+  assertEquals(e.chars(e.width - 1, 1, e.width, 1), ["aX"]);
+});
+
+esctest("test_BS_CursorStartsInDoWrapPosition", (e) => {
+  e.cup(e.width - 1, 1).w("ab").w(BS).w("X");
+  assertEquals(e.chars(e.width - 1, 1, e.width, 1), ["Xb"]);
+});
+
+esctest("test_BS_AfterNoWrappedInlines", (e) => {
+  e.decset(DECAWM).decset(REVERSE_WRAP_INLINE);
+  const fill = "*".repeat(e.width - 2) + "\n";
+  e.cup(1, 3).w(fill).w(fill);
+  e.cup(5, 5).w(BS.repeat(e.width * 2));
+  assertEquals(e.pos(), [1, 4]);
+});
+
+esctest("test_BS_AfterOneWrappedInline", (e) => {
+  e.decset(DECAWM).decset(REVERSE_WRAP_INLINE);
+  const fill = "*".repeat((e.width + 2) * 2);
+  e.cup(1, 3).w(fill + "\n" + fill);
+  e.w(BS.repeat(e.width * 5));
+  assertEquals(e.pos(), [1, 6]);
+});
+
+// ------------------------------------------------- ISO protection, DECSERA
+
+esctest("test_DECSERA_doesNotRespectISOProtect", (e) => {
+  e.w("a").w(SPA).w("b").w(EPA).w(`${CSI}1;1;1;2\${`);
+  assertEquals(e.chars(1, 1, 2, 1), ["  "]);
+});
+
+esctest("test_DECSED_doesNotRespectISOProtect", (e) => {
+  e.w("a").w(SPA).w("b").w(EPA).w(`${CSI}?2J`);
+  assertEquals(e.chars(1, 1, 2, 1), ["  "]);
+});
+
+esctest("test_DECSEL_doesNotRespectISOProtect", (e) => {
+  e.w("a").w(SPA).w("b").w(EPA).w(`${CSI}?2K`);
+  assertEquals(e.chars(1, 1, 2, 1), ["  "]);
+});
+
+// ------------------------------------------------------- the title stack
+
+const setWindow = (s: string) => `${OSC}2;${s}${ST}`;
+const setIcon = (s: string) => `${OSC}1;${s}${ST}`;
+const setBoth = (s: string) => `${OSC}0;${s}${ST}`;
+const push = (w: number) => `${CSI}22;${w}t`;
+const pop = (w: number) => `${CSI}23;${w}t`;
+
+/** [window title, icon title] as the reports (21 t, 20 t) give them. */
+function titles(e: Esc): [string, string] {
+  e.read();
+  e.w(`${CSI}21t`);
+  const w = e.read();
+  e.w(`${CSI}20t`);
+  const i = e.read();
+  const body = (r: string, k: string) => {
+    if (!r.startsWith(OSC + k) || !r.endsWith(ST)) throw new Error(r);
+    return r.slice(OSC.length + 1, -ST.length);
+  };
+  return [body(w, "l"), body(i, "L")];
+}
+
+esctest("test_XtermWinops_PushIconAndWindow_PopIconAndWindow", (e) => {
+  e.w(setBoth("s")).w(push(0));
+  e.w(setWindow("x")).w(setIcon("x"));
+  assertEquals(titles(e), ["x", "x"]);
+  e.w(pop(0));
+  assertEquals(titles(e), ["s", "s"]);
+});
+
+esctest("test_XtermWinops_PushIconAndWindow_PopIcon", (e) => {
+  e.w(setBoth("s")).w(push(0));
+  e.w(setWindow("x")).w(setIcon("x"));
+  e.w(pop(1));
+  assertEquals(titles(e), ["x", "s"]);
+  e.w(pop(2)); // the entry is used up: nothing to pop
+  assertEquals(titles(e), ["x", "s"]);
+});
+
+esctest("test_XtermWinops_PushIconAndWindow_PopWindow", (e) => {
+  e.w(setBoth("s")).w(push(0));
+  e.w(setWindow("x")).w(setIcon("x"));
+  e.w(pop(2));
+  assertEquals(titles(e), ["s", "x"]);
+  e.w(pop(1));
+  assertEquals(titles(e), ["s", "x"]);
+});
+
+esctest("test_XtermWinops_PushIcon_PopIcon", (e) => {
+  e.w(setWindow("x")).w(setIcon("s")).w(push(1));
+  e.w(setIcon("y")).w(pop(1));
+  assertEquals(titles(e), ["x", "s"]);
+});
+
+esctest("test_XtermWinops_PushWindow_PopWindow", (e) => {
+  e.w(setIcon("x")).w(setWindow("s")).w(push(2));
+  e.w(setWindow("y")).w(pop(2));
+  assertEquals(titles(e), ["s", "x"]);
+});
+
+esctest("test_XtermWinops_PushIconThenWindowThenPopBoth", (e) => {
+  e.w(setWindow("a1")).w(setIcon("b2"));
+  e.w(push(1)).w(push(2));
+  e.w(setWindow("y")).w(setIcon("z"));
+  e.w(pop(0));
+  assertEquals(titles(e), ["a1", "b2"]);
+});
+
+esctest("test_XtermWinops_PushMultiplePopMultiple_Icon", (e) => {
+  for (const s of ["a1", "b2"]) e.w(setIcon(s)).w(push(1));
+  e.w(setIcon("z")).w(pop(1));
+  assertEquals(titles(e)[1], "b2");
+  e.w(pop(1));
+  assertEquals(titles(e)[1], "a1");
+});
+
+esctest("test_XtermWinops_PushMultiplePopMultiple_Window", (e) => {
+  for (const s of ["a1", "b2"]) e.w(setWindow(s)).w(push(2));
+  e.w(setWindow("z")).w(pop(2));
+  assertEquals(titles(e)[0], "b2");
+  e.w(pop(2));
+  assertEquals(titles(e)[0], "a1");
+});
+
+// ---------------------------------------------------------------- DECRQSS
+
+esctest("test_DECRQSS_DECSACE", (e) => {
+  e.w(`${CSI}0*x`).read();
+  e.w(`${DCS}$q*x${ST}`);
+  assertEquals(e.read(), `${DCS}1$r0*x${ST}`);
+});
+
+esctest("test_DECRQSS_DECSLPP", (e) => {
+  e.w(`${CSI}27t`).read();
+  e.w(`${DCS}$qt${ST}`);
+  assertEquals(e.read(), `${DCS}1$r27t${ST}`);
+});
+
+esctest("test_XtermWinops_DECSLPP", (e) => {
+  e.w(`${CSI}8;10;90t`);
+  assertEquals([e.width, e.height], [90, 10]);
+  e.w(`${CSI}24t`);
+  assertEquals([e.width, e.height], [90, 24]);
+});
