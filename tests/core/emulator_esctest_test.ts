@@ -353,3 +353,156 @@ esctest("test_XtermWinops_DECSLPP", (e) => {
   e.w(`${CSI}24t`);
   assertEquals([e.width, e.height], [90, 24]);
 });
+
+// -------------------------------- 8-bit controls (sent as UTF-8 C1, as
+// esctest's ALLOW_C2_CONTROLS: domterm reads UTF-8)
+
+const S8C1T = `${ESC} G`, S7C1T = `${ESC} F`;
+
+esctest("test_S8C1T_CSI", (e) => {
+  e.w(S8C1T).w("\x9b2;1H").w(S7C1T);
+  assertEquals(e.pos(), [1, 2]);
+});
+
+esctest("test_S8C1T_DCS", (e) => {
+  e.w(`${CSI}5;6r`).w(S8C1T).read();
+  e.w("\x90$qr\x9c");
+  const result = e.read();
+  e.w(S7C1T);
+  assertEquals(result, "\x901$r5;6r\x9c");
+});
+
+esctest("test_S8C1T_SPA_EPA", (e) => {
+  e.w(S8C1T).w("a").w("b").w("\x96").w("c").w("\x97").w(S7C1T);
+  e.cup(1, 1).w(`${CSI}3X`);
+  assertEquals(e.chars(1, 1, 3, 1), ["  c"]);
+});
+
+// ----------------------------------------------------------------- DECSCL
+
+const decscl = (level: number, seven?: number) =>
+  `${CSI}${level}${seven === undefined ? "" : `;${seven}`}"p`;
+
+esctest("test_DECSCL_Level2DoesntSupportDECRQM", (e) => {
+  e.w("Hello world.").w(decscl(62, 1)).read();
+  e.w(`${CSI}4$p`);
+  assertEquals(e.read(), "");
+});
+
+esctest("test_DSCSCL_Level2Supports7BitControls", (e) => {
+  e.w(decscl(62, 1)).cup(2, 2);
+  assertEquals(e.pos(), [2, 2]);
+});
+
+esctest("test_DSCSCL_Level3_SupportsDECRQMDoesntSupportDECSLRM", (e) => {
+  e.w(decscl(63, 1)).read();
+  e.w(`${CSI}4$p`);
+  assertEquals(e.read(), `${CSI}4;2$y`);
+  e.decset(DECLRMM).w(`${CSI}5;6s`).cup(5, 1).w("abc");
+  assertEquals(e.pos()[0], 8);
+});
+
+esctest("test_DECSCL_Level4_SupportsDECSLRMDoesntSupportDECNCSM", (e) => {
+  e.w(decscl(64, 1)).decset(40).decreset(3).decset(95).cup(1, 1).w("1");
+  e.decset(3);
+  assertEquals(e.chars(1, 1, 1, 1), [" "]);
+  e.decset(DECLRMM).w(`${CSI}5;6s`).cup(5, 1).w("abc");
+  assertEquals(e.pos()[0], 6);
+});
+
+esctest("test_DECSCL_Level5_SupportsDECNCSM", (e) => {
+  e.w(decscl(65, 1)).decset(40).decreset(3).decset(95).cup(1, 1).w("1");
+  e.decset(3);
+  assertEquals(e.chars(1, 1, 1, 1), ["1"]);
+});
+
+// ----------------------------------------------------------------- DECRQM
+
+/** esctest's requestAnsiMode / requestDECMode: [mode, value]. */
+function requestMode(e: Esc, mode: number, dec: boolean): [number, number] {
+  e.read();
+  e.w(`${CSI}${dec ? "?" : ""}${mode}$p`);
+  const r = e.read();
+  const m = r.match(/^\x1b\[\??(\d+);(\d+)\$y$/);
+  if (m === null) throw new Error(`no DECRPM: ${JSON.stringify(r)}`);
+  return [Number(m[1]), Number(m[2])];
+}
+
+/** doModifiableAnsiTest / doModifiableDecTest. */
+function modifiable(e: Esc, mode: number, dec: boolean): void {
+  const q = dec ? "?" : "";
+  const set = () => e.w(`${CSI}${q}${mode}h`);
+  const reset = () => e.w(`${CSI}${q}${mode}l`);
+  const [first, second] = requestMode(e, mode, dec)[1] === 2
+    ? [set, reset]
+    : [reset, set];
+  const want = first === set ? [1, 2] : [2, 1];
+  first();
+  assertEquals(requestMode(e, mode, dec), [mode, want[0]]);
+  second();
+  assertEquals(requestMode(e, mode, dec), [mode, want[1]]);
+}
+
+esctest("test_DECRQM", (e) => {
+  assertEquals(requestMode(e, 4, false).length, 2);
+});
+
+for (
+  const [name, mode] of [["KAM", 2], ["IRM", 4], ["SRM", 12], ["LNM", 20]] as [
+    string,
+    number,
+  ][]
+) {
+  esctest(`test_DECRQM_ANSI_${name}`, (e) => modifiable(e, mode, false));
+}
+
+for (
+  const [name, mode] of [
+    ["GATM", 1],
+    ["SRTM", 5],
+    ["VEM", 7],
+    ["HEM", 10],
+    ["PUM", 11],
+    ["FEAM", 13],
+    ["FETM", 14],
+    ["MATM", 15],
+    ["TTM", 16],
+    ["SATM", 17],
+    ["TSM", 18],
+    ["EBM", 19],
+  ] as [string, number][]
+) {
+  esctest(`test_DECRQM_ANSI_${name}`, (e) => {
+    assertEquals(requestMode(e, mode, false), [mode, 4]);
+  });
+}
+
+for (
+  const [name, mode] of [
+    ["DECCKM", 1],
+    ["DECCOLM", 3],
+    ["DECSCLM", 4],
+    ["DECSCNM", 5],
+    ["DECOM", 6],
+    ["DECAWM", 7],
+    ["DECARM", 8], // an xterm known bug in esctest2: xterm reports 4
+    ["DECPFF", 18],
+    ["DECPEX", 19],
+    ["DECTCEM", 25],
+    ["DECHEBM", 35],
+    ["DECNRCM", 42],
+    ["DECNKM", 66],
+    ["DECBKM", 67],
+    ["DECLRMM", 69],
+    ["DECNCSM", 95],
+  ] as [string, number][]
+) {
+  esctest(`test_DECRQM_DEC_${name}`, (e) => {
+    e.decset(40); // Allow80To132, as esctest does for xterm
+    modifiable(e, mode, true);
+  });
+}
+
+esctest("test_DECRQM_DEC_DECHCCM", (e) => {
+  assertEquals(requestMode(e, 60, true), [60, 4]);
+});
