@@ -506,3 +506,95 @@ for (
 esctest("test_DECRQM_DEC_DECHCCM", (e) => {
   assertEquals(requestMode(e, 60, true), [60, 4]);
 });
+
+// ------------------------------------------- IND, RI, LF outside margins
+
+/** The esctest2 setup of the *_MovesDoesNotScrollOutsideLeftRight tests. */
+function marginsWithX(e: Esc): void {
+  e.w(`${CSI}2;5r`).decset(DECLRMM).w(`${CSI}2;5s`).cup(3, 5).w("x");
+}
+
+esctest("test_IND_MovesDoesNotScrollOutsideLeftRight", (e) => {
+  marginsWithX(e);
+  for (
+    const [x, y] of [[6, 5], [6, e.height], [1, 5], [1, e.height]]
+  ) {
+    e.cup(x, y).w(`${ESC}D`);
+    assertEquals(e.pos(), [x, y]);
+    assertEquals(e.chars(3, 5, 3, 5), ["x"]);
+  }
+});
+
+esctest("test_RI_MovesDoesNotScrollOutsideLeftRight", (e) => {
+  marginsWithX(e);
+  for (const [x, y] of [[6, 2], [6, 1], [1, 2], [1, 1]]) {
+    e.cup(x, y).w(`${ESC}M`);
+    assertEquals(e.pos(), [x, y]);
+    assertEquals(e.chars(3, 5, 3, 5), ["x"]);
+  }
+});
+
+esctest("test_LF_MovesDoesNotScrollOutsideLeftRight", (e) => {
+  marginsWithX(e);
+  e.cup(6, 5).w("\n");
+  assertEquals(e.pos(), [6, 5]);
+  assertEquals(e.chars(3, 5, 3, 5), ["x"]);
+  e.cup(6, 4).w("\n");
+  assertEquals(e.pos(), [6, 5]);
+  for (const [x, y] of [[6, e.height], [1, 5], [1, e.height]]) {
+    e.cup(x, y).w("\n");
+    assertEquals(e.pos(), [x, y]);
+    assertEquals(e.chars(3, 5, 3, 5), ["x"]);
+  }
+});
+
+esctest("test_IND_8bit", (e) => {
+  e.cup(5, 3).w(S8C1T).w("\x84").w(S7C1T);
+  assertEquals(e.pos(), [5, 4]);
+});
+
+esctest("test_NEL_8bit", (e) => {
+  e.cup(5, 3).w(S8C1T).w("\x85").w(S7C1T);
+  assertEquals(e.pos(), [1, 4]);
+});
+
+esctest("test_RI_8bit", (e) => {
+  e.cup(5, 3).w(S8C1T).w("\x8d").w(S7C1T);
+  assertEquals(e.pos(), [5, 2]);
+});
+
+// ----------------------------------------------------------------- DECAWM
+
+esctest("test_DECSET_DECAWM", (e) => {
+  e.cup(e.width - 1, 1).decset(DECAWM).w("abc");
+  assertEquals(e.chars(1, 2, 1, 2), ["c"]);
+  e.cup(e.width - 1, 1).decreset(DECAWM).w("ABC");
+  assertEquals(e.chars(e.width - 1, 1, e.width, 1), ["AC"]);
+  assertEquals(e.chars(1, 2, 1, 2), ["c"]);
+});
+
+esctest("test_DECSET_DECAWM_CursorAtRightMargin", (e) => {
+  e.decset(DECAWM);
+  assertEquals(e.pos()[0], 1);
+  e.w("x".repeat(e.width - 2));
+  assertEquals(e.pos()[0], e.width - 1);
+  e.w("x");
+  assertEquals(e.pos()[0], e.width);
+  e.w("x");
+  assertEquals(e.pos()[0], e.width);
+  e.w("x");
+  assertEquals(e.pos()[0], 2);
+});
+
+esctest("test_DECSET_DECAWM_OnRespectsLeftRightMargin", (e) => {
+  e.decset(DECLRMM).w(`${CSI}5;9s`).w(`${CSI}5;9r`).cup(8, 9).decset(DECAWM);
+  e.w("abcdef");
+  assertEquals(e.chars(5, 8, 9, 9), ["   ab", "cdef "]);
+});
+
+esctest("test_DECSET_DECAWM_OffRespectsLeftRightMargin", (e) => {
+  e.decset(DECLRMM).w(`${CSI}5;9s`).w(`${CSI}5;9r`).cup(8, 9);
+  e.decreset(DECAWM).w("abcdef");
+  assertEquals(e.pos()[0], 9);
+  assertEquals(e.chars(5, 8, 9, 9), ["     ", "   af"]);
+});
