@@ -423,7 +423,9 @@ function requestMode(e: Esc, mode: number, dec: boolean): [number, number] {
   e.read();
   e.w(`${CSI}${dec ? "?" : ""}${mode}$p`);
   const r = e.read();
-  const m = r.match(/^\x1b\[\??(\d+);(\d+)\$y$/);
+  const m = r.startsWith(CSI)
+    ? r.slice(CSI.length).match(/^\??(\d+);(\d+)\$y$/)
+    : null;
   if (m === null) throw new Error(`no DECRPM: ${JSON.stringify(r)}`);
   return [Number(m[1]), Number(m[2])];
 }
