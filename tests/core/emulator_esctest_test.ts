@@ -600,3 +600,53 @@ esctest("test_DECSET_DECAWM_OffRespectsLeftRightMargin", (e) => {
   assertEquals(e.pos()[0], 9);
   assertEquals(e.chars(5, 8, 9, 9), ["     ", "   af"]);
 });
+
+// ---------------------------------------- protection: ECH, EL, ED, DECSED
+
+const DECSCA = (n: number) => `${CSI}${n}"q`;
+
+for (
+  const [name, erase] of [["ECH", `${CSI}3X`], ["EL", `${CSI}2K`], [
+    "ED",
+    `${CSI}0J`,
+  ]]
+) {
+  esctest(`test_${name}_doesNotRespectDECProtection`, (e) => {
+    e.w("ab").w(DECSCA(1)).w("c").w(DECSCA(0)).cup(1, 1).w(erase);
+    assertEquals(e.chars(1, 1, 3, 1), ["   "]);
+  });
+  esctest(`test_${name}_respectsISOProtection`, (e) => {
+    e.w("ab").w(SPA).w("c").w(EPA).cup(1, 1).w(erase);
+    assertEquals(e.chars(1, 1, 3, 1), ["  c"]);
+  });
+}
+
+/** esctest2's EDTests.prepare ("a", "bcd", "e" on rows 1, 3, 5; cursor on the c). */
+function prepareEd(e: Esc): void {
+  e.cup(1, 1).w("a").cup(1, 3).w("bcd").cup(1, 5).w("e").cup(2, 3);
+}
+
+const PROTECTED_KEPT = ["a  ", "   ", "bcd", "   ", "e  "];
+
+for (
+  const [name, sca, at, decsed, want] of [
+    ["test_DECSED_Default_Protection", 0, [2, 5], "", PROTECTED_KEPT],
+    ["test_DECSED_DECSCA_2", 2, [2, 5], "", PROTECTED_KEPT],
+    ["test_DECSED_0_Protection", 0, [2, 5], "0", PROTECTED_KEPT],
+    ["test_DECSED_1_Protection", 0, [2, 1], "1", PROTECTED_KEPT],
+    ["test_DECSED_2_Protection", 0, [2, 1], "2", PROTECTED_KEPT],
+    ["test_DECSED_3_Protection", 0, [2, 1], "3", [
+      "aX ",
+      ...PROTECTED_KEPT.slice(1),
+    ]],
+  ] as [string, number, [number, number], string, string[]][]
+) {
+  esctest(name, (e) => {
+    e.w(DECSCA(1));
+    prepareEd(e);
+    e.w(DECSCA(sca)).cup(...at).w("X");
+    if (decsed !== "2" && decsed !== "3") e.cup(2, 3); // as esctest2
+    e.w(`${CSI}?${decsed}J`);
+    assertEquals(e.chars(1, 1, 3, 5), want);
+  });
+}
