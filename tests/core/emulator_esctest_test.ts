@@ -650,3 +650,30 @@ for (
     assertEquals(e.chars(1, 1, 3, 5), want);
   });
 }
+
+// ------------------------------------------------------------------- tabs
+
+esctest("test_CHT_IgnoresScrollingRegion", (e) => {
+  e.decset(DECLRMM).w(`${CSI}5;30s`).cup(7, 9).w(`${CSI}2I`);
+  assertEquals(e.pos()[0], 17);
+});
+
+esctest("test_CBT_StopsAtLeftEdge", (e) => {
+  e.cup(25, 2).w(`${CSI}5Z`);
+  assertEquals(e.pos(), [1, 2]);
+});
+
+esctest("test_CBT_IgnoresRegion", (e) => {
+  e.decset(DECLRMM).w(`${CSI}5;30s`).cup(7, 9).w(`${CSI}2Z`);
+  assertEquals(e.pos()[0], 1);
+});
+
+esctest("test_HTS_Basic", (e) => {
+  e.w(`${CSI}3g`).cup(20, 1).w(`${ESC}H`).cup(1, 1).w(TAB);
+  assertEquals(e.pos()[0], 20);
+});
+
+esctest("test_HTS_8bit", (e) => {
+  e.w(`${CSI}3g`).cup(20, 1).w(S8C1T).w("\x88").w(S7C1T).cup(1, 1).w(TAB);
+  assertEquals(e.pos()[0], 20);
+});
