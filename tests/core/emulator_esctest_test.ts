@@ -677,3 +677,92 @@ esctest("test_HTS_8bit", (e) => {
   e.w(`${CSI}3g`).cup(20, 1).w(S8C1T).w("\x88").w(S7C1T).cup(1, 1).w(TAB);
   assertEquals(e.pos()[0], 20);
 });
+
+// ------------------------------------------------ alternate screen, DECSET
+
+/** esctest2's doAltBuftest. */
+function altBufTest(
+  e: Esc,
+  code: number,
+  altClearedBeforeMain: boolean,
+  cursorSaved: boolean,
+  movesCursorOnEnter = false,
+): void {
+  e.w("abc" + CRLF + "abc");
+  const main = e.pos();
+  let before = e.pos();
+  e.decset(code);
+  if (!movesCursorOnEnter) assertEquals(e.pos(), before);
+  e.w(`${CSI}2J`).cup(1, 2).w("def" + CRLF + "def");
+  assertEquals(e.chars(1, 1, 3, 3), ["   ", "def", "def"]);
+  before = e.pos();
+  e.decreset(code);
+  assertEquals(e.pos(), cursorSaved ? main : before);
+  assertEquals(e.chars(1, 1, 3, 3), ["abc", "abc", "   "]);
+  before = e.pos();
+  e.decset(code);
+  if (!movesCursorOnEnter) assertEquals(e.pos(), before);
+  assertEquals(
+    e.chars(1, 1, 3, 3),
+    altClearedBeforeMain ? ["   ", "   ", "   "] : ["   ", "def", "def"],
+  );
+}
+
+esctest("test_DECSET_OPT_ALTBUF", (e) => altBufTest(e, 1047, true, false));
+esctest("test_DECSET_ALTBUF", (e) => altBufTest(e, 47, false, false));
+esctest(
+  "test_DECSET_OPT_ALTBUF_CURSOR",
+  (e) => altBufTest(e, 1049, true, true, true),
+);
+
+esctest("test_DECSET_DECLRMM", (e) => {
+  e.decset(DECLRMM).w(`${CSI}2;4s`).w("abcdefgh").decreset(DECLRMM);
+  assertEquals(e.chars(1, 1, 4, 3), ["abcd", " efg", " h  "]);
+  e.cup(1, 1).w("ABCDEFGH");
+  assertEquals(e.chars(1, 1, 8, 1), ["ABCDEFGH"]);
+});
+
+esctest("test_DECSET_DECLRMM_MarginsResetByDECSTR", (e) => {
+  e.w(`${CSI}2;4s`).w(`${CSI}!p`).decset(DECLRMM).cup(3, 3).w("abc");
+  assertEquals(e.pos()[0], 6);
+});
+
+esctest("test_DECSET_DECLRMM_ModeResetByDECSTR", (e) => {
+  e.decset(DECLRMM).w(`${CSI}!p`).w(`${CSI}2;4s`).cup(3, 3).w("abc");
+  assertEquals(e.pos()[0], 6);
+});
+
+esctest("test_DECSET_DECNCSM", (e) => {
+  e.decset(40); // xterm needs Allow80To132 (esctest's XTERM_WINOPS_ENABLED)
+  const step = (col132: boolean, ncsm: boolean, ch: string, want: string) => {
+    if (col132) e.decset(3);
+    else e.decreset(3);
+    if (ncsm) e.decset(95);
+    else e.decreset(95);
+    e.cup(1, 1).w(ch);
+    if (col132) e.decreset(3);
+    else e.decset(3);
+    assertEquals(e.chars(1, 1, 1, 1), [want]);
+  };
+  step(false, true, "1", "1");
+  step(true, true, "2", "2");
+  step(false, false, "3", " ");
+  step(true, false, "4", " ");
+});
+
+esctest("test_DECSET_SaveRestoreCursor", (e) => {
+  e.cup(2, 3).decset(1048).cup(5, 5).decreset(1048);
+  assertEquals(e.pos(), [2, 3]);
+});
+
+esctest("test_XtermSave_SaveSetState", (e) => {
+  e.decset(DECAWM).w(`${CSI}?7s`).decreset(DECAWM).w(`${CSI}?7r`);
+  e.cup(e.width - 1, 1).w("xxx");
+  assertEquals(e.pos()[0], 2);
+});
+
+esctest("test_XtermSave_SaveResetState", (e) => {
+  e.decreset(DECAWM).w(`${CSI}?7s`).decset(DECAWM).w(`${CSI}?7r`);
+  e.cup(e.width - 1, 1).w("xxx");
+  assertEquals(e.pos()[0], e.width);
+});
