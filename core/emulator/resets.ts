@@ -80,6 +80,7 @@ export function decstr(t: Emulator, _p: Params): void {
   m.applicationCursorKeys = false;
   m.applicationKeypad = false;
   m.reverseWrap = false;
+  m.reverseWrapExtended = false; // as xterm (esctest2 test_DECSTR_ReverseWraparound)
   m.leftRightMargins = false;
   s.kitty.reset();
   m.kittyFlags = 0;

@@ -766,3 +766,67 @@ esctest("test_XtermSave_SaveResetState", (e) => {
   e.cup(e.width - 1, 1).w("xxx");
   assertEquals(e.pos()[0], e.width);
 });
+
+// ------------------------------------------------------- DECSTR, DECSC/DECRC
+
+const DECSTR = `${CSI}!p`;
+
+esctest("test_DECSTR_DECAWM", (e) => {
+  e.decset(DECAWM).w(DECSTR).cup(e.width - 1, 1).w("xxx");
+  assertEquals(e.pos()[0], 2);
+});
+
+esctest("test_DECSTR_ReverseWraparound", (e) => {
+  e.decset(RW).w(DECSTR).cup(1, 2).w(BS);
+  assertEquals(e.pos()[0], 1);
+});
+
+esctest("test_DECSTR_STBM", (e) => {
+  e.w(`${CSI}3;4r`).w(DECSTR).cup(1, 4).w(CRLF);
+  assertEquals(e.pos()[1], 5);
+});
+
+esctest("test_DECSTR_DECSCA", (e) => {
+  e.w(DECSCA(1)).w(DECSTR).cup(1, 1).w("X").w(`${CSI}?2J`);
+  assertEquals(e.chars(1, 1, 1, 1), [" "]);
+});
+
+esctest("test_DECSTR_DECSASD", (e) => {
+  e.w(`${CSI}1$}`).w(DECSTR);
+  assertEquals(e.pos(), [1, 1]);
+  e.w("X");
+  assertEquals(e.chars(1, 1, 1, 1), ["X"]);
+});
+
+esctest("test_DECSTR_DECLRMM", (e) => {
+  e.decset(DECLRMM).w(`${CSI}5;6s`).w(DECSTR).cup(5, 5).w("ab");
+  assertEquals(e.pos()[0], 7);
+});
+
+esctest("test_DECSTR_CursorStaysPut", (e) => {
+  e.cup(5, 6).w(DECSTR);
+  assertEquals(e.pos(), [5, 6]);
+});
+
+esctest("test_SaveRestoreCursor_Protection", (e) => {
+  e.w(DECSCA(1)).w(`${ESC}7`).w(DECSCA(0)).w(`${ESC}8`);
+  e.w("a").w(`${CSI}1;1;1;1\${`);
+  assertEquals(e.chars(1, 1, 1, 1), ["a"]);
+});
+
+esctest("test_SaveRestoreCursor_Wrap", (e) => {
+  e.decset(DECAWM).w(`${ESC}7`).decreset(DECAWM).w(`${ESC}8`);
+  e.cup(e.width - 1, 1).w("abcd");
+  assertEquals(e.pos()[1], 1); // xterm: DECRC does not restore DECAWM
+});
+
+esctest("test_SaveRestoreCursor_ReverseWrapNotAffected", (e) => {
+  e.decset(RW).w(`${ESC}7`).decreset(RW).w(`${ESC}8`).cup(1, 2).w(BS);
+  assertEquals(e.pos()[0], 1);
+});
+
+esctest("test_SaveRestoreCursor_InsertNotAffected", (e) => {
+  e.w(`${CSI}4h`).w(`${ESC}7`).w(`${CSI}4l`).w(`${ESC}8`);
+  e.cup(1, 1).w("a").cup(1, 1).w("b");
+  assertEquals(e.chars(1, 1, 2, 1), ["b "]);
+});
