@@ -830,3 +830,25 @@ esctest("test_SaveRestoreCursor_InsertNotAffected", (e) => {
   e.cup(1, 1).w("a").cup(1, 1).w("b");
   assertEquals(e.chars(1, 1, 2, 1), ["b "]);
 });
+
+// ---------------------------------------------------------------- DECRQSS
+
+for (
+  const [name, set, request, want] of [
+    ["DECSASD", `${CSI}0$}`, "$}", "0$}"],
+    ["DECSCA", DECSCA(1), '"q', '1"q'],
+    ["DECSCL", decscl(65, 1), '"p', '65;1"p'],
+    ["DECSTBM", `${CSI}5;6r`, "r", "5;6r"],
+    ["SGR", `${CSI}1m`, "m", "0;1m"],
+    ["DECSCUSR", `${CSI}4 q`, " q", "4 q"],
+    ["DECSLRM", `${CSI}?69h${CSI}3;4s`, "s", "3;4s"],
+    ["DECSNLS", `${CSI}24*|`, "*|", "24*|"],
+    ["DECSSDT", `${CSI}0$~`, "$~", "0$~"],
+  ]
+) {
+  esctest(`test_DECRQSS_${name}`, (e) => {
+    e.w(set).read();
+    e.w(`${DCS}$q${request}${ST}`);
+    assertEquals(e.read(), `${DCS}1$r${want}${ST}`);
+  });
+}
