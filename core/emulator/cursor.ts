@@ -81,15 +81,18 @@ export function lineFeed(s: TerminalState): void {
 
 /**
  * Left `n` columns, as xterm's BS and CUB: at the line start they stop,
- * unless reverse wraparound (?45 with autowrap) is on: then they go on at
- * the end of the previous line (within the left/right margins when the
- * cursor is inside them), and a pending wrap counts as one step. Plain ?45
- * stops at the top-left; extended (?1045) wraps from the top row (or the
- * top margin) to the bottom one (the bottom margin).
+ * unless reverse wraparound is on with autowrap: then they go on at the
+ * end of the previous line (within the left/right margins when the cursor
+ * is inside them), and a pending wrap counts as one step. Plain ?45 (as
+ * xterm since patch 383) goes back only over soft-wrapped lines, so it
+ * edits one long wrapped line; extended ?1045 goes to any previous line,
+ * and from the top row (or the top margin) to the bottom one (the bottom
+ * margin).
  */
 export function cursorBack(s: TerminalState, n: number): void {
   const modes = s.modes;
-  const rev = modes.reverseWrap && modes.autowrap;
+  const ext = modes.reverseWrapExtended;
+  const rev = (modes.reverseWrap || ext) && modes.autowrap;
   if (rev && s.wrapPending) n--;
   s.wrapPending = false;
   const left = lineStart(s);
@@ -104,18 +107,26 @@ export function cursorBack(s: TerminalState, n: number): void {
   }
   const right = s.x <= s.right ? s.right : s.cols - 1;
   const inRow = right - left + 1;
-  let offset = inRow * s.y + x - left;
-  if (offset < 0) {
-    if (!modes.reverseWrapExtended) offset = 0;
-    else if (s.x === left && s.y === s.top && inHorizontalMargins(s)) {
-      offset = (s.bottom + 1) * inRow - 1; // to the end of the region
-    } else {
-      const length = inRow * s.rows;
-      offset += (Math.floor(-offset / length) + 1) * length;
-    }
+  // Within the top/bottom margins the cursor stays within them.
+  const inRegion = s.y >= s.top && s.y <= s.bottom;
+  const top = inRegion ? s.top : 0;
+  const height = (inRegion ? s.bottom + 1 : s.rows) - top;
+  let offset = inRow * (s.y - top) + x - left;
+  if (!ext) {
+    offset = Math.max(offset, inRow * (Math.max(top, wrappedFrom(s)) - top));
+  } else if (offset < 0) { // from the top to the bottom
+    const length = inRow * height;
+    offset += (Math.floor(-offset / length) + 1) * length;
   }
-  s.y = Math.floor(offset / inRow);
+  s.y = top + Math.floor(offset / inRow);
   s.x = (offset % inRow) + left;
+}
+
+/** The first screen row of the soft-wrapped line the cursor is on. */
+function wrappedFrom(s: TerminalState): number {
+  let y = s.y;
+  while (y > 0 && s.buf.screenLine(y - 1).wrapped) y--;
+  return y;
 }
 
 /** BS, with reverse wraparound (?45) when autowrap is on. */
@@ -281,9 +292,14 @@ export function decrc(t: Emulator): void {
 export function ind(t: Emulator): void {
   index(t.s);
 }
-/** `ESC E` NEL / C1 0x85. */
+/**
+ * `ESC E` NEL / C1 0x85: IND then CR, as xterm: whether the region scrolls
+ * is decided where the cursor was, so NEL right of the right margin on the
+ * bottom margin does not scroll (it only goes to the left margin).
+ */
 export function nel(t: Emulator): void {
-  newline(t.s);
+  index(t.s);
+  carriageReturn(t.s);
 }
 /** `ESC M` RI / C1 0x8d. */
 export function ri(t: Emulator): void {

@@ -34,8 +34,10 @@ export function eraseRow(
   selective: boolean,
   wholeLine = false,
 ): void {
-  if (selective) selectiveEraseCells(line, from, to);
-  else if (s.modes.protectMode === 2) eraseUnguarded(s, line, from, to);
+  if (selective) {
+    dropIsoProtection(s, line, from, to);
+    selectiveEraseCells(line, from, to);
+  } else if (s.modes.protectMode === 2) eraseUnguarded(s, line, from, to);
   else eraseCells(line, from, to, s.pen.bg);
   coverCells(line, from, to, true);
   if (wholeLine && line.size !== LINE_SINGLE && !selective) {
@@ -44,6 +46,26 @@ export function eraseRow(
   if (to >= s.cols) {
     line.wrapped = false;
     line.dirty = true;
+  }
+}
+
+/**
+ * The selective erases (DECSED, DECSEL, DECSERA) honour DEC protection
+ * (DECSCA) only, as DEC documents them and esctest2 checks: when the
+ * protection in use is ISO's (SPA/EPA), they erase the protected cells of
+ * [from, to) too (xterm keeps ISO protection for DECSED and DECSEL).
+ */
+export function dropIsoProtection(
+  s: TerminalState,
+  line: Line,
+  from: number,
+  to: number,
+): void {
+  if (s.modes.protectMode !== 2) return;
+  const d = line.data;
+  const end = Math.min(to, line.cols);
+  for (let x = Math.max(0, from); x < end; x++) {
+    d[x * CELL_STRIDE + ATTR] &= ~A_PROTECTED;
   }
 }
 

@@ -191,6 +191,7 @@ export const MODES: readonly ModeEntry[] = [
   atLevel(2, flag(42,   "DECNRCM",  "nationalCharsets",  "National replacement character sets may be designated (from level 2, as xterm)")),
   dec(45,    "REVERSE_WRAP", "Reverse wraparound: BS and CUB at the left margin go to the end of the previous line", (t) => b(t.s.modes.reverseWrap), (t, on) => { t.s.modes.reverseWrap = on; }),
   dec(47,    "ALTBUF",   "Alternate screen (not cleared)", altScreen, (t, on) => switchScreen(t, on, false)),
+  dec(60,    "DECHCCM",  "Horizontal cursor coupling (no horizontal panning: permanently reset, as esctest2 expects)", permanentlyReset),
   flag(66,   "DECNKM",   "applicationKeypad",           "Application keypad"),
   flag(67,   "DECBKM",   "backarrowBs",                 "Backspace sends BS (set) or DEL (reset, the default)"),
   dec(69,    "DECLRMM",  "Left and right margins (DECSLRM) enabled; reset drops them", (t) => b(t.s.modes.leftRightMargins), declrmm),

@@ -105,6 +105,8 @@ export class Modes implements InputModes {
   windowY = 0;
   /** Protection the erases honour: 0 none yet, 1 DECSCA (selective erases only), 2 SPA/EPA (ED, EL, ECH too). */
   protectMode = 0;
+  /** DECSACE was last given 0 (a stream, as 1): DECRQSS reports the 0, as xterm. */
+  saceZero = false;
 }
 
 /**
@@ -126,7 +128,7 @@ export const PLAIN_FLAG_MODES: readonly [number, string, boolean, string][] = [
   [30, "RXVT_SCROLLBAR", false, "Show the scrollbar (reported only)"],
   [35, "RXVT_FONTSIZE", true, "Font-shifting keys (reported only)"],
   [38, "DECTEK", false, "Tektronix mode (reported only)"],
-  [41, "MORE_FIX", false, "more(1) fix (reported only)"],
+  [41, "MORE_FIX", false, "more(1) fix: HT after the last column wraps first"],
   [44, "MARGIN_BELL", false, "Margin bell (reported only)"],
   [46, "LOGGING", false, "Logging (reported only)"],
   [1001, "HILITE_MOUSE", false, "Highlight mouse tracking (reported only)"],

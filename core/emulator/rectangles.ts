@@ -18,6 +18,7 @@ import {
   reverseAttributes,
   selectiveEraseRect,
 } from "./rect_ops.ts";
+import { dropIsoProtection } from "./erase.ts";
 import { dcsReply } from "./replies.ts";
 import type { TerminalState } from "./state.ts";
 
@@ -66,10 +67,18 @@ export function decera(t: Emulator, p: Params): void {
   if (r) eraseRect(rows(t.s), r, t.s.pen.bg);
 }
 
-/** `CSI Pt ; Pl ; Pb ; Pr $ {` DECSERA: erase the unprotected cells of a rectangle. */
+/**
+ * `CSI Pt ; Pl ; Pb ; Pr $ {` DECSERA: erase the unprotected cells of a
+ * rectangle (DECSCA protection only: ISO protection does not hold).
+ */
 export function decsera(t: Emulator, p: Params): void {
-  const r = rectParams(t.s, p, 0);
-  if (r) selectiveEraseRect(rows(t.s), r);
+  const s = t.s;
+  const r = rectParams(s, p, 0);
+  if (r === null) return;
+  for (let y = r.top; y <= r.bottom; y++) {
+    dropIsoProtection(s, s.buf.screenLine(y), r.left, r.right + 1);
+  }
+  selectiveEraseRect(rows(s), r);
 }
 
 function sgrParams(p: Params): number[] {
@@ -106,7 +115,10 @@ export function deccra(t: Emulator, p: Params): void {
 /** `CSI Ps * x` DECSACE: DECCARA / DECRARA act on a stream (0, 1) or a rectangle (2). */
 export function decsace(t: Emulator, p: Params): void {
   const v = p.get(0, 0);
-  if (v <= 2) t.s.rectExtent = v === 2;
+  if (v <= 2) {
+    t.s.rectExtent = v === 2;
+    t.s.modes.saceZero = v === 0;
+  }
 }
 
 /** `CSI Pid ; Pp ; Pt ; Pl ; Pb ; Pr * y` DECRQCRA: checksum of a rectangle, as `DCS Pid ! ~ xxxx ST`. */

@@ -191,7 +191,7 @@ export function statusString(s: TerminalState, request: string): string | null {
     case '"p': // DECSCL (a VT100, level 1, is not asked: see decrqss)
       return `${60 + s.modes.vtLevel};${s.modes.c1Replies ? 0 : 1}"p`;
     case "*x": // DECSACE
-      return `${s.rectExtent ? 2 : 1}*x`;
+      return `${s.rectExtent ? 2 : s.modes.saceZero ? 0 : 1}*x`;
     case "$}": // DECSASD: the main display
       return "0$}";
     case "$~": // DECSSDT: no status line

@@ -65,8 +65,9 @@ export function ris(t: Emulator): void {
  * `CSI ! p` DECSTR: soft reset, what xterm's soft reset resets: cursor
  * shown with its default shape, margins and DECLRMM, DECOM, charsets,
  * DECSCA, DECCKM, DECKPAM, IRM, autowrap on (xterm's default, which
- * terminfo's is2 relies on), reverse wrap off, the rendition, and the saved
- * cursor (home with these defaults). The cursor does not move.
+ * terminfo's is2 relies on), reverse wrap (?45, ?1045) off, the
+ * rendition, and the saved cursor (home with these defaults). The cursor
+ * does not move.
  */
 export function decstr(t: Emulator, _p: Params): void {
   const s = t.s;
@@ -80,6 +81,7 @@ export function decstr(t: Emulator, _p: Params): void {
   m.applicationCursorKeys = false;
   m.applicationKeypad = false;
   m.reverseWrap = false;
+  m.reverseWrapExtended = false; // as xterm (esctest2 test_DECSTR_ReverseWraparound)
   m.leftRightMargins = false;
   s.kitty.reset();
   m.kittyFlags = 0;

@@ -5,7 +5,8 @@
  */
 import type { Params } from "../parser/handler.ts";
 import type { Emulator } from "./context.ts";
-import { lastColumn } from "./cursor.ts";
+import { cursorLine, index, lastColumn, lineStart } from "./cursor.ts";
+import { PLAIN_FLAG_MODES, plainFlag } from "./modes.ts";
 import { count } from "./params.ts";
 import type { TerminalState } from "./state.ts";
 
@@ -101,9 +102,24 @@ export function backTab(s: TerminalState, n: number): void {
   s.wrapPending = false;
 }
 
-/** HT: to the next tab stop. */
+/** Index of xterm's more(1) fix (?41) among the plain flags. */
+const MORE_FIX = PLAIN_FLAG_MODES.findIndex((m) => m[0] === 41);
+
+/**
+ * HT: to the next tab stop. With xterm's more(1) fix (?41) a pending wrap
+ * is done first (the line is marked wrapped, as a printed character would
+ * do it), so the tab lands on the next line, not at the right margin.
+ */
 export function ht(t: Emulator): void {
-  tab(t.s, 1);
+  const s = t.s;
+  if (s.wrapPending && s.modes.autowrap && plainFlag(s.modes, MORE_FIX)) {
+    const line = cursorLine(s);
+    line.wrapped = true;
+    line.dirty = true;
+    s.x = lineStart(s);
+    index(s);
+  }
+  tab(s, 1);
 }
 /** `CSI Ps I` CHT: forward Ps tab stops. */
 export function cht(t: Emulator, p: Params): void {

@@ -9,7 +9,7 @@
 import type { Params } from "../parser/handler.ts";
 import type { Emulator } from "./context.ts";
 import { csiReply } from "./replies.ts";
-import type { TerminalState } from "./state.ts";
+import type { TerminalState, TitleEntry } from "./state.ts";
 
 /** Largest accepted number of columns. */
 export const MAX_COLS = 4096;
@@ -88,24 +88,28 @@ function dropOldest(s: TerminalState, icon: boolean): void {
   );
 }
 
-/** Pop the newest icon (or window) title, or null when that stack is empty. */
-function popOne(s: TerminalState, icon: boolean): string | null {
+/**
+ * Take off the stack the newest entry holding an icon (or window) title,
+ * or null when there is none. The whole entry goes: as in xterm, one push
+ * of both titles is one entry, and popping either title uses it up.
+ */
+function popEntry(s: TerminalState, icon: boolean): TitleEntry | null {
   for (let i = s.titleStack.length - 1; i >= 0; i--) {
     const e = s.titleStack[i];
-    const v = icon ? e.icon : e.title;
-    if (v === null) continue;
-    if (icon) e.icon = null;
-    else e.title = null;
-    if (e.icon === null && e.title === null) s.titleStack.splice(i, 1);
-    return v;
+    if ((icon ? e.icon : e.title) === null) continue;
+    s.titleStack.splice(i, 1);
+    return e;
   }
   return null;
 }
 
 /**
  * `CSI 22 ; Ps t` (push) and `CSI 23 ; Ps t` (pop): Ps 0 both, 1 the icon
- * title, 2 the window title. The icon and window titles are two stacks
- * (kept interleaved in `titleStack`), each {@link TITLE_STACK_DEPTH} deep.
+ * title, 2 the window title. An entry holds what one push saved; a pop
+ * takes the newest entry holding the title it restores (for Ps 0, the
+ * newest for each title: pushing 1 then 2 and popping 0 restores both),
+ * as xterm and esctest2's XtermWinops tests. At most
+ * {@link TITLE_STACK_DEPTH} entries hold each title.
  */
 function titleStackOp(t: Emulator, push: boolean, which: number): void {
   const s = t.s;
@@ -120,8 +124,10 @@ function titleStackOp(t: Emulator, push: boolean, which: number): void {
     });
     return;
   }
-  const i = icon ? popOne(s, true) : null;
-  const w = title ? popOne(s, false) : null;
+  const ie = icon ? popEntry(s, true) : null;
+  const i = ie?.icon ?? null;
+  let w: string | null = null;
+  if (title) w = ie?.title ?? popEntry(s, false)?.title ?? null;
   // The stack holds stored (clean, decoded) titles: bypass hex decoding.
   if (i !== null) s.iconTitle = i;
   if (w !== null && w !== s.title) {

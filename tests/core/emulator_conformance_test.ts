@@ -533,17 +533,17 @@ runCases("title modes", [
 
 runCases("reverse wraparound and margins", [
   {
-    name: "BS in column 1 goes to the end of the previous line",
+    name: "BS in column 1 goes to the end of the previous line (?1045)",
     cols: 10,
     rows: 3,
-    input: `${CSI}?45h${CSI}2;1H\b`,
+    input: `${CSI}?1045h${CSI}2;1H\b`,
     cursor: [9, 0],
   },
   {
     name: "CUB wraps as far as it counts",
     cols: 10,
     rows: 3,
-    input: `${CSI}?45h${CSI}2;2H${CSI}3D`,
+    input: `${CSI}?1045h${CSI}2;2H${CSI}3D`,
     cursor: [8, 0],
   },
   {
@@ -551,6 +551,20 @@ runCases("reverse wraparound and margins", [
     cols: 10,
     rows: 3,
     input: `${CSI}?45h${CSI}?7l${CSI}2;1H\b`,
+    cursor: [0, 1],
+  },
+  {
+    name: "?45 goes back over a soft wrap only (xterm 383, esctest2)",
+    cols: 10,
+    rows: 3,
+    input: `${CSI}?45h${"x".repeat(12)}\r\b${CSI}2;1H\b`,
+    cursor: [9, 0],
+  },
+  {
+    name: "?45 stops at a line that did not wrap",
+    cols: 10,
+    rows: 3,
+    input: `${CSI}?45hab\r\n\b${CSI}3D`,
     cursor: [0, 1],
   },
   {
@@ -579,7 +593,7 @@ runCases("reverse wraparound and margins", [
     name: "inside left/right margins it wraps within them",
     cols: 10,
     rows: 3,
-    input: `${CSI}?45h${CSI}?69h${CSI}3;6s${CSI}2;3H\b`,
+    input: `${CSI}?1045h${CSI}?69h${CSI}3;6s${CSI}2;3H\b`,
     cursor: [5, 0],
   },
   {

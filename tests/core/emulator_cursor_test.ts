@@ -143,10 +143,10 @@ runCases("cursor", [
     screen: "01234567x9",
   },
   {
-    name: "BS with reverse wraparound (?45) goes to the previous line",
+    name: "BS with reverse wraparound (?1045) goes to the previous line",
     cols: 10,
     rows: 5,
-    input: `${CSI}?45habc\r\n\b`,
+    input: `${CSI}?1045habc\r\n\b`,
     cursor: [9, 0],
   },
   {
