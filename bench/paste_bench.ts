@@ -8,7 +8,9 @@
  * trivial `page.evaluate` every 50 ms: the slowest answer shows whether it
  * stayed responsive.
  *
- * Run: `deno run -A bench/paste_bench.ts [--kib 100,1024] [--mode auto,char]`.
+ * Run: `deno run -A bench/paste_bench.ts [--kib 100,1024] [--mode auto,char]
+ * [--main PATH]` (`--main`: another checkout's main.ts, its client built, for
+ * a before/after comparison).
  * Prints seconds per size and mode, the slowest evaluate, and the ratio
  * automatic / character. Exits 1 if a count is wrong or never shows.
  *
@@ -98,12 +100,14 @@ if (import.meta.main) {
     options: {
       kib: { type: "string", default: "100,1024" },
       mode: { type: "string", default: "auto,char" },
+      main: { type: "string" },
     },
   });
   const sizes = values.kib.split(",").map(Number);
   const modes = values.mode.split(",");
   const t = await startDomterm(["bash", "--norc", "--noprofile", "-i"], {
     env: { PS1: "$ ", INPUTRC: "/dev/null" },
+    main: values.main,
   });
   const results = new Map<string, number>();
   try {
