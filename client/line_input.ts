@@ -51,6 +51,30 @@ export const INPUT_MODE_NAMES: Record<InputMode, string> = {
 /** Largest `key` message payload (text frames are capped at 64 KiB). */
 const KEY_CHUNK = 16 * 1024;
 
+/**
+ * `data` cut into pieces that fit a `key` message (within the text frame
+ * cap once JSON-escaped, twice over for a paste's text), never inside a
+ * surrogate pair.
+ */
+export function pieces(data: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < data.length;) {
+    let n = Math.min(KEY_CHUNK, data.length - i);
+    while (
+      n > 1 &&
+      JSON.stringify(data.slice(i, i + n)).length * 2 >
+        MAX_CONTROL_MESSAGE - 200
+    ) {
+      n >>= 1;
+    }
+    const c = data.charCodeAt(i + n - 1);
+    if (n > 1 && c >= 0xd800 && c <= 0xdbff) n--; // keep the pair whole
+    out.push(data.slice(i, i + n));
+    i += n;
+  }
+  return out;
+}
+
 /** Input in order: key bytes, or a paste (its text, and its bytes for a raw program). */
 interface Input {
   data: string;
@@ -224,13 +248,15 @@ export class LineInput {
           this.host.sendMessage(msg);
           return;
         }
+        this.#sendLargePaste(data, paste);
+        return;
       }
-      // Within the text frame cap: pieces (a long paste's text is in `data`).
-      for (let i = 0; i < data.length; i += KEY_CHUNK) {
+      // Within the text frame cap: pieces.
+      for (const piece of pieces(data)) {
         this.host.sendMessage({
           type: "key",
           seq: ++this.#seq,
-          data: data.slice(i, i + KEY_CHUNK),
+          data: piece,
           ...force,
         });
       }
@@ -249,6 +275,36 @@ export class LineInput {
       }
     }
     this.#edited();
+  }
+
+  /**
+   * A paste too large for one message. Automatic mode: in bulk, as in
+   * character mode (the server writes it whatever the terminal's state: a
+   * canonical tty splits the lines and echoes them), never a round trip per
+   * line nor the editor's drawing of a huge line (issue 31). Line and pipe mode: pieces of the text, each handed back
+   * and inserted whole into the line.
+   */
+  #sendLargePaste(data: string, paste: string): void {
+    if (this.mode === "auto") {
+      for (const piece of pieces(data)) {
+        this.host.sendMessage({
+          type: "key",
+          seq: ++this.#seq,
+          data: piece,
+          bulk: true,
+        });
+      }
+      return;
+    }
+    for (const piece of pieces(paste)) {
+      this.host.sendMessage({
+        type: "key",
+        seq: ++this.#seq,
+        data: piece,
+        paste: piece,
+        force: true,
+      });
+    }
   }
 
   #finish(r: KeyResult): void {
@@ -275,7 +331,15 @@ export class LineInput {
     this.#staleUpTo = this.#backUpTo;
     this.editor.reset();
     this.host.sendMessage(msg);
-    if (bytes !== "") this.host.sendBytes(bytes);
+    const cc = this.editor.cc;
+    if (
+      bytes !== "" &&
+      (bytes === cc.intr || bytes === cc.quit || bytes === cc.susp)
+    ) {
+      // As a key: the server then drops the input still queued before it
+      // (the rest of a paste), as the tty flushes its queue on a signal.
+      this.host.sendMessage({ type: "key", seq: ++this.#seq, data: bytes });
+    } else if (bytes !== "") this.host.sendBytes(bytes);
     this.host.sendMessage({ type: "edit-state", text: null, caret: 0 });
     this.host.changed();
   }

@@ -169,6 +169,14 @@ export interface KeyMessage {
    * the line editor inserts it whole, newlines included.
    */
   paste?: string;
+  /**
+   * A piece of a paste too large for one message (automatic mode): written
+   * to the program as it is, in order, whatever the terminal's state (the
+   * tty's canonical mode splits the lines), unless this window is editing.
+   * The pieces still unwritten are dropped on INTR, QUIT or SUSP and when
+   * the foreground process group changes.
+   */
+  bulk?: boolean;
 }
 
 /**
@@ -499,6 +507,7 @@ export function parseClientMessage(text: string): ClientMessage | string {
       const k: KeyMessage = { type: "key", seq: o.seq as number, data: o.data };
       if (o.force === true) k.force = true;
       if (typeof o.paste === "string") k.paste = o.paste;
+      if (o.bulk === true) k.bulk = true;
       return k;
     }
     case "line": {

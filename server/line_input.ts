@@ -27,7 +27,13 @@ export interface LineInputSession {
   readonly pty: {
     getTermios(): Termios;
     foregroundGroup(): number | null;
+    /** Queued in order with input(); `until` false drops the rest. */
+    write(data: Uint8Array, until?: () => boolean): Promise<void>;
+    /** Drops input not yet in the kernel (INTR). */
+    discardPendingInput(): void;
   };
+  /** Window `w` typed: the PTY size follows it. */
+  focus(w: Window): void;
   /** Writes input from a window (which becomes the active one). */
   input(data: Uint8Array, w: Window): Promise<void>;
   /** Puts text into the output stream as if the program had written it. */
@@ -119,6 +125,10 @@ export function handleKey(
 ): void {
   const s = stateOf(w);
   if (!s.editing) {
+    if (m.bulk) {
+      writeBulk(session, w, m.data);
+      return;
+    }
     const t = termiosOf(session);
     // Raw: the program's. A lone INTR, QUIT or SUSP with no line being
     // edited goes straight through too: that is what the editor would do
@@ -126,6 +136,11 @@ export function handleKey(
     if (
       !m.force && (t === null || !t.canonical || isSignalChar(m.data, t))
     ) {
+      // The tty flushes its input on a signal: so does the queue before
+      // it (the rest of a paste never reaches the program, nor the next).
+      if (t?.canonical && isSignalChar(m.data, t)) {
+        session.pty.discardPendingInput();
+      }
       void session.input(encoder.encode(m.data), w);
       return;
     }
@@ -161,6 +176,22 @@ export function handleKey(
     s.sentRevs.set(s.historyKey, rev);
   }
   send(w.socket, msg);
+}
+
+/**
+ * A piece of a large paste (automatic mode, the window not editing): to
+ * the program in bulk, as in character mode; the tty's canonical mode
+ * splits the lines and echoes. Written only while the program that was in
+ * the foreground when it came still is (what it did not read never goes
+ * to the shell after it); INTR drops it (handleKey).
+ */
+function writeBulk(session: LineInputSession, w: Window, data: string): void {
+  session.focus(w);
+  const pgrp = session.pty.foregroundGroup();
+  const same = () => session.pty.foregroundGroup() === pgrp;
+  session.pty.write(encoder.encode(data), same).catch(() => {
+    // The child is gone; its exit is reported by the read loop.
+  });
 }
 
 /**

@@ -165,6 +165,8 @@ export class Pty {
    */
   onReadWait: (() => void) | null = null;
   #writeQueue: Promise<unknown> = Promise.resolve();
+  /** Bumped by discardPendingInput(): writes queued before it stop. */
+  #writeGen = 0;
 
   private constructor(fd: number, pid: number, ttyName: string) {
     this.#fd = fd;
@@ -288,21 +290,39 @@ export class Pty {
    * the kernel, or when the rest can no longer be delivered (close() was
    * called, or no process has the slave open: EIO / POLLHUP); rejects only on
    * unexpected errors.
+   *
+   * `until`, if given, is asked before each piece goes into the kernel: once
+   * it returns false the rest is dropped (a paste for a program that is no
+   * longer in the foreground). {@link discardPendingInput} drops the rest of
+   * every write queued before it.
    */
-  write(data: Uint8Array | string): Promise<void> {
+  write(
+    data: Uint8Array | string,
+    until?: () => boolean,
+  ): Promise<void> {
     const bytes = typeof data === "string"
       ? encoder.encode(data)
       : data.slice();
-    const result = this.#writeQueue.then(() => this.#writeAll(bytes));
+    const gen = this.#writeGen;
+    const live = () => gen === this.#writeGen && (until?.() ?? true);
+    const result = this.#writeQueue.then(() => this.#writeAll(bytes, live));
     this.#writeQueue = result.catch(() => {});
     return result;
   }
 
-  async #writeAll(bytes: Uint8Array): Promise<void> {
+  /**
+   * Drops what the writes queued so far have not yet put into the kernel,
+   * as a tty flushes its input queue on INTR: a later write goes next.
+   */
+  discardPendingInput(): void {
+    this.#writeGen++;
+  }
+
+  async #writeAll(bytes: Uint8Array, live: () => boolean): Promise<void> {
     const L = libc();
     let offset = 0;
     while (offset < bytes.length) {
-      if (this.#closing) return;
+      if (this.#closing || !live()) return;
       const rest = bytes.subarray(offset);
       const n = Number(L.symbols.write(this.#fd, rest, BigInt(rest.length)));
       if (n >= 0) {

@@ -6,9 +6,13 @@
  * twice. (The server's side: tests/server/line_input_test.ts; both over a
  * real PTY: tests/e2e/line_editor_test.ts.)
  */
-import { assertEquals } from "../assert.ts";
-import { LineInput } from "../../client/line_input.ts";
-import type { ClientMessage, EditMessage } from "../../core/protocol.ts";
+import { assert, assertEquals } from "../assert.ts";
+import { LineInput, pieces } from "../../client/line_input.ts";
+import {
+  type ClientMessage,
+  type EditMessage,
+  MAX_CONTROL_MESSAGE,
+} from "../../core/protocol.ts";
 import { DEFAULT_CONTROL_CHARS } from "../../core/line_editor/editor.ts";
 
 /** What the window sent, in order: bytes as "B:...", messages as their JSON minus edit-state. */
@@ -97,4 +101,76 @@ Deno.test("line input: character mode, focus reports, masked input, pipe mode", 
   li.onEdit(edit(2, "p"));
   li.input("\r");
   assertEquals(out.slice(5), ["K2:p", "L:p|p\r\n", "B:p\r"]);
+});
+
+/** Every message the window sent (bytes as `{bytes}`), edit-state left out. */
+function setupAll() {
+  const out: (ClientMessage | { bytes: string })[] = [];
+  const li = new LineInput({
+    sendBytes: (d) => out.push({ bytes: d }),
+    sendMessage: (m) => {
+      if (m.type !== "edit-state") out.push(m);
+    },
+    changed: () => {},
+  });
+  return { li, out };
+}
+
+/** 100 KiB of lines, too large for one message. */
+const BIG = Array.from({ length: 1600 }, (_, i) => `${i}`.padEnd(63, "x"))
+  .join("\n") + "\n";
+
+Deno.test("line input: a paste too large for one message goes in bulk in automatic mode, no round trip", () => {
+  const { li, out } = setupAll();
+  const data = BIG.replace(/\n/g, "\r");
+  li.paste(BIG, data);
+  assert(out.length > 1);
+  assert(out.every((m) => "type" in m && m.type === "key" && m.bulk));
+  assertEquals(
+    out.map((m) => (m as { data: string }).data).join(""),
+    data,
+    "the bytes a raw program gets, in order, whole",
+  );
+  assert(out.every((m) => JSON.stringify(m).length <= MAX_CONTROL_MESSAGE));
+  assertEquals(li.editing, false);
+  // Nothing comes back for it: the next key goes out at once.
+  li.input("y");
+  assertEquals(out.at(-1), { type: "key", seq: out.length, data: "y" });
+});
+
+Deno.test("line input: line mode: a large paste is handed back in pieces and inserted whole", () => {
+  const { li, out } = setupAll();
+  li.setMode("line");
+  li.paste(BIG, BIG.replace(/\n/g, "\r"));
+  const keys = out as { seq: number; data: string; paste?: string }[];
+  assert(keys.length > 1 && keys.every((k) => k.paste === k.data));
+  assertEquals(keys.map((k) => k.paste).join(""), BIG);
+  for (const k of keys) {
+    li.onEdit({ ...edit(k.seq, k.data), paste: k.paste });
+  }
+  assertEquals(li.editor.text, BIG, "newlines inserted, nothing sent yet");
+  assertEquals(out.length, keys.length);
+});
+
+Deno.test("line input: INTR ending a line goes as a key (the server flushes queued input)", () => {
+  const { li, out } = setupAll();
+  li.input("a");
+  li.onEdit(edit(1, "a"));
+  li.input("\x03");
+  assertEquals(out.slice(1), [
+    { type: "line" },
+    { type: "key", seq: 2, data: "\x03" },
+  ]);
+  assertEquals(li.editing, false);
+});
+
+Deno.test("line input: paste pieces fit a message and keep surrogate pairs whole", () => {
+  const text = "😀".repeat(20_000) + "\x1b".repeat(30_000) + "a";
+  const ps = pieces(text);
+  assertEquals(ps.join(""), text);
+  for (const p of ps) {
+    assert(JSON.stringify(p).length * 2 <= MAX_CONTROL_MESSAGE);
+    const last = p.charCodeAt(p.length - 1);
+    assert(!(last >= 0xd800 && last <= 0xdbff), "a pair cut in two");
+  }
 });

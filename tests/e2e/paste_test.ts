@@ -1,0 +1,152 @@
+/**
+ * Large pastes in automatic input mode (issue 31), end to end: the real
+ * server, bash and its programs on a real PTY, the real page in headless
+ * Chromium. A paste too large for one message goes to the program in bulk
+ * (the tty's canonical mode splits the lines), Ctrl+C drops what was not
+ * yet delivered, and nothing pasted ever runs in the shell afterwards.
+ */
+import { assert, assertEquals } from "../assert.ts";
+import type { Page } from "playwright-core";
+import { type Running, startDomterm, waitForRow } from "./domterm.ts";
+import { pasteText } from "../../bench/paste_bench.ts";
+
+const BASH = ["bash", "--norc", "--noprofile", "-i"];
+
+type DomtermGlobal = {
+  domterm: {
+    input: { paste(text: string): void };
+    lineInput: { mode: string; editing: boolean };
+  };
+};
+
+/**
+ * bash with a prompt hook (PROMPT_COMMAND stamps `prompt` each time it
+ * prompts) and a `command_not_found_handle` that logs to `cnf`.
+ */
+async function withBash(
+  fn: (t: Running, dir: string) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "domterm-paste-" });
+  const t = await startDomterm(BASH, {
+    env: {
+      PS1: "$ ",
+      HOME: dir,
+      INPUTRC: "/dev/null",
+      XDG_DATA_HOME: `${dir}/data`,
+      PROMPT_COMMAND: `date +%s%N > ${dir}/prompt`,
+      "BASH_FUNC_command_not_found_handle%%":
+        `() { echo "$1" >> ${dir}/cnf; return 127; }`,
+    },
+  });
+  try {
+    await waitForRow(t.page, "$");
+    await fn(t, dir);
+  } finally {
+    await t.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+function paste(page: Page, text: string): Promise<void> {
+  return page.evaluate(
+    (t) => (globalThis as unknown as DomtermGlobal).domterm.input.paste(t),
+    text,
+  );
+}
+
+async function readOr(path: string, or: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch {
+    return or;
+  }
+}
+
+/** Runs `cmd` at bash's prompt and waits until it has the terminal. */
+async function run(page: Page, cmd: string, tag: string): Promise<void> {
+  await page.keyboard.type(`echo ${tag}; ${cmd}`);
+  await page.keyboard.press("Enter");
+  await waitForRow(page, tag);
+  await page.waitForTimeout(300);
+}
+
+Deno.test("e2e paste: 1 MiB into wc -l in automatic mode, counted right, in bulk", async () => {
+  await withBash(async ({ page }) => {
+    const lines = 16384; // 64 bytes each: 1 MiB
+    await run(page, "wc -l | sed 's/^/COUNT /'", "READY");
+    const t0 = performance.now();
+    await paste(page, pasteText(lines));
+    // Not through the line editor: no edit line of a megabyte.
+    const state = await page.evaluate(() =>
+      (globalThis as unknown as DomtermGlobal).domterm.lineInput
+    );
+    assertEquals([state.mode, state.editing], ["auto", false]);
+    await page.keyboard.press("Control+d");
+    await waitForRow(page, `COUNT ${lines}`, 120_000);
+    console.log(
+      `1 MiB paste counted in ${
+        ((performance.now() - t0) / 1000).toFixed(1)
+      } s`,
+    );
+  });
+});
+
+Deno.test("e2e paste: Ctrl+C during a large paste into cat brings the prompt back at once; nothing pasted runs in the shell", async () => {
+  await withBash(async ({ page }, dir) => {
+    // cat under a shell that stamps the moment cat's SIGINT reaches it.
+    await run(
+      page,
+      `sh -c 'trap "date +%s%N > ${dir}/int; exit 130" INT; cat > /dev/null'`,
+      "READY",
+    );
+    const before = await readOr(`${dir}/prompt`, "");
+    // 1 MiB: far more than the tty holds (4 KiB of line, 64 KiB queued).
+    await paste(page, pasteText(16384));
+    const t0 = Date.now();
+    await page.keyboard.press("Control+c");
+    const ns = (f: string) => readOr(`${dir}/${f}`, "0").then(BigInt);
+    let back = 0;
+    while (Date.now() - t0 < 10_000) {
+      if ((await readOr(`${dir}/prompt`, "")) !== before) {
+        back = Date.now() - t0;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert(back > 0, "bash never prompted again");
+    const toInt = Number((await ns("int")) / 1_000_000n) - t0;
+    console.log(
+      `SIGINT reached cat ${toInt} ms, the prompt came back ${back} ms ` +
+        `after Ctrl+C`,
+    );
+    assert(back < 1000, `prompt back after ${back} ms`);
+    // Whatever the page still draws, the shell runs nothing pasted.
+    await page.waitForTimeout(2000);
+    await page.keyboard.type("echo AFTER-$((40+2))");
+    await page.keyboard.press("Enter");
+    await waitForRow(page, "AFTER-42", 60_000);
+    assertEquals(await readOr(`${dir}/cnf`, ""), "", "command not found");
+  });
+});
+
+Deno.test("e2e paste: the page answers within 200 ms while a large paste is delivered", async () => {
+  await withBash(async ({ page }) => {
+    // No echo: what is measured is the paste's path, not drawing its echo.
+    await run(page, "stty -echo; wc -l | sed 's/^/COUNT /'", "READY");
+    const lines = 4 * 16384;
+    await paste(page, pasteText(lines));
+    let worst = 0, n = 0;
+    const end = Date.now() + 2000;
+    while (Date.now() < end) {
+      const t0 = performance.now();
+      await page.evaluate(() => 1);
+      worst = Math.max(worst, performance.now() - t0);
+      n++;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    console.log(`slowest of ${n} evaluates: ${worst.toFixed(0)} ms`);
+    assert(worst < 200, `an evaluate took ${worst.toFixed(0)} ms`);
+    await page.keyboard.press("Control+d");
+    await waitForRow(page, `COUNT ${lines}`, 120_000);
+  });
+});
