@@ -1,6 +1,9 @@
 /**
  * A session: one program on a pseudo-terminal, the headless emulator that
- * is the truth about its screen, and the windows (WebSockets) that show it.
+ * is the truth about its screen, and the windows that show it. A window
+ * is a {@link Viewer} (server/viewer.ts): the session tells it output,
+ * snapshots and typed notifications and never sees a socket; the
+ * WebSocket window (server/window_connection.ts) encodes them for the wire.
  * The session lives as long as the program does, whatever happens to the
  * windows: a window that disappears (crash, dropped connection) only
  * detaches; a window closed on purpose as the last one hangs the program up.
@@ -32,18 +35,13 @@
  */
 import { type ExitStatus, Pty } from "./pty/pty.ts";
 import {
-  CLOSE_DETACHED,
   CLOSE_GRACE_MS,
-  CLOSE_SESSION_ENDED,
   HIGH_WATER,
   LOW_WATER,
+  type ReadyMessage,
   type ServerMessage,
 } from "../core/protocol.ts";
-import {
-  EMULATOR_HIGH,
-  type SnapshotText,
-  startEmulatorThread,
-} from "./emulator_host.ts";
+import { EMULATOR_HIGH, startEmulatorThread } from "./emulator_host.ts";
 import { type PlacementOptions, SessionEmulator } from "./session_emulator.ts";
 import { DEFAULT_SCROLLBACK } from "../core/model/buffer.ts";
 import { VERSION } from "./version.ts";
@@ -53,8 +51,9 @@ import {
   planShellLaunchSync,
 } from "./shell/integration.ts";
 import { REPLAY_BYTES, ReplayLog } from "./replay.ts";
-import { checkAfterOutput } from "./line_input.ts";
-import { closeAfterFinal, send, sendBytes, sendText } from "./socket_send.ts";
+import type { SessionSnapshot, Viewer, Window } from "./viewer.ts";
+
+export type { SessionSnapshot, Viewer, Window } from "./viewer.ts";
 
 /** What starts a session. */
 export interface SessionOptions {
@@ -71,6 +70,11 @@ export interface SessionOptions {
   name?: string;
   /** The program printed `OSC 88 ; json` (settings for the session's windows). */
   onSettings?: (json: string) => void;
+  /**
+   * Called after each piece of output reached the windows (line_input.ts
+   * checks whether a program went raw while a window edits a line).
+   */
+  afterOutput?: () => void;
   cwd?: string;
   /**
    * Load domterm's shell integration into bash, zsh or fish (default true;
@@ -107,29 +111,6 @@ export const RESIZE_SETTLE_MS = 120;
 
 /** A window that holds reading back this long while another keeps up is left out of flow control. */
 export const STALE_MS = 1500;
-
-/** One attached window. */
-export interface Window {
-  socket: WebSocket;
-  /** Stream offset up to which output was sent to this window. */
-  sent: number;
-  /** Stream offset up to which the window has processed output. */
-  acked: number;
-  /** What fits the window (its last resize or hello). */
-  cols: number;
-  rows: number;
-  /** Left out of flow control: no output until it catches up, then a snapshot. */
-  stale: boolean;
-  /** The window said it is going away on purpose. */
-  closing: boolean;
-  /** Its pager stopped output (a `pause` message): never made stale. */
-  paused?: boolean;
-  /**
-   * Waiting for its snapshot: what the stream brings meanwhile waits here
-   * (in order) and follows the snapshot.
-   */
-  pending: (Uint8Array | string)[] | null;
-}
 
 /** The child's environment: the user's, plus what tells programs where they run. */
 export function childEnv(
@@ -214,6 +195,7 @@ export class Session {
   #detachTimer: ReturnType<typeof setTimeout> | undefined;
   #detachedTimeoutMs: number | undefined;
   #closeGraceMs: number;
+  #afterOutput: (() => void) | undefined;
 
   private constructor(options: SessionOptions, pty: Pty, command: string[]) {
     this.id = options.id;
@@ -226,6 +208,7 @@ export class Session {
     this.#replay = new ReplayLog(options.replayBytes ?? REPLAY_BYTES);
     this.#detachedTimeoutMs = options.detachedTimeoutMs;
     this.#closeGraceMs = options.closeGraceMs ?? CLOSE_GRACE_MS;
+    this.#afterOutput = options.afterOutput;
     this.#cols = options.cols;
     this.#rows = options.rows;
     // The program's queries are answered there, once, for every window.
@@ -279,12 +262,15 @@ export class Session {
    * with that offset and the last grid change in it (null once the
    * session is over).
    */
-  async snapshot(): Promise<
-    (SnapshotText & { offset: number; gridSeq: number }) | null
-  > {
+  async snapshot(): Promise<SessionSnapshot | null> {
     const offset = this.bytesRead, gridSeq = this.#replay.gridSeq;
     const snap = await this.#term.snapshot();
     return snap && { ...snap, offset, gridSeq };
+  }
+
+  /** The program's process id. */
+  get pid(): number {
+    return this.pty.pid;
   }
 
   /** The session's grid. */
@@ -296,20 +282,20 @@ export class Session {
   }
 
   /**
-   * Attach a window whose grid is `cols` x `rows`. With `resume` (a
+   * Attach a viewer whose grid is `cols` x `rows`. With `resume` (a
    * reconnect), the output after that offset is sent if the replay log
-   * still has it; otherwise, and for a new window, a snapshot. Sends the
-   * `ready` message first (with `ready` fields the caller adds).
+   * still has it; otherwise, and for a new window, a snapshot. Tells the
+   * viewer `ready` first (with the `scrollback` the caller adds).
    */
   attach(
-    socket: WebSocket,
+    viewer: Viewer,
     cols: number,
     rows: number,
-    ready: Record<string, unknown> = {},
+    ready: Pick<ReadyMessage, "scrollback"> = {},
     resume?: { offset: number; gridSeq: number },
   ): Window {
     const w: Window = {
-      socket,
+      viewer,
       sent: this.bytesRead,
       acked: this.bytesRead,
       cols,
@@ -324,7 +310,7 @@ export class Session {
     const entries = resume
       ? this.#replay.since(resume.offset, resume.gridSeq)
       : null;
-    send(socket, {
+    viewer.message({
       type: "ready",
       session: this.id,
       pid: this.pty.pid,
@@ -335,15 +321,15 @@ export class Session {
       resumed: entries !== null,
       command: this.command,
       ...ready,
-    } as ServerMessage);
+    });
     if (entries) {
       w.sent = w.acked = resume!.offset;
       for (const e of entries) {
         if ("data" in e) {
-          sendBytes(socket, e.data);
+          viewer.output(e.data);
           w.sent = e.offset + e.data.length;
         } else {
-          send(socket, {
+          viewer.message({
             type: "grid",
             cols: e.cols,
             rows: e.rows,
@@ -379,17 +365,10 @@ export class Session {
       const pending = w.pending ?? [];
       w.pending = null;
       if (snap === null) return;
-      // The snapshot is already JSON: put the message around it.
-      const head = JSON.stringify({
-        type: "snapshot",
-        offset: snap.offset,
-        gridSeq: snap.gridSeq,
-        ...(snap.droppedLines > 0 ? { droppedLines: snap.droppedLines } : {}),
-      });
-      sendText(w.socket, `${head.slice(0, -1)},"snapshot":${snap.json}}`);
+      w.viewer.snapshot(snap);
       for (const f of pending) {
-        if (typeof f === "string") sendText(w.socket, f);
-        else sendBytes(w.socket, f);
+        if (f instanceof Uint8Array) w.viewer.output(f);
+        else w.viewer.message(f);
       }
     });
     this.#inflight.add(sent);
@@ -470,9 +449,9 @@ export class Session {
   /** Detach every window on purpose (`domterm detach`, Ctrl+Shift+D): the session goes on. */
   detachAll(): void {
     for (const w of [...this.windows]) {
-      send(w.socket, { type: "detached", session: this.id });
+      w.viewer.message({ type: "detached", session: this.id });
       this.detach(w);
-      closeAfterFinal(w.socket, CLOSE_DETACHED, "detached");
+      w.viewer.end("detached");
     }
   }
 
@@ -647,15 +626,15 @@ export class Session {
     this.#checkFlow();
   }
 
+  /** Tell every window that is not left out (in order, after a snapshot it waits for). */
   #broadcast(msg: ServerMessage | Uint8Array<ArrayBuffer>): void {
     const bytes = msg instanceof Uint8Array;
-    const text = bytes ? "" : JSON.stringify(msg);
     for (const w of this.windows) {
       if (w.stale) continue;
       if (bytes) w.sent += msg.length;
-      if (w.pending !== null) w.pending.push(bytes ? msg : text);
-      else if (bytes) sendBytes(w.socket, msg);
-      else sendText(w.socket, text);
+      if (w.pending !== null) w.pending.push(msg);
+      else if (bytes) w.viewer.output(msg);
+      else w.viewer.message(msg);
     }
   }
 
@@ -695,7 +674,7 @@ export class Session {
       this.#broadcast(chunk);
       this.#replay.pushBytes(chunk);
       this.#term.write(chunk);
-      checkAfterOutput(this);
+      this.#afterOutput?.();
     }
     const status = await this.pty.exited;
     this.exitStatus = status;
@@ -709,9 +688,7 @@ export class Session {
     // Windows waiting for a snapshot get it, and the exit after it.
     await Promise.all(this.#inflight);
     this.#term.close();
-    for (const w of this.windows) {
-      closeAfterFinal(w.socket, CLOSE_SESSION_ENDED, "session ended");
-    }
+    for (const w of this.windows) w.viewer.end("ended");
     return status;
   }
 }
