@@ -6,7 +6,9 @@
  * as a {@link Viewer}, and from then on decodes every client message
  * (core/protocol.ts's `parseClientMessage`) and encodes every server
  * message (`encodeServerMessage`). A hello for a session on another host
- * hands the socket to the ssh relay (server/ssh/remote_sessions.ts).
+ * makes it a relay endpoint instead (server/ssh/remote_sessions.ts): the
+ * frames then pass through unchanged both ways, to and from that host's
+ * server.
  *
  * @module
  */
@@ -36,6 +38,7 @@ import type { SessionSnapshot, Viewer, ViewerEnd, Window } from "./viewer.ts";
 import { closeAfterFinal, sendBytes, sendText } from "./socket_send.ts";
 import type { HelloGrant, RemoteGate, UpgradeGrant } from "./remote/gate.ts";
 import { dropForReadOnly } from "./remote/read_only.ts";
+import type { RelayEndpoint, RelayInput } from "./ssh/remote_sessions.ts"; // ssh hosts
 
 /** What every window's connection shares (the server's). */
 export interface ConnectionContext {
@@ -71,6 +74,8 @@ export class WindowConnection implements Viewer {
   /** Set when only a login let it in: it ends with the login. */
   #loginCheck: ReturnType<typeof setInterval> | undefined;
   #helloTimer: ReturnType<typeof setTimeout>;
+  /** Set when the window is on a session on another host: it takes every frame. */
+  #relay: RelayInput | null = null; // ssh hosts
 
   /** Take over `socket` (just upgraded with `upgrade`'s grant). */
   constructor(
@@ -129,6 +134,7 @@ export class WindowConnection implements Viewer {
   }
 
   #receive(data: string | ArrayBuffer): void {
+    if (this.#relay) return this.#relay.receive(data); // ssh hosts
     const session = this.#session, win = this.#win;
     if (!session || !win) return this.#first(data);
     // A window detached on purpose no longer speaks for the session (its
@@ -174,7 +180,8 @@ export class WindowConnection implements Viewer {
         const why = "a share cannot open a session on another host";
         return this.#refuse(why, CLOSE_NO_SESSION, "no such session");
       }
-      return registry.remotes.attach(this.#socket, m, remote);
+      this.#relay = registry.remotes.attach(this.#relayEndpoint(), m, remote);
+      return;
     }
     const s = this.#sessionFor(m);
     if (s === null) return;
@@ -285,9 +292,25 @@ export class WindowConnection implements Viewer {
     return true;
   }
 
+  /** This window as the ssh relay sees it. */
+  #relayEndpoint(): RelayEndpoint { // ssh hosts
+    const socket = this.#socket;
+    return {
+      sendText: (text) => sendText(socket, text),
+      sendBytes: (data) => sendBytes(socket, data),
+      closeNow: (code, reason) => {
+        try {
+          socket.close(code, reason.slice(0, 120));
+        } catch { /* closed */ }
+      },
+      closeAfterFinal: (code, reason) => closeAfterFinal(socket, code, reason),
+    };
+  }
+
   #closed(): void {
     clearTimeout(this.#helloTimer);
     clearInterval(this.#loginCheck);
+    this.#relay?.closed(); // ssh hosts
     const session = this.#session, win = this.#win;
     if (session && win) {
       windowGone(session, win);
