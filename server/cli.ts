@@ -8,7 +8,7 @@
 import { chooseBrowser, openBrowser, sweepLaunchers } from "./browser.ts";
 import { type DomtermServer, startServer } from "./http.ts";
 import { VERSION } from "./version.ts";
-import { prepareEmulators } from "./session.ts";
+import { prepareEmulators } from "./session_launch.ts";
 import {
   type ControlHandler,
   type ControlListener,

@@ -33,7 +33,7 @@
  *
  * @module
  */
-import { type ExitStatus, Pty } from "./pty/pty.ts";
+import type { ExitStatus, Pty } from "./pty/pty.ts";
 import {
   CLOSE_GRACE_MS,
   HIGH_WATER,
@@ -41,31 +41,26 @@ import {
   type ReadyMessage,
   type ServerMessage,
 } from "../core/protocol.ts";
-import { EMULATOR_HIGH, startEmulatorThread } from "./emulator_host.ts";
-import { type PlacementOptions, SessionEmulator } from "./session_emulator.ts";
+import { EMULATOR_HIGH } from "./emulator_host.ts";
+import { SessionEmulator } from "./session_emulator.ts";
 import { DEFAULT_SCROLLBACK } from "../core/model/buffer.ts";
 import { VERSION } from "./version.ts";
 import {
-  detectShell,
-  type LaunchPlan,
-  planShellLaunchSync,
-} from "./shell/integration.ts";
+  type LaunchOptions,
+  pinnedEmulators,
+  spawnProgram,
+} from "./session_launch.ts";
 import { REPLAY_BYTES, ReplayLog } from "./replay.ts";
+import { SizeSettler } from "./size_settle.ts";
 import type { SessionSnapshot, Viewer, Window } from "./viewer.ts";
 
 export type { SessionSnapshot, Viewer, Window } from "./viewer.ts";
+export { childEnv, prepareEmulators } from "./session_launch.ts";
 
-/** What starts a session. */
-export interface SessionOptions {
-  id: number;
-  command: string;
-  args: string[];
-  cols: number;
-  rows: number;
+/** What starts a session (its program: {@link LaunchOptions}). */
+export interface SessionOptions extends LaunchOptions {
   /** History lines of the session's emulator (default 10,000; Infinity allowed). */
   scrollback?: number;
-  /** Base environment (default: the server's). */
-  env?: Record<string, string>;
   /** A name to attach it by (`domterm new --name`). */
   name?: string;
   /** The program printed `OSC 88 ; json` (settings for the session's windows). */
@@ -75,69 +70,21 @@ export interface SessionOptions {
    * checks whether a program went raw while a window edits a line).
    */
   afterOutput?: () => void;
-  cwd?: string;
-  /**
-   * Load domterm's shell integration into bash, zsh or fish (default true;
-   * see server/shell/integration.ts). `DOMTERM_SHELL_INTEGRATION=0` in the
-   * environment turns it off too.
-   */
-  shellIntegration?: boolean;
   /** Flow-control thresholds (bytes); default from core/protocol.ts. */
   highWater?: number;
   lowWater?: number;
-  /**
-   * Quiet time before a new window size reaches the program (ms; default
-   * {@link RESIZE_SETTLE_MS}).
-   */
-  resizeSettleMs?: number;
   /** Output bytes kept for reconnecting windows (default {@link REPLAY_BYTES}). */
   replayBytes?: number;
   /** A detached session with no window ends after this many ms (default: never). */
   detachedTimeoutMs?: number;
   /** Ms a closed last window waits for a reload before the program is hung up. */
   closeGraceMs?: number;
-  /** When the emulator moves between threads (tests; see `session_emulator.ts`). */
-  emulatorPlacement?: Partial<PlacementOptions>;
 }
 
-/**
- * A window being dragged sends a size every frame; the program gets the
- * last one (TIOCSWINSZ, hence one SIGWINCH) once no new size came for this
- * long. Each SIGWINCH makes a full-screen program or a shell prompt
- * redraw, which would otherwise race with the next size. Test hook: exported
- * for tests/server/resize_debounce_test.ts.
- */
-export const RESIZE_SETTLE_MS = 120;
+export { RESIZE_SETTLE_MS } from "./size_settle.ts";
 
 /** A window that holds reading back this long while another keeps up is left out of flow control. */
 export const STALE_MS = 1500;
-
-/** The child's environment: the user's, plus what tells programs where they run. */
-export function childEnv(
-  base: Record<string, string>,
-  session: number,
-  ttyName: string,
-): Record<string, string> {
-  const env = { ...base };
-  env.TERM = "xterm-256color";
-  env.COLORTERM = "truecolor";
-  env.DOMTERM =
-    `version=${VERSION};tty=${ttyName};session#=${session};pid=${Deno.pid}`;
-  // Variables of the terminal this server may itself run in would mislead
-  // programs about the terminal they talk to.
-  for (
-    const k of [
-      "TERM_PROGRAM",
-      "TERM_PROGRAM_VERSION",
-      "VTE_VERSION",
-      "KITTY_WINDOW_ID",
-      "WT_SESSION",
-    ]
-  ) {
-    delete env[k];
-  }
-  return env;
-}
 
 const encoder = new TextEncoder();
 
@@ -177,10 +124,15 @@ export class Session {
   #low: number;
   #resume: (() => void) | null = null;
   #closing = false;
-  #settleMs: number;
-  #resizeTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The size waiting to be applied: [cols, rows, width?, height?]. */
-  #pendingSize: [number, number, number?, number?] | null = null;
+  /** The PTY's size, once it settled. */
+  #size = new SizeSettler((size) => {
+    if (this.exitStatus || this.#closing) return;
+    try {
+      this.pty.resize(...size);
+    } catch {
+      // ignore: the pty may have closed meanwhile
+    }
+  });
   #replay: ReplayLog;
   /** The window whose size the PTY follows. */
   #active: Window | null = null;
@@ -191,8 +143,8 @@ export class Session {
    * the program does not run on unseen meanwhile.
    */
   #holdForReload = false;
-  #graceTimer: ReturnType<typeof setTimeout> | undefined;
-  #detachTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Ends the session when it is still without a window (a closed last window's grace, or the detached timeout). */
+  #aloneTimer: ReturnType<typeof setTimeout> | undefined;
   #detachedTimeoutMs: number | undefined;
   #closeGraceMs: number;
   #afterOutput: (() => void) | undefined;
@@ -204,7 +156,6 @@ export class Session {
     this.name = options.name ?? null;
     this.#high = options.highWater ?? HIGH_WATER;
     this.#low = options.lowWater ?? LOW_WATER;
-    this.#settleMs = options.resizeSettleMs ?? RESIZE_SETTLE_MS;
     this.#replay = new ReplayLog(options.replayBytes ?? REPLAY_BYTES);
     this.#detachedTimeoutMs = options.detachedTimeoutMs;
     this.#closeGraceMs = options.closeGraceMs ?? CLOSE_GRACE_MS;
@@ -219,41 +170,24 @@ export class Session {
       options.scrollback ?? DEFAULT_SCROLLBACK,
       (data) => void this.#write(encoder.encode(data)),
       options.onSettings,
-      { pinned: pinnedEmulators(), ...options.emulatorPlacement },
+      { pinned: pinnedEmulators() },
     );
     // The emulator thread holds a flood's output for larger writes until
     // the program pauses (emulator_worker.ts).
     pty.onReadWait = () => this.#term.idle();
     this.finished = this.#run();
-    this.#armDetachTimer();
+    this.#endIfAlone(this.#detachedTimeoutMs);
   }
 
   /** Start the child. Throws a readable Error when it cannot be started. */
   static start(options: SessionOptions): Session {
-    const base = options.env ?? Deno.env.toObject();
-    const launch = shellLaunch(options, base);
-    let pty: Pty;
-    try {
-      pty = Pty.spawn({
-        command: launch.command,
-        args: launch.args,
-        env: (tty: string) => childEnv(launch.env, options.id, tty),
-        cwd: options.cwd,
-        cols: options.cols,
-        rows: options.rows,
-      });
-    } catch (e) {
-      removeAll(launch.cleanup);
-      throw e;
-    }
+    const { pty, cleanup } = spawnProgram(options);
     const session = new Session(options, pty, [
       options.command,
       ...options.args,
     ]);
     // The shell reads the files at startup; they go when the session ends.
-    if (launch.cleanup.length > 0) {
-      session.finished.finally(() => removeAll(launch.cleanup));
-    }
+    session.finished.finally(cleanup);
     return session;
   }
 
@@ -304,8 +238,7 @@ export class Session {
       closing: false,
       pending: null,
     };
-    clearTimeout(this.#graceTimer);
-    clearTimeout(this.#detachTimer);
+    clearTimeout(this.#aloneTimer);
     this.detachedSince = null;
     const entries = resume
       ? this.#replay.since(resume.offset, resume.gridSeq)
@@ -403,20 +336,14 @@ export class Session {
     this.#checkFlow();
     if (this.windows.size > 0 || this.exitStatus) return;
     this.detachedSince = Date.now();
-    if (w.closing) {
-      this.#graceTimer = setTimeout(() => {
-        if (this.windows.size === 0) void this.close();
-      }, this.#closeGraceMs);
-    } else {
-      this.#armDetachTimer();
-    }
+    this.#endIfAlone(w.closing ? this.#closeGraceMs : this.#detachedTimeoutMs);
   }
 
-  #armDetachTimer(): void {
-    clearTimeout(this.#detachTimer);
-    const ms = this.#detachedTimeoutMs;
+  /** End the session in `ms` (never: undefined) unless a window attaches meanwhile. */
+  #endIfAlone(ms: number | undefined): void {
+    clearTimeout(this.#aloneTimer);
     if (ms === undefined || !Number.isFinite(ms)) return;
-    this.#detachTimer = setTimeout(() => {
+    this.#aloneTimer = setTimeout(() => {
       if (this.windows.size === 0) void this.close();
     }, ms);
   }
@@ -557,34 +484,15 @@ export class Session {
       this.#rows = rows;
       this.#announceGrid();
     }
-    this.#pendingSize = [this.cols, this.rows, width, height];
-    clearTimeout(this.#resizeTimer);
-    if (settle) {
-      this.#resizeTimer = setTimeout(() => this.#applySize(), this.#settleMs);
-    } else {
-      this.#applySize();
-    }
-  }
-
-  #applySize(): void {
-    this.#resizeTimer = undefined;
-    const size = this.#pendingSize;
-    this.#pendingSize = null;
-    if (size === null || this.exitStatus || this.#closing) return;
-    try {
-      this.pty.resize(...size);
-    } catch {
-      // ignore: the pty may have closed meanwhile
-    }
+    this.#size.set([this.cols, this.rows, width, height], settle);
   }
 
   /** End the session: hang up the child and close every window. */
   async close(): Promise<void> {
     if (this.#closing) return;
     this.#closing = true;
-    clearTimeout(this.#resizeTimer);
-    clearTimeout(this.#graceTimer);
-    clearTimeout(this.#detachTimer);
+    this.#size.cancel();
+    clearTimeout(this.#aloneTimer);
     clearTimeout(this.#staleTimer);
     this.#resume?.();
     await this.pty.close();
@@ -678,10 +586,9 @@ export class Session {
     }
     const status = await this.pty.exited;
     this.exitStatus = status;
-    clearTimeout(this.#resizeTimer);
+    this.#size.cancel();
     clearTimeout(this.#staleTimer);
-    clearTimeout(this.#graceTimer);
-    clearTimeout(this.#detachTimer);
+    clearTimeout(this.#aloneTimer);
     for (const w of this.windows) w.stale = false;
     this.#broadcast({ type: "exit", code: status.code, signal: status.signal });
     await this.pty.close();
@@ -691,73 +598,4 @@ export class Session {
     for (const w of this.windows) w.viewer.end("ended");
     return status;
   }
-}
-
-/**
- * The command, arguments and environment that start the session's
- * program: with shell integration injected when it is bash, zsh or fish
- * (unless turned off). Files go into a new private temp directory, listed
- * in `cleanup`. Where they cannot be written, the program starts without
- * integration.
- */
-function shellLaunch(
-  options: SessionOptions,
-  env: Record<string, string>,
-): LaunchPlan {
-  const plain: LaunchPlan = {
-    command: options.command,
-    args: options.args,
-    env,
-    cleanup: [],
-  };
-  if (
-    options.shellIntegration === false || detectShell(options.command) === null
-  ) {
-    return plain;
-  }
-  let dir: string | null = null;
-  try {
-    dir = Deno.makeTempDirSync({ prefix: "domterm-shell-" });
-    const plan = planShellLaunchSync(options.command, options.args, env, dir);
-    return { ...plan, cleanup: [dir] };
-  } catch {
-    if (dir !== null) removeAll([dir]);
-    return plain;
-  }
-}
-
-function removeAll(paths: string[]): void {
-  for (const p of paths) {
-    try {
-      Deno.removeSync(p, { recursive: true });
-    } catch {
-      // already gone
-    }
-  }
-}
-
-/**
- * Get the sessions' emulator thread going now, if they are pinned there
- * (see {@link pinnedEmulators}); otherwise it starts with the first flood.
- */
-export function prepareEmulators(): void {
-  if (pinnedEmulators() === "thread") startEmulatorThread();
-}
-
-/**
- * Where the sessions' emulators run. By default each moves between the
- * main thread and the emulator thread with its output (`session_emulator.ts`).
- * `DOMTERM_EMULATOR_MAIN_THREAD=1` in the environment keeps them on the
- * main thread (the least memory; 6-16% less end-to-end throughput in
- * floods on a 2-core machine), `DOMTERM_EMULATOR_THREAD=1` on the thread
- * (an idle server keeps the thread's 15 MB): for benchmarks.
- */
-function pinnedEmulators(): "main" | "thread" | null {
-  try {
-    if (Deno.env.get("DOMTERM_EMULATOR_MAIN_THREAD") === "1") return "main";
-    if (Deno.env.get("DOMTERM_EMULATOR_THREAD") === "1") return "thread";
-  } catch {
-    // no --allow-env: the default
-  }
-  return null;
 }
