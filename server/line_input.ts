@@ -67,11 +67,6 @@ function stateOf(w: Window): WindowLineState {
   return s;
 }
 
-/** Whether this window is editing a line (for tests and the output check). */
-export function isEditing(w: Window): boolean {
-  return states.get(w)?.editing ?? false;
-}
-
 function termiosOf(session: LineInputSession): Termios | null {
   try {
     return session.pty.getTermios();

@@ -113,8 +113,11 @@ export class Session {
   readonly finished: Promise<ExitStatus>;
   /** Set once the child has exited. */
   exitStatus: ExitStatus | null = null;
-  /** Whether the read loop is paused by flow control (for tests and stats). */
-  paused = false;
+  /** Whether the read loop is paused by flow control. */
+  get paused(): boolean {
+    return this.#paused;
+  }
+  #paused = false;
   /** Total output bytes read from the PTY: the stream offset. */
   bytesRead = 0;
   /** When the last window left (ms since the epoch), or null while attached. */
@@ -508,8 +511,8 @@ export class Session {
   }
 
   #checkFlow(): void {
-    if (this.paused && !this.#holdForReload && this.#lag() <= this.#low) {
-      this.paused = false;
+    if (this.#paused && !this.#holdForReload && this.#lag() <= this.#low) {
+      this.#paused = false;
       clearTimeout(this.#staleTimer);
       const r = this.#resume;
       this.#resume = null;
@@ -519,7 +522,7 @@ export class Session {
 
   /** Reading has been held back for a while: leave out the windows that hold it back, if another keeps up. */
   #checkStale(): void {
-    if (!this.paused) return;
+    if (!this.#paused) return;
     const slow = [...this.windows].filter((w) =>
       !w.stale && !w.paused && w.sent - w.acked > this.#low
     );
@@ -554,7 +557,7 @@ export class Session {
       let seen = -1;
       const check = () => {
         if (
-          this.paused || this.#term.backlog > 0 || this.bytesRead !== seen
+          this.#paused || this.#term.backlog > 0 || this.bytesRead !== seen
         ) {
           seen = this.bytesRead;
           Deno.unrefTimer(setTimeout(check, 300));
@@ -566,7 +569,7 @@ export class Session {
     });
     for (;;) {
       if (this.#lag() > this.#high && !this.#closing) {
-        this.paused = true;
+        this.#paused = true;
         clearTimeout(this.#staleTimer);
         this.#staleTimer = setTimeout(() => this.#checkStale(), STALE_MS);
         await new Promise<void>((r) => this.#resume = r);

@@ -37,6 +37,7 @@ export function sessionInfo(s: Session): SessionInfo {
   };
 }
 
+/** A session by number or name (the registry's). */
 function find(server: DomtermServer, ref: number | string): Session | null {
   return server.registry.find(ref);
 }
