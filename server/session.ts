@@ -55,7 +55,6 @@ import { SizeSettler } from "./size_settle.ts";
 import type { SessionSnapshot, Viewer, Window } from "./viewer.ts";
 
 export type { SessionSnapshot, Viewer, Window } from "./viewer.ts";
-export { childEnv, prepareEmulators } from "./session_launch.ts";
 
 /** What starts a session (its program: {@link LaunchOptions}). */
 export interface SessionOptions extends LaunchOptions {
