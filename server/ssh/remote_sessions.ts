@@ -19,9 +19,11 @@ import {
   CLOSE_GRACE_MS,
   CLOSE_NO_SESSION,
   CLOSE_SESSION_ENDED,
+  type DetachedMessage,
   type DetachMessage,
   encodeServerMessage,
   type HelloMessage,
+  type ReadyMessage,
 } from "../../core/protocol.ts";
 import type { SessionInfo } from "../control.ts";
 import {
@@ -417,9 +419,9 @@ export class RemoteSessions {
         s.cols = Number(m.cols) || s.cols;
         s.rows = Number(m.rows) || s.rows;
         if (Array.isArray(m.command)) s.command = m.command.map(String);
-        return JSON.stringify({ ...m, session: s.id });
+        return relabel(m as unknown as ReadyMessage, s.id);
       case "detached":
-        return JSON.stringify({ ...m, session: s.id });
+        return relabel(m as unknown as DetachedMessage, s.id);
       case "grid":
         s.cols = Number(m.cols) || s.cols;
         s.rows = Number(m.rows) || s.rows;
@@ -430,6 +432,11 @@ export class RemoteSessions {
     }
     return text;
   }
+}
+
+/** A remote server's message naming its session, as the window knows it: by `id` here. */
+function relabel(m: ReadyMessage | DetachedMessage, id: number): string {
+  return encodeServerMessage({ ...m, session: id });
 }
 
 /** Whether a window's text message is `closing`. */
