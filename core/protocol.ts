@@ -418,6 +418,22 @@ export type ServerMessage =
   | ReadOnlyMessage
   | LoginMessage;
 
+/**
+ * A server message as its text frame. A snapshot that is already JSON
+ * text (the server's emulator makes it so) goes in as `snapshotJson`,
+ * without being parsed and serialized again: `msg.snapshot` is then left
+ * out of `msg`.
+ */
+export function encodeServerMessage(
+  msg: ServerMessage | Omit<SnapshotMessage, "snapshot">,
+  snapshotJson?: string,
+): string {
+  const text = JSON.stringify(msg);
+  return snapshotJson === undefined
+    ? text
+    : `${text.slice(0, -1)},"snapshot":${snapshotJson}}`;
+}
+
 /** Largest terminal size either side accepts. */
 export const MAX_COLS = 2000;
 export const MAX_ROWS = 1000;

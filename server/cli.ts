@@ -8,8 +8,9 @@
 import { chooseBrowser, openBrowser, sweepLaunchers } from "./browser.ts";
 import { type DomtermServer, startServer } from "./http.ts";
 import { VERSION } from "./version.ts";
-import { prepareEmulators } from "./session.ts";
+import { prepareEmulators } from "./session_launch.ts";
 import {
+  type ControlHandler,
   type ControlListener,
   listenControl,
   request,
@@ -166,7 +167,6 @@ export async function runMain(
     console.log(`domterm ${VERSION}`);
     return 0;
   }
-  const assets = ctx.assets;
   // A listener beyond loopback: TLS and a password, or --insecure.
   let gate: RemoteGate | undefined;
   try {
@@ -178,56 +178,107 @@ export async function runMain(
   // The settings file: a bad value is reported and never stops the start.
   const store = new SettingsStore(defaultSettingsPath(), cliOverrides(opts));
   store.load();
-  const settings = store.current;
-  if (opts.browser === undefined && settings.browser) {
-    opts.browser = settings.browser as string;
+  if (opts.browser === undefined && store.current.browser) {
+    opts.browser = store.current.browser as string;
   }
   // One server per user: ask the running one, if any, for a new session.
-  let controlPath: string | null = null;
+  const controlPath = controlSocketPath();
+  // A --listen server is its own: it never hands off to a running one.
+  if (controlPath !== null && opts.port === 0 && !gate) {
+    const handedOff = await handOff(controlPath, opts);
+    if (handedOff !== null) return handedOff;
+  }
+  return await serve(opts, ctx, store, gate, controlPath);
+}
+
+/** The control socket's path; null (said why) without a private runtime directory. */
+function controlSocketPath(): string | null {
   try {
-    controlPath = socketPath(runtimeDir());
+    return socketPath(runtimeDir());
   } catch (e) {
     console.error(
       `domterm: no private runtime directory (${
         (e as Error).message
       }); this server will not be found by later 'domterm' commands`,
     );
+    return null;
   }
-  // A --listen server is its own: it never hands off to a running one.
-  if (controlPath !== null && opts.port === 0 && !gate) {
-    const res = await request(
-      controlPath,
-      opts.ssh ? sshRequest(opts.ssh) : {
-        op: "new",
-        ...(opts.command.length ? { command: opts.command } : {}),
-        cwd: Deno.cwd(),
-      },
-      opts.ssh ? 120_000 : undefined, // ssh may ask for a while
+}
+
+/**
+ * Ask the server on `controlPath` for the session and open its window:
+ * the exit status, or null when no server answers there.
+ */
+async function handOff(
+  controlPath: string,
+  opts: CliOptions,
+): Promise<number | null> {
+  const res = await request(
+    controlPath,
+    opts.ssh ? sshRequest(opts.ssh) : {
+      op: "new",
+      ...(opts.command.length ? { command: opts.command } : {}),
+      cwd: Deno.cwd(),
+    },
+    opts.ssh ? 120_000 : undefined, // ssh may ask for a while
+  );
+  if (res === null) return null;
+  if (!res.ok) {
+    console.error(
+      opts.ssh // the error says what failed on the way to the host
+        ? `domterm: ${res.error}`
+        : `domterm: the running server refused: ${res.error}`,
     );
-    if (res !== null) {
-      if (!res.ok) {
-        console.error(
-          opts.ssh // the error says what failed on the way to the host
-            ? `domterm: ${res.error}`
-            : `domterm: the running server refused: ${res.error}`,
-        );
-        return 1;
-      }
-      await openWindow(res.url!, opts);
-      return 0;
-    }
+    return 1;
   }
+  await openWindow(res.url!, opts);
+  return 0;
+}
 
-  const shellSetting = settings.shell as string[];
-  const [command, ...args] = opts.command.length
-    ? opts.command
-    : shellSetting.length
-    ? shellSetting
-    : defaultCommand();
-  const shellIntegration = settings["shell-integration"] as boolean;
-  const detachedTimeout = opts.detachedTimeout ??
-    (settings["detached-timeout"] as number | null) ?? undefined;
+/**
+ * Listen on the control socket at `path` (null: none, or it cannot be
+ * had, which is said). Requests wait for `handler`.
+ */
+async function listenForControl(
+  path: string | null,
+  handler: Promise<ControlHandler>,
+): Promise<ControlListener | null> {
+  if (path === null) return null;
+  try {
+    return await listenControl(
+      path,
+      {
+        handle: async (req) => {
+          const res = await (await handler).handle(req);
+          if (req.op === "new" || req.op === "attach") {
+            // The window it opens reads its launcher within seconds.
+            Deno.unrefTimer(
+              setTimeout(() => void sweepLaunchers(10_000), 15_000),
+            );
+          }
+          return res;
+        },
+      },
+      (m) => console.error(`domterm: ${m}`),
+    );
+  } catch (e) {
+    console.error(`domterm: ${(e as Error).message}`);
+    return null;
+  }
+}
 
+/**
+ * Be the server: the control socket, the HTTP server, the first window;
+ * resolves with the exit status once the last session ended or a signal
+ * (or `domterm kill-server`) stopped it.
+ */
+async function serve(
+  opts: CliOptions,
+  ctx: CliContext,
+  store: SettingsStore,
+  gate: RemoteGate | undefined,
+  controlPath: string | null,
+): Promise<number> {
   const { promise: idle, resolve: done } = Promise.withResolvers<void>();
   let launcher: string | null = null;
   const removeLauncher = () => {
@@ -240,60 +291,15 @@ export async function runMain(
     .withResolvers<DomtermServer>();
   const stop = () => done();
   const handler = started.then((server) => sessionControl(server, stop));
-  let control: ControlListener | null = null;
-  if (controlPath !== null) {
-    try {
-      control = await listenControl(
-        controlPath,
-        {
-          handle: async (req) => {
-            const res = await (await handler).handle(req);
-            if (req.op === "new" || req.op === "attach") {
-              // The window it opens reads its launcher within seconds.
-              Deno.unrefTimer(
-                setTimeout(() => void sweepLaunchers(10_000), 15_000),
-              );
-            }
-            return res;
-          },
-        },
-        (m) => console.error(`domterm: ${m}`),
-      );
-    } catch (e) {
-      console.error(`domterm: ${(e as Error).message}`);
-    }
-  }
-
-  let server: DomtermServer;
-  try {
-    server = startServer({
-      port: opts.port,
-      command,
-      args,
-      assets,
-      shellIntegration,
-      scrollback: opts.scrollback,
-      detachedTimeoutMs: detachedTimeout === undefined
-        ? undefined
-        : detachedTimeout * 1000,
-      env: sessionEnv(control?.path ?? null, shellIntegration),
-      settings: store,
-      shellFromSettings: opts.command.length === 0,
-      onIdle: () => done(),
-      onConnect: () => {
-        removeLauncher();
-        void sweepLaunchers(10_000);
-      },
-      fileOpener: opts.fileOpener,
-      gate,
-    });
-  } catch (e) {
-    const err = e as Error & { code?: string };
-    if (err.name === "AddrInUse") {
-      console.error(`domterm: port ${opts.port} is already in use`);
-    } else {
-      console.error(`domterm: cannot start the server: ${err.message}`);
-    }
+  const control = await listenForControl(controlPath, handler);
+  const server = startHttp(opts, ctx, store, gate, control, {
+    onIdle: () => done(),
+    onConnect: () => {
+      removeLauncher();
+      void sweepLaunchers(10_000);
+    },
+  });
+  if (server === null) {
     control?.close();
     return 1;
   }
@@ -332,6 +338,54 @@ export async function runMain(
   removeLauncher();
   await server.shutdown();
   return 0;
+}
+
+/** Start the HTTP server with the command line's options; null (said why) when it cannot listen. */
+function startHttp(
+  opts: CliOptions,
+  ctx: CliContext,
+  store: SettingsStore,
+  gate: RemoteGate | undefined,
+  control: ControlListener | null,
+  hooks: { onIdle: () => void; onConnect: () => void },
+): DomtermServer | null {
+  const settings = store.current;
+  const shellSetting = settings.shell as string[];
+  const [command, ...args] = opts.command.length
+    ? opts.command
+    : shellSetting.length
+    ? shellSetting
+    : defaultCommand();
+  const shellIntegration = settings["shell-integration"] as boolean;
+  const detachedTimeout = opts.detachedTimeout ??
+    (settings["detached-timeout"] as number | null) ?? undefined;
+  try {
+    return startServer({
+      port: opts.port,
+      command,
+      args,
+      assets: ctx.assets,
+      shellIntegration,
+      scrollback: opts.scrollback,
+      detachedTimeoutMs: detachedTimeout === undefined
+        ? undefined
+        : detachedTimeout * 1000,
+      env: sessionEnv(control?.path ?? null, shellIntegration),
+      settings: store,
+      shellFromSettings: opts.command.length === 0,
+      ...hooks,
+      fileOpener: opts.fileOpener,
+      gate,
+    });
+  } catch (e) {
+    const err = e as Error & { code?: string };
+    if (err.name === "AddrInUse") {
+      console.error(`domterm: port ${opts.port} is already in use`);
+    } else {
+      console.error(`domterm: cannot start the server: ${err.message}`);
+    }
+    return null;
+  }
 }
 
 /**

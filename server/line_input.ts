@@ -17,8 +17,7 @@ import type {
   LineMessage,
 } from "../core/protocol.ts";
 import type { Termios } from "./pty/pty.ts";
-import type { Window } from "./session.ts";
-import { send } from "./socket_send.ts";
+import type { Window } from "./viewer.ts";
 import { historyStore } from "./input_history.ts";
 
 /** What line_input needs of a session. */
@@ -72,11 +71,6 @@ function stateOf(w: Window): WindowLineState {
     states.set(w, s);
   }
   return s;
-}
-
-/** Whether this window is editing a line (for tests and the output check). */
-export function isEditing(w: Window): boolean {
-  return states.get(w)?.editing ?? false;
 }
 
 function termiosOf(session: LineInputSession): Termios | null {
@@ -175,7 +169,7 @@ export function handleKey(
     msg.history = store.get(s.historyKey);
     s.sentRevs.set(s.historyKey, rev);
   }
-  send(w.socket, msg);
+  w.viewer.message(msg);
 }
 
 /**
@@ -225,7 +219,7 @@ export function relayEditState(
     ? { type: "edit-state", text: "", caret: 0, masked: m.masked }
     : { type: "edit-state", text: m.text, caret: m.caret };
   for (const w of session.windows) {
-    if (w !== from) send(w.socket, out);
+    if (w !== from) w.viewer.message(out);
   }
 }
 
@@ -239,7 +233,7 @@ export function windowGone(session: LineInputSession, w: Window): void {
   s.shown = false;
   for (const other of session.windows) {
     if (other !== w) {
-      send(other.socket, { type: "edit-state", text: null, caret: 0 });
+      other.viewer.message({ type: "edit-state", text: null, caret: 0 });
     }
   }
 }
@@ -253,13 +247,15 @@ export function setSessionInputMode(
   mode: InputMode,
 ): void {
   sessionModes.set(session, mode);
-  for (const w of session.windows) send(w.socket, { type: "input-mode", mode });
+  for (const w of session.windows) {
+    w.viewer.message({ type: "input-mode", mode });
+  }
 }
 
 /** A window attached: it gets the mode `domterm input-mode` set, if any. */
 export function windowAttached(session: LineInputSession, w: Window): void {
   const mode = sessionModes.get(session);
-  if (mode) send(w.socket, { type: "input-mode", mode });
+  if (mode) w.viewer.message({ type: "input-mode", mode });
 }
 
 /** Sessions whose termios is polled while a window edits in automatic mode. */
@@ -299,7 +295,7 @@ export function checkAfterOutput(session: LineInputSession): void {
       // Keys stay handed back until the window's `line`: it sends its
       // text first, then the keys still on their way, in order.
       s.rawSent = true;
-      send(w.socket, { type: "raw" });
+      w.viewer.message({ type: "raw" });
     }
   }
 }

@@ -1,6 +1,9 @@
 /**
  * A session: one program on a pseudo-terminal, the headless emulator that
- * is the truth about its screen, and the windows (WebSockets) that show it.
+ * is the truth about its screen, and the windows that show it. A window
+ * is a {@link Viewer} (server/viewer.ts): the session tells it output,
+ * snapshots and typed notifications and never sees a socket; the
+ * WebSocket window (server/window_connection.ts) encodes them for the wire.
  * The session lives as long as the program does, whatever happens to the
  * windows: a window that disappears (crash, dropped connection) only
  * detaches; a window closed on purpose as the last one hangs the program up.
@@ -30,133 +33,57 @@
  *
  * @module
  */
-import { type ExitStatus, Pty } from "./pty/pty.ts";
+import type { ExitStatus, Pty } from "./pty/pty.ts";
 import {
-  CLOSE_DETACHED,
   CLOSE_GRACE_MS,
-  CLOSE_SESSION_ENDED,
   HIGH_WATER,
   LOW_WATER,
+  type ReadyMessage,
   type ServerMessage,
 } from "../core/protocol.ts";
-import {
-  EMULATOR_HIGH,
-  type SnapshotText,
-  startEmulatorThread,
-} from "./emulator_host.ts";
-import { type PlacementOptions, SessionEmulator } from "./session_emulator.ts";
+import { EMULATOR_HIGH } from "./emulator_host.ts";
+import { SessionEmulator } from "./session_emulator.ts";
 import { DEFAULT_SCROLLBACK } from "../core/model/buffer.ts";
 import { VERSION } from "./version.ts";
 import {
-  detectShell,
-  type LaunchPlan,
-  planShellLaunchSync,
-} from "./shell/integration.ts";
+  type LaunchOptions,
+  pinnedEmulators,
+  spawnProgram,
+} from "./session_launch.ts";
 import { REPLAY_BYTES, ReplayLog } from "./replay.ts";
-import { checkAfterOutput } from "./line_input.ts";
-import { closeAfterFinal, send, sendBytes, sendText } from "./socket_send.ts";
+import { SizeSettler } from "./size_settle.ts";
+import type { SessionSnapshot, Viewer, Window } from "./viewer.ts";
 
-/** What starts a session. */
-export interface SessionOptions {
-  id: number;
-  command: string;
-  args: string[];
-  cols: number;
-  rows: number;
+export type { SessionSnapshot, Viewer, Window } from "./viewer.ts";
+
+/** What starts a session (its program: {@link LaunchOptions}). */
+export interface SessionOptions extends LaunchOptions {
   /** History lines of the session's emulator (default 10,000; Infinity allowed). */
   scrollback?: number;
-  /** Base environment (default: the server's). */
-  env?: Record<string, string>;
   /** A name to attach it by (`domterm new --name`). */
   name?: string;
   /** The program printed `OSC 88 ; json` (settings for the session's windows). */
   onSettings?: (json: string) => void;
-  cwd?: string;
   /**
-   * Load domterm's shell integration into bash, zsh or fish (default true;
-   * see server/shell/integration.ts). `DOMTERM_SHELL_INTEGRATION=0` in the
-   * environment turns it off too.
+   * Called after each piece of output reached the windows (line_input.ts
+   * checks whether a program went raw while a window edits a line).
    */
-  shellIntegration?: boolean;
+  afterOutput?: () => void;
   /** Flow-control thresholds (bytes); default from core/protocol.ts. */
   highWater?: number;
   lowWater?: number;
-  /**
-   * Quiet time before a new window size reaches the program (ms; default
-   * {@link RESIZE_SETTLE_MS}).
-   */
-  resizeSettleMs?: number;
   /** Output bytes kept for reconnecting windows (default {@link REPLAY_BYTES}). */
   replayBytes?: number;
   /** A detached session with no window ends after this many ms (default: never). */
   detachedTimeoutMs?: number;
   /** Ms a closed last window waits for a reload before the program is hung up. */
   closeGraceMs?: number;
-  /** When the emulator moves between threads (tests; see `session_emulator.ts`). */
-  emulatorPlacement?: Partial<PlacementOptions>;
 }
 
-/**
- * A window being dragged sends a size every frame; the program gets the
- * last one (TIOCSWINSZ, hence one SIGWINCH) once no new size came for this
- * long. Each SIGWINCH makes a full-screen program or a shell prompt
- * redraw, which would otherwise race with the next size. Test hook: exported
- * for tests/server/resize_debounce_test.ts.
- */
-export const RESIZE_SETTLE_MS = 120;
+export { RESIZE_SETTLE_MS } from "./size_settle.ts";
 
 /** A window that holds reading back this long while another keeps up is left out of flow control. */
 export const STALE_MS = 1500;
-
-/** One attached window. */
-export interface Window {
-  socket: WebSocket;
-  /** Stream offset up to which output was sent to this window. */
-  sent: number;
-  /** Stream offset up to which the window has processed output. */
-  acked: number;
-  /** What fits the window (its last resize or hello). */
-  cols: number;
-  rows: number;
-  /** Left out of flow control: no output until it catches up, then a snapshot. */
-  stale: boolean;
-  /** The window said it is going away on purpose. */
-  closing: boolean;
-  /** Its pager stopped output (a `pause` message): never made stale. */
-  paused?: boolean;
-  /**
-   * Waiting for its snapshot: what the stream brings meanwhile waits here
-   * (in order) and follows the snapshot.
-   */
-  pending: (Uint8Array | string)[] | null;
-}
-
-/** The child's environment: the user's, plus what tells programs where they run. */
-export function childEnv(
-  base: Record<string, string>,
-  session: number,
-  ttyName: string,
-): Record<string, string> {
-  const env = { ...base };
-  env.TERM = "xterm-256color";
-  env.COLORTERM = "truecolor";
-  env.DOMTERM =
-    `version=${VERSION};tty=${ttyName};session#=${session};pid=${Deno.pid}`;
-  // Variables of the terminal this server may itself run in would mislead
-  // programs about the terminal they talk to.
-  for (
-    const k of [
-      "TERM_PROGRAM",
-      "TERM_PROGRAM_VERSION",
-      "VTE_VERSION",
-      "KITTY_WINDOW_ID",
-      "WT_SESSION",
-    ]
-  ) {
-    delete env[k];
-  }
-  return env;
-}
 
 const encoder = new TextEncoder();
 
@@ -185,8 +112,11 @@ export class Session {
   readonly finished: Promise<ExitStatus>;
   /** Set once the child has exited. */
   exitStatus: ExitStatus | null = null;
-  /** Whether the read loop is paused by flow control (for tests and stats). */
-  paused = false;
+  /** Whether the read loop is paused by flow control. */
+  get paused(): boolean {
+    return this.#paused;
+  }
+  #paused = false;
   /** Total output bytes read from the PTY: the stream offset. */
   bytesRead = 0;
   /** When the last window left (ms since the epoch), or null while attached. */
@@ -196,10 +126,15 @@ export class Session {
   #low: number;
   #resume: (() => void) | null = null;
   #closing = false;
-  #settleMs: number;
-  #resizeTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The size waiting to be applied: [cols, rows, width?, height?]. */
-  #pendingSize: [number, number, number?, number?] | null = null;
+  /** The PTY's size, once it settled. */
+  #size = new SizeSettler((size) => {
+    if (this.exitStatus || this.#closing) return;
+    try {
+      this.pty.resize(...size);
+    } catch {
+      // ignore: the pty may have closed meanwhile
+    }
+  });
   #replay: ReplayLog;
   /** The window whose size the PTY follows. */
   #active: Window | null = null;
@@ -210,10 +145,11 @@ export class Session {
    * the program does not run on unseen meanwhile.
    */
   #holdForReload = false;
-  #graceTimer: ReturnType<typeof setTimeout> | undefined;
-  #detachTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Ends the session when it is still without a window (a closed last window's grace, or the detached timeout). */
+  #aloneTimer: ReturnType<typeof setTimeout> | undefined;
   #detachedTimeoutMs: number | undefined;
   #closeGraceMs: number;
+  #afterOutput: (() => void) | undefined;
 
   private constructor(options: SessionOptions, pty: Pty, command: string[]) {
     this.id = options.id;
@@ -222,10 +158,10 @@ export class Session {
     this.name = options.name ?? null;
     this.#high = options.highWater ?? HIGH_WATER;
     this.#low = options.lowWater ?? LOW_WATER;
-    this.#settleMs = options.resizeSettleMs ?? RESIZE_SETTLE_MS;
     this.#replay = new ReplayLog(options.replayBytes ?? REPLAY_BYTES);
     this.#detachedTimeoutMs = options.detachedTimeoutMs;
     this.#closeGraceMs = options.closeGraceMs ?? CLOSE_GRACE_MS;
+    this.#afterOutput = options.afterOutput;
     this.#cols = options.cols;
     this.#rows = options.rows;
     // The program's queries are answered there, once, for every window.
@@ -236,41 +172,24 @@ export class Session {
       options.scrollback ?? DEFAULT_SCROLLBACK,
       (data) => void this.#write(encoder.encode(data)),
       options.onSettings,
-      { pinned: pinnedEmulators(), ...options.emulatorPlacement },
+      { pinned: pinnedEmulators() },
     );
     // The emulator thread holds a flood's output for larger writes until
     // the program pauses (emulator_worker.ts).
     pty.onReadWait = () => this.#term.idle();
     this.finished = this.#run();
-    this.#armDetachTimer();
+    this.#endIfAlone(this.#detachedTimeoutMs);
   }
 
   /** Start the child. Throws a readable Error when it cannot be started. */
   static start(options: SessionOptions): Session {
-    const base = options.env ?? Deno.env.toObject();
-    const launch = shellLaunch(options, base);
-    let pty: Pty;
-    try {
-      pty = Pty.spawn({
-        command: launch.command,
-        args: launch.args,
-        env: (tty: string) => childEnv(launch.env, options.id, tty),
-        cwd: options.cwd,
-        cols: options.cols,
-        rows: options.rows,
-      });
-    } catch (e) {
-      removeAll(launch.cleanup);
-      throw e;
-    }
+    const { pty, cleanup } = spawnProgram(options);
     const session = new Session(options, pty, [
       options.command,
       ...options.args,
     ]);
     // The shell reads the files at startup; they go when the session ends.
-    if (launch.cleanup.length > 0) {
-      session.finished.finally(() => removeAll(launch.cleanup));
-    }
+    session.finished.finally(cleanup);
     return session;
   }
 
@@ -279,12 +198,15 @@ export class Session {
    * with that offset and the last grid change in it (null once the
    * session is over).
    */
-  async snapshot(): Promise<
-    (SnapshotText & { offset: number; gridSeq: number }) | null
-  > {
+  async snapshot(): Promise<SessionSnapshot | null> {
     const offset = this.bytesRead, gridSeq = this.#replay.gridSeq;
     const snap = await this.#term.snapshot();
     return snap && { ...snap, offset, gridSeq };
+  }
+
+  /** The program's process id. */
+  get pid(): number {
+    return this.pty.pid;
   }
 
   /** The session's grid. */
@@ -296,20 +218,20 @@ export class Session {
   }
 
   /**
-   * Attach a window whose grid is `cols` x `rows`. With `resume` (a
+   * Attach a viewer whose grid is `cols` x `rows`. With `resume` (a
    * reconnect), the output after that offset is sent if the replay log
-   * still has it; otherwise, and for a new window, a snapshot. Sends the
-   * `ready` message first (with `ready` fields the caller adds).
+   * still has it; otherwise, and for a new window, a snapshot. Tells the
+   * viewer `ready` first (with the `scrollback` the caller adds).
    */
   attach(
-    socket: WebSocket,
+    viewer: Viewer,
     cols: number,
     rows: number,
-    ready: Record<string, unknown> = {},
+    ready: Pick<ReadyMessage, "scrollback"> = {},
     resume?: { offset: number; gridSeq: number },
   ): Window {
     const w: Window = {
-      socket,
+      viewer,
       sent: this.bytesRead,
       acked: this.bytesRead,
       cols,
@@ -318,13 +240,12 @@ export class Session {
       closing: false,
       pending: null,
     };
-    clearTimeout(this.#graceTimer);
-    clearTimeout(this.#detachTimer);
+    clearTimeout(this.#aloneTimer);
     this.detachedSince = null;
     const entries = resume
       ? this.#replay.since(resume.offset, resume.gridSeq)
       : null;
-    send(socket, {
+    viewer.message({
       type: "ready",
       session: this.id,
       pid: this.pty.pid,
@@ -335,15 +256,15 @@ export class Session {
       resumed: entries !== null,
       command: this.command,
       ...ready,
-    } as ServerMessage);
+    });
     if (entries) {
       w.sent = w.acked = resume!.offset;
       for (const e of entries) {
         if ("data" in e) {
-          sendBytes(socket, e.data);
+          viewer.output(e.data);
           w.sent = e.offset + e.data.length;
         } else {
-          send(socket, {
+          viewer.message({
             type: "grid",
             cols: e.cols,
             rows: e.rows,
@@ -379,17 +300,10 @@ export class Session {
       const pending = w.pending ?? [];
       w.pending = null;
       if (snap === null) return;
-      // The snapshot is already JSON: put the message around it.
-      const head = JSON.stringify({
-        type: "snapshot",
-        offset: snap.offset,
-        gridSeq: snap.gridSeq,
-        ...(snap.droppedLines > 0 ? { droppedLines: snap.droppedLines } : {}),
-      });
-      sendText(w.socket, `${head.slice(0, -1)},"snapshot":${snap.json}}`);
+      w.viewer.snapshot(snap);
       for (const f of pending) {
-        if (typeof f === "string") sendText(w.socket, f);
-        else sendBytes(w.socket, f);
+        if (f instanceof Uint8Array) w.viewer.output(f);
+        else w.viewer.message(f);
       }
     });
     this.#inflight.add(sent);
@@ -424,20 +338,14 @@ export class Session {
     this.#checkFlow();
     if (this.windows.size > 0 || this.exitStatus) return;
     this.detachedSince = Date.now();
-    if (w.closing) {
-      this.#graceTimer = setTimeout(() => {
-        if (this.windows.size === 0) void this.close();
-      }, this.#closeGraceMs);
-    } else {
-      this.#armDetachTimer();
-    }
+    this.#endIfAlone(w.closing ? this.#closeGraceMs : this.#detachedTimeoutMs);
   }
 
-  #armDetachTimer(): void {
-    clearTimeout(this.#detachTimer);
-    const ms = this.#detachedTimeoutMs;
+  /** End the session in `ms` (never: undefined) unless a window attaches meanwhile. */
+  #endIfAlone(ms: number | undefined): void {
+    clearTimeout(this.#aloneTimer);
     if (ms === undefined || !Number.isFinite(ms)) return;
-    this.#detachTimer = setTimeout(() => {
+    this.#aloneTimer = setTimeout(() => {
       if (this.windows.size === 0) void this.close();
     }, ms);
   }
@@ -470,9 +378,9 @@ export class Session {
   /** Detach every window on purpose (`domterm detach`, Ctrl+Shift+D): the session goes on. */
   detachAll(): void {
     for (const w of [...this.windows]) {
-      send(w.socket, { type: "detached", session: this.id });
+      w.viewer.message({ type: "detached", session: this.id });
       this.detach(w);
-      closeAfterFinal(w.socket, CLOSE_DETACHED, "detached");
+      w.viewer.end("detached");
     }
   }
 
@@ -578,34 +486,15 @@ export class Session {
       this.#rows = rows;
       this.#announceGrid();
     }
-    this.#pendingSize = [this.cols, this.rows, width, height];
-    clearTimeout(this.#resizeTimer);
-    if (settle) {
-      this.#resizeTimer = setTimeout(() => this.#applySize(), this.#settleMs);
-    } else {
-      this.#applySize();
-    }
-  }
-
-  #applySize(): void {
-    this.#resizeTimer = undefined;
-    const size = this.#pendingSize;
-    this.#pendingSize = null;
-    if (size === null || this.exitStatus || this.#closing) return;
-    try {
-      this.pty.resize(...size);
-    } catch {
-      // ignore: the pty may have closed meanwhile
-    }
+    this.#size.set([this.cols, this.rows, width, height], settle);
   }
 
   /** End the session: hang up the child and close every window. */
   async close(): Promise<void> {
     if (this.#closing) return;
     this.#closing = true;
-    clearTimeout(this.#resizeTimer);
-    clearTimeout(this.#graceTimer);
-    clearTimeout(this.#detachTimer);
+    this.#size.cancel();
+    clearTimeout(this.#aloneTimer);
     clearTimeout(this.#staleTimer);
     this.#resume?.();
     await this.pty.close();
@@ -621,8 +510,8 @@ export class Session {
   }
 
   #checkFlow(): void {
-    if (this.paused && !this.#holdForReload && this.#lag() <= this.#low) {
-      this.paused = false;
+    if (this.#paused && !this.#holdForReload && this.#lag() <= this.#low) {
+      this.#paused = false;
       clearTimeout(this.#staleTimer);
       const r = this.#resume;
       this.#resume = null;
@@ -632,7 +521,7 @@ export class Session {
 
   /** Reading has been held back for a while: leave out the windows that hold it back, if another keeps up. */
   #checkStale(): void {
-    if (!this.paused) return;
+    if (!this.#paused) return;
     const slow = [...this.windows].filter((w) =>
       !w.stale && !w.paused && w.sent - w.acked > this.#low
     );
@@ -647,15 +536,15 @@ export class Session {
     this.#checkFlow();
   }
 
+  /** Tell every window that is not left out (in order, after a snapshot it waits for). */
   #broadcast(msg: ServerMessage | Uint8Array<ArrayBuffer>): void {
     const bytes = msg instanceof Uint8Array;
-    const text = bytes ? "" : JSON.stringify(msg);
     for (const w of this.windows) {
       if (w.stale) continue;
       if (bytes) w.sent += msg.length;
-      if (w.pending !== null) w.pending.push(bytes ? msg : text);
-      else if (bytes) sendBytes(w.socket, msg);
-      else sendText(w.socket, text);
+      if (w.pending !== null) w.pending.push(msg);
+      else if (bytes) w.viewer.output(msg);
+      else w.viewer.message(msg);
     }
   }
 
@@ -667,7 +556,7 @@ export class Session {
       let seen = -1;
       const check = () => {
         if (
-          this.paused || this.#term.backlog > 0 || this.bytesRead !== seen
+          this.#paused || this.#term.backlog > 0 || this.bytesRead !== seen
         ) {
           seen = this.bytesRead;
           Deno.unrefTimer(setTimeout(check, 300));
@@ -679,7 +568,7 @@ export class Session {
     });
     for (;;) {
       if (this.#lag() > this.#high && !this.#closing) {
-        this.paused = true;
+        this.#paused = true;
         clearTimeout(this.#staleTimer);
         this.#staleTimer = setTimeout(() => this.#checkStale(), STALE_MS);
         await new Promise<void>((r) => this.#resume = r);
@@ -695,92 +584,20 @@ export class Session {
       this.#broadcast(chunk);
       this.#replay.pushBytes(chunk);
       this.#term.write(chunk);
-      checkAfterOutput(this);
+      this.#afterOutput?.();
     }
     const status = await this.pty.exited;
     this.exitStatus = status;
-    clearTimeout(this.#resizeTimer);
+    this.#size.cancel();
     clearTimeout(this.#staleTimer);
-    clearTimeout(this.#graceTimer);
-    clearTimeout(this.#detachTimer);
+    clearTimeout(this.#aloneTimer);
     for (const w of this.windows) w.stale = false;
     this.#broadcast({ type: "exit", code: status.code, signal: status.signal });
     await this.pty.close();
     // Windows waiting for a snapshot get it, and the exit after it.
     await Promise.all(this.#inflight);
     this.#term.close();
-    for (const w of this.windows) {
-      closeAfterFinal(w.socket, CLOSE_SESSION_ENDED, "session ended");
-    }
+    for (const w of this.windows) w.viewer.end("ended");
     return status;
   }
-}
-
-/**
- * The command, arguments and environment that start the session's
- * program: with shell integration injected when it is bash, zsh or fish
- * (unless turned off). Files go into a new private temp directory, listed
- * in `cleanup`. Where they cannot be written, the program starts without
- * integration.
- */
-function shellLaunch(
-  options: SessionOptions,
-  env: Record<string, string>,
-): LaunchPlan {
-  const plain: LaunchPlan = {
-    command: options.command,
-    args: options.args,
-    env,
-    cleanup: [],
-  };
-  if (
-    options.shellIntegration === false || detectShell(options.command) === null
-  ) {
-    return plain;
-  }
-  let dir: string | null = null;
-  try {
-    dir = Deno.makeTempDirSync({ prefix: "domterm-shell-" });
-    const plan = planShellLaunchSync(options.command, options.args, env, dir);
-    return { ...plan, cleanup: [dir] };
-  } catch {
-    if (dir !== null) removeAll([dir]);
-    return plain;
-  }
-}
-
-function removeAll(paths: string[]): void {
-  for (const p of paths) {
-    try {
-      Deno.removeSync(p, { recursive: true });
-    } catch {
-      // already gone
-    }
-  }
-}
-
-/**
- * Get the sessions' emulator thread going now, if they are pinned there
- * (see {@link pinnedEmulators}); otherwise it starts with the first flood.
- */
-export function prepareEmulators(): void {
-  if (pinnedEmulators() === "thread") startEmulatorThread();
-}
-
-/**
- * Where the sessions' emulators run. By default each moves between the
- * main thread and the emulator thread with its output (`session_emulator.ts`).
- * `DOMTERM_EMULATOR_MAIN_THREAD=1` in the environment keeps them on the
- * main thread (the least memory; 6-16% less end-to-end throughput in
- * floods on a 2-core machine), `DOMTERM_EMULATOR_THREAD=1` on the thread
- * (an idle server keeps the thread's 15 MB): for benchmarks.
- */
-function pinnedEmulators(): "main" | "thread" | null {
-  try {
-    if (Deno.env.get("DOMTERM_EMULATOR_MAIN_THREAD") === "1") return "main";
-    if (Deno.env.get("DOMTERM_EMULATOR_THREAD") === "1") return "thread";
-  } catch {
-    // no --allow-env: the default
-  }
-  return null;
 }

@@ -28,7 +28,7 @@ export function sessionInfo(s: Session): SessionInfo {
     id: s.id,
     name: s.name,
     command: s.command,
-    pid: s.pty.pid,
+    pid: s.pid,
     windows: s.windows.size,
     cols: s.cols,
     rows: s.rows,
@@ -37,12 +37,9 @@ export function sessionInfo(s: Session): SessionInfo {
   };
 }
 
+/** A session by number or name (the registry's). */
 function find(server: DomtermServer, ref: number | string): Session | null {
-  if (typeof ref === "number" || /^\d+$/.test(ref)) {
-    return server.sessions.get(Number(ref)) ?? null;
-  }
-  for (const s of server.sessions.values()) if (s.name === ref) return s;
-  return null;
+  return server.registry.find(ref);
 }
 
 /** The control handler of `server`; `stop` ends the server (kill-server). */
@@ -60,8 +57,7 @@ export function sessionControl(
         case "list":
           return {
             ok: true,
-            sessions: [...server.sessions.values()]
-              .filter((s) => !s.exitStatus)
+            sessions: server.registry.running()
               .map(sessionInfo)
               .concat(server.remotes.list()), // ssh hosts
           };
@@ -69,7 +65,7 @@ export function sessionControl(
           if (req.name !== undefined && find(server, req.name)) {
             return { ok: false, error: `a session is named ${req.name}` };
           }
-          const s = server.newSession(req.command, undefined, {
+          const s = server.registry.create(req.command, undefined, {
             cwd: req.cwd,
             name: req.name,
           });

@@ -9,7 +9,7 @@
 import type { Settings } from "../../core/settings/schema.ts";
 import { checkSettings, windowKeysOnly } from "../../core/settings/validate.ts";
 import type { SettingsMessage } from "../../core/protocol.ts";
-import { send } from "../socket_send.ts";
+import type { Viewer } from "../viewer.ts";
 import type { SettingsStore } from "./file.ts";
 
 /** What a session looks like to this module. */
@@ -17,7 +17,7 @@ export interface SettingsSession {
   id: number;
   /** The session's emulator answers title reports (`title-reporting`). */
   setTitleReports?(on: boolean): void;
-  windows: ReadonlySet<{ socket: WebSocket }>;
+  windows: ReadonlySet<{ readonly viewer: Viewer }>;
 }
 
 /** The settings of every session's windows. */
@@ -53,7 +53,7 @@ export class WindowSettings {
   push(s: SettingsSession): void {
     const msg = this.message(s.id);
     s.setTitleReports?.(msg.settings["title-reporting"] === true);
-    for (const w of s.windows) send(w.socket, msg);
+    for (const w of s.windows) w.viewer.message(msg);
   }
 
   /**
@@ -89,6 +89,27 @@ export class WindowSettings {
     if (Object.keys(values).length === 0) return;
     this.#bySession.set(s.id, { ...this.#bySession.get(s.id), ...values });
     this.push(s);
+  }
+
+  /**
+   * A window's `save-settings`: checked against the schema, then written
+   * to the settings file. `report` hears what went wrong (at once for
+   * bad values, which are not saved; later for a failed write).
+   */
+  save(
+    input: Record<string, unknown>,
+    report: (message: string) => void,
+  ): void {
+    const { values, problems } = checkSettings(input);
+    if (problems.length) {
+      report(
+        `settings not saved: ${problems.map((p) => p.message).join("; ")}`,
+      );
+      return;
+    }
+    this.store.save(values).catch((e) =>
+      report(`cannot save the settings: ${(e as Error).message}`)
+    );
   }
 
   /** Forget an ended session. */

@@ -19,10 +19,13 @@ import {
   CLOSE_GRACE_MS,
   CLOSE_NO_SESSION,
   CLOSE_SESSION_ENDED,
+  type DetachedMessage,
+  type DetachMessage,
+  encodeServerMessage,
   type HelloMessage,
+  type ReadyMessage,
 } from "../../core/protocol.ts";
 import type { SessionInfo } from "../control.ts";
-import { closeAfterFinal, sendBytes, sendText } from "../socket_send.ts";
 import {
   encodeFrame,
   type ForwardedRequest,
@@ -40,13 +43,41 @@ import { targetLabel } from "./target.ts";
  */
 export const CLOSE_LINK_DOWN = 4010;
 
+/**
+ * A local window as the relay sees it: its connection
+ * (server/window_connection.ts) owns the WebSocket and passes frames
+ * through both ways unchanged.
+ */
+export interface RelayEndpoint {
+  /** A text frame from the remote server, as it came (but for `#tap`). */
+  sendText(text: string): void;
+  /** Output bytes from the remote server. */
+  sendBytes(data: Uint8Array): void;
+  /** Close at once (the page reconnects unless `code` is final). */
+  closeNow(code: number, reason: string): void;
+  /** Close after a final message, if the page does not close first. */
+  closeAfterFinal(code: number, reason: string): void;
+}
+
+/** What the window's connection passes to the relay. */
+export interface RelayInput {
+  /** A frame from the window (text or bytes). */
+  receive(data: string | ArrayBuffer): void;
+  /** The window's socket closed. */
+  closed(): void;
+}
+
 /** A local window on a remote session. */
 interface RelayWindow {
-  socket: WebSocket;
+  endpoint: RelayEndpoint;
   /** Its ssh link, once up. */
   link: SshLink | null;
   /** The window said it is going away on purpose. */
   closing: boolean;
+  /** What the window sent before its link was up. */
+  queue: (string | ArrayBuffer)[];
+  /** Its socket closed. */
+  gone: boolean;
 }
 
 /** One session on another host. */
@@ -219,7 +250,8 @@ export class RemoteSessions {
   detach(s: RemoteSession): boolean {
     for (const w of s.windows) {
       if (w.link) {
-        void w.link.send(encodeFrame(FRAME_TEXT, '{"type":"detach"}'));
+        const detach: DetachMessage = { type: "detach" };
+        void w.link.send(encodeFrame(FRAME_TEXT, JSON.stringify(detach)));
         return true;
       }
     }
@@ -231,115 +263,138 @@ export class RemoteSessions {
     for (const s of this.#sessions.values()) {
       for (const w of s.windows) {
         w.link?.close();
-        try {
-          w.socket.close(CLOSE_DETACHED, "the local server stopped");
-        } catch { /* closed */ }
+        w.endpoint.closeNow(CLOSE_DETACHED, "the local server stopped");
       }
     }
   }
 
   /**
-   * Window `socket` said `hello` for remote session `s`: relay it over a
-   * new ssh link. Takes the socket's handlers over.
+   * A window said `hello` for remote session `s`: relay it over a new ssh
+   * link. Its connection passes what it receives to the answer.
    */
-  attach(socket: WebSocket, hello: HelloMessage, s: RemoteSession): void {
+  attach(
+    endpoint: RelayEndpoint,
+    hello: HelloMessage,
+    s: RemoteSession,
+  ): RelayInput {
     const w: RelayWindow = {
-      socket,
+      endpoint,
       link: null,
       closing: false,
+      queue: [],
+      gone: false,
     };
     s.windows.add(w);
     s.detachedSince = null;
-    const queue: (string | ArrayBuffer)[] = [];
-    let gone = false;
-    const forward = (data: string | ArrayBuffer) => {
-      void w.link!.send(
-        typeof data === "string"
-          ? encodeFrame(FRAME_TEXT, data)
-          : encodeFrame(FRAME_BYTES, new Uint8Array(data)),
-      );
-    };
-    socket.onmessage = (ev) => {
-      // Kept here: the grace time for a reload is measured on this side
-      // (a new ssh link may take longer than that to come up).
-      if (typeof ev.data === "string" && isClosing(ev.data)) {
-        w.closing = true;
-        return;
-      }
-      if (w.link) forward(ev.data);
-      else queue.push(ev.data);
-    };
-    socket.onclose = () => {
-      gone = true;
-      s.windows.delete(w);
-      if (s.windows.size === 0) s.detachedSince = Date.now();
-      w.link?.close();
-      if (w.closing && s.windows.size === 0) this.#closeLater(s);
-    };
-    void (async () => {
-      let link: SshLink;
-      try {
-        link = (await SshLink.open(s.spec, {
-          type: "attach",
-          session: s.remoteId,
-        })).link;
-      } catch (e) {
-        const message = (e as Error).message;
-        if (/there is no session/.test(message)) {
-          sendText(socket, JSON.stringify({ type: "error", message }));
-          closeNow(socket, CLOSE_NO_SESSION, "no such session");
-          this.#forget(s);
-        } else {
-          s.linkDown = true;
-          closeNow(socket, CLOSE_LINK_DOWN, `ssh link to ${s.host} down`);
+    void this.#relay(w, s, hello);
+    return {
+      receive: (data) => {
+        // Kept here: the grace time for a reload is measured on this side
+        // (a new ssh link may take longer than that to come up).
+        if (typeof data === "string" && isClosing(data)) {
+          w.closing = true;
+          return;
         }
-        return;
-      }
-      w.link = link;
-      if (gone) {
-        link.close();
-        return;
-      }
-      s.linkDown = false;
-      // The key is filled in on the remote side; the session is its number there.
-      forward(JSON.stringify({ ...hello, key: "", session: s.remoteId }));
-      for (const d of queue.splice(0)) forward(d);
-      const decoder = new TextDecoder();
-      let final: { code: number; reason: string } | null = null;
-      for (;;) {
-        const f = await link.next();
-        if (f === null) break;
-        if (f.kind === FRAME_BYTES) sendBytes(socket, f.payload);
-        else if (f.kind === FRAME_TEXT) {
-          sendText(socket, this.#tap(s, decoder.decode(f.payload)));
-        } else if (f.kind === FRAME_LINK) {
-          const m = parseLinkMessage(f.payload);
-          if (typeof m !== "string" && m.type === "closed") {
-            final = { code: m.code, reason: m.reason };
-            break;
-          }
-        }
-      }
+        if (w.link) forward(w.link, data);
+        else w.queue.push(data);
+      },
+      closed: () => {
+        w.gone = true;
+        s.windows.delete(w);
+        if (s.windows.size === 0) s.detachedSince = Date.now();
+        w.link?.close();
+        if (w.closing && s.windows.size === 0) this.#closeLater(s);
+      },
+    };
+  }
+
+  /** Open window `w`'s ssh link and relay between them until either ends. */
+  async #relay(
+    w: RelayWindow,
+    s: RemoteSession,
+    hello: HelloMessage,
+  ): Promise<void> {
+    const link = await this.#openLink(w, s);
+    if (link === null) return;
+    w.link = link;
+    if (w.gone) {
       link.close();
-      if (gone) return;
-      if (!this.#sessions.has(s.id)) {
-        closeAfterFinal(
-          socket,
-          final?.code ?? CLOSE_SESSION_ENDED,
-          "session ended",
-        );
-        return;
-      }
-      if (final && final.code >= 4000 && final.code !== CLOSE_LINK_DOWN) {
-        if (
-          final.code === CLOSE_SESSION_ENDED || final.code === CLOSE_NO_SESSION
-        ) this.#forget(s);
-        closeAfterFinal(socket, final.code, final.reason);
+      return;
+    }
+    s.linkDown = false;
+    // The key is filled in on the remote side; the session is its number there.
+    forward(link, JSON.stringify({ ...hello, key: "", session: s.remoteId }));
+    for (const d of w.queue.splice(0)) forward(link, d);
+    const final = await this.#pump(link, w.endpoint, s);
+    link.close();
+    if (!w.gone) this.#linkEnded(w.endpoint, s, final);
+  }
+
+  /** The window's ssh link; null (and the window closed) when it cannot be had. */
+  async #openLink(w: RelayWindow, s: RemoteSession): Promise<SshLink | null> {
+    try {
+      return (await SshLink.open(s.spec, {
+        type: "attach",
+        session: s.remoteId,
+      })).link;
+    } catch (e) {
+      const message = (e as Error).message;
+      if (/there is no session/.test(message)) {
+        w.endpoint.sendText(encodeServerMessage({ type: "error", message }));
+        w.endpoint.closeNow(CLOSE_NO_SESSION, "no such session");
+        this.#forget(s);
       } else {
         s.linkDown = true;
-        closeNow(socket, CLOSE_LINK_DOWN, `ssh link to ${s.host} down`);
+        w.endpoint.closeNow(CLOSE_LINK_DOWN, `ssh link to ${s.host} down`);
       }
-    })();
+      return null;
+    }
+  }
+
+  /** The remote server's frames to the window until the link ends; its `closed`, if it said. */
+  async #pump(
+    link: SshLink,
+    endpoint: RelayEndpoint,
+    s: RemoteSession,
+  ): Promise<{ code: number; reason: string } | null> {
+    const decoder = new TextDecoder();
+    for (;;) {
+      const f = await link.next();
+      if (f === null) return null;
+      if (f.kind === FRAME_BYTES) endpoint.sendBytes(f.payload);
+      else if (f.kind === FRAME_TEXT) {
+        endpoint.sendText(this.#tap(s, decoder.decode(f.payload)));
+      } else if (f.kind === FRAME_LINK) {
+        const m = parseLinkMessage(f.payload);
+        if (typeof m !== "string" && m.type === "closed") {
+          return { code: m.code, reason: m.reason };
+        }
+      }
+    }
+  }
+
+  /** The link of a window still open ended: close the window as the remote server did, or as a link down. */
+  #linkEnded(
+    endpoint: RelayEndpoint,
+    s: RemoteSession,
+    final: { code: number; reason: string } | null,
+  ): void {
+    if (!this.#sessions.has(s.id)) {
+      endpoint.closeAfterFinal(
+        final?.code ?? CLOSE_SESSION_ENDED,
+        "session ended",
+      );
+      return;
+    }
+    if (final && final.code >= 4000 && final.code !== CLOSE_LINK_DOWN) {
+      if (
+        final.code === CLOSE_SESSION_ENDED || final.code === CLOSE_NO_SESSION
+      ) this.#forget(s);
+      endpoint.closeAfterFinal(final.code, final.reason);
+    } else {
+      s.linkDown = true;
+      endpoint.closeNow(CLOSE_LINK_DOWN, `ssh link to ${s.host} down`);
+    }
   }
 
   /**
@@ -364,9 +419,9 @@ export class RemoteSessions {
         s.cols = Number(m.cols) || s.cols;
         s.rows = Number(m.rows) || s.rows;
         if (Array.isArray(m.command)) s.command = m.command.map(String);
-        return JSON.stringify({ ...m, session: s.id });
+        return relabel(m as unknown as ReadyMessage, s.id);
       case "detached":
-        return JSON.stringify({ ...m, session: s.id });
+        return relabel(m as unknown as DetachedMessage, s.id);
       case "grid":
         s.cols = Number(m.cols) || s.cols;
         s.rows = Number(m.rows) || s.rows;
@@ -379,6 +434,11 @@ export class RemoteSessions {
   }
 }
 
+/** A remote server's message naming its session, as the window knows it: by `id` here. */
+function relabel(m: ReadyMessage | DetachedMessage, id: number): string {
+  return encodeServerMessage({ ...m, session: id });
+}
+
 /** Whether a window's text message is `closing`. */
 function isClosing(text: string): boolean {
   if (text.length > 64) return false;
@@ -389,8 +449,11 @@ function isClosing(text: string): boolean {
   }
 }
 
-function closeNow(socket: WebSocket, code: number, reason: string): void {
-  try {
-    socket.close(code, reason.slice(0, 120));
-  } catch { /* closed */ }
+/** A window's frame, as it came, over its ssh link. */
+function forward(link: SshLink, data: string | ArrayBuffer): void {
+  void link.send(
+    typeof data === "string"
+      ? encodeFrame(FRAME_TEXT, data)
+      : encodeFrame(FRAME_BYTES, new Uint8Array(data)),
+  );
 }

@@ -23,7 +23,12 @@ import {
 import { VERSION } from "../version.ts";
 import { type ControlRequest, request } from "../control.ts";
 import { ensureServer, runningServer } from "./remote_server.ts";
-import { CLOSE_GRACE_MS, WS_PATH } from "../../core/protocol.ts";
+import {
+  CLOSE_GRACE_MS,
+  type ClosingMessage,
+  type HelloMessage,
+  WS_PATH,
+} from "../../core/protocol.ts";
 
 /** Writes frames to standard output, in order. */
 class Out {
@@ -246,18 +251,19 @@ async function closeWindow(id: number): Promise<boolean> {
   const key = new URLSearchParams(url.hash.slice(1)).get("key") ?? "";
   const ws = new WebSocket(`ws://${url.host}${WS_PATH}`);
   const { promise: ready, resolve } = Promise.withResolvers<void>();
-  ws.onopen = () =>
-    ws.send(JSON.stringify({
-      type: "hello",
-      key,
-      session: id,
-      // The session's own grid: this window must not resize it.
-      cols: info?.cols ?? 80,
-      rows: info?.rows ?? 24,
-    }));
+  const hello: HelloMessage = {
+    type: "hello",
+    key,
+    session: id,
+    // The session's own grid: this window must not resize it.
+    cols: info?.cols ?? 80,
+    rows: info?.rows ?? 24,
+  };
+  const closing: ClosingMessage = { type: "closing" };
+  ws.onopen = () => ws.send(JSON.stringify(hello));
   ws.onmessage = (ev) => {
     if (typeof ev.data === "string" && ev.data.startsWith('{"type":"ready"')) {
-      ws.send(JSON.stringify({ type: "closing" }));
+      ws.send(JSON.stringify(closing));
       ws.close();
     }
   };

@@ -335,7 +335,7 @@ Deno.test("sessions: a window that stops reading does not stall the program for 
       30_000,
     );
     const w = [...session.windows].find((x) =>
-      x.socket !== undefined && x.stale
+      x.viewer !== undefined && x.stale
     );
     assert(w !== undefined, "the slow window was left out of flow control");
     assert(slow.outputLength < 1_000_000, `slow got ${slow.outputLength}`);
