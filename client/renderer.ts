@@ -7,6 +7,7 @@
  *   ?2026 hold, idle work);
  * - `row_grid.ts` and `row_html.ts`: what the rows are (the DOM grid of a
  *   buffer, redrawn from the emulator's damage, and the row factory);
+ * - `history_fill.ts`: drawing the dormant history (in view, in idle time);
  * - `cursor.ts`, `palette.ts`, `scroll_follow.ts`, `screen_fit.ts`,
  *   `cell_fit.ts`: the cursor, the colours a program changed, following
  *   the output, hiding blank rows for a tall embed, the cell and the grid
@@ -43,11 +44,9 @@ import { PaletteSync } from "./render/palette.ts";
 import { ScrollFollow } from "./render/scroll_follow.ts";
 import { ScreenFit } from "./render/screen_fit.ts";
 import { CellFit } from "./render/cell_fit.ts";
+import { HistoryFill, type ViewPlace } from "./render/history_fill.ts";
 
 export { SYNC_HOLD_MS } from "./render/frame_scheduler.ts";
-
-/** Idle work draws dormant history for at most this long per idle callback. */
-const IDLE_FILL_MS = 8;
 
 /** Draws a terminal into `root`. */
 export class Renderer {
@@ -72,27 +71,15 @@ export class Renderer {
   #resizeObserver: ResizeObserver | null = null;
   /** Fit the screen at the next render even if no row changed (an image loaded). */
   #needFit = false;
-  /** Dormant chunks of the normal grid that came into view. */
-  #wanted = new Set<Element>();
-  /** Far chunks were turned back to text since the view last moved. */
-  #demoted = false;
-  #onNear = (entries: IntersectionObserverEntry[]) => {
-    for (const e of entries) {
-      if (
-        e.isIntersecting && this.#normal.dormant.has(e.target as HTMLElement)
-      ) {
-        this.#wanted.add(e.target);
-        this.schedule();
-      }
-    }
-  };
+  /** Draws the normal grid's dormant history. */
+  #history: HistoryFill;
   /**
    * Called when the user scrolls away from the bottom of the normal buffer
    * (true) or back to it, or the alternate screen hides the history (false).
    */
   onScrolledBack: ((scrolledBack: boolean) => void) | null = null;
   #onScroll = () => {
-    this.#demoted = false;
+    this.#history.viewMoved();
     this.#frames.requestIdle();
     this.#scroll.follow = this.#scroll.atBottom();
     this.#scroll.reportScroll(this.#altShown);
@@ -154,7 +141,7 @@ export class Renderer {
     this.#frames = new FrameScheduler(term, {
       draw: () => this.render(),
       linesDrawn: () => this.#normal.base + this.#normal.els.length,
-      idleWanted: () => this.#normal.undrawn || !this.#demoted,
+      idleWanted: () => this.#history.idleWanted,
       idleAllowed: () => !this.#altShown,
       idleWork: (deadline) => this.#idleWork(deadline),
     });
@@ -162,6 +149,11 @@ export class Renderer {
     this.#normal = new RowGrid(rows, term);
     this.#alt = new RowGrid(this.#altEl, term);
     this.#painter = new RowPainter((id) => this.term.ext(id));
+    this.#history = new HistoryFill(
+      this.#normal,
+      this.#painter,
+      () => this.schedule(),
+    );
     // An image that loaded changed its row's height: fit the screen again.
     this.#normal.embeds = new EmbedPainter(() => {
       this.#needFit = true;
@@ -171,7 +163,7 @@ export class Renderer {
 
     if (typeof IntersectionObserver !== "undefined") {
       // Half a screen ahead, so rows are drawn before they show.
-      this.#normal.watch = new IntersectionObserver(this.#onNear, {
+      this.#normal.watch = new IntersectionObserver(this.#history.onNear, {
         root: this.#viewport,
         rootMargin: "50% 0px",
       });
@@ -204,40 +196,35 @@ export class Renderer {
   }
 
   /**
-   * Idle work (client/render/frame_scheduler.ts decides when): draw the
-   * dormant history near the end as rows and the rest as text, then turn
-   * far drawn chunks back into text.
+   * Idle work (client/render/frame_scheduler.ts decides when): the dormant
+   * history (client/render/history_fill.ts).
    */
   #idleWork(deadline: IdleDeadline): void {
     this.render();
-    const budget = Math.min(IDLE_FILL_MS, deadline.timeRemaining());
-    const near = this.#normal.fillDormant(
+    const near = this.#history.idleFill(
       this.term.buffer,
-      this.#painter,
-      this.#wanted,
-      performance.now() + budget,
+      deadline,
+      () => this.#viewPlace(),
     );
-    this.#wanted.clear();
-    if (!this.#normal.undrawn && !this.#demoted) {
-      const cellH = this.#cells.cell?.height || 1;
-      const view = this.#scroll.follow
-        ? this.#normal.els.length
-        : Math.floor(this.#viewport.scrollTop / cellH);
-      const sel = this.root.ownerDocument.getSelection();
-      this.#normal.demote(
-        this.term.buffer,
-        view,
-        sel && sel.rangeCount > 0 ? sel.getRangeAt(0) : null,
-      );
-      // Until the view moves or lines come: what stayed drawn stays.
-      this.#demoted = true;
-    }
     // Rows just drawn may need decorations (shell marks).
     this.onRender?.();
     // Lay out now what was drawn near the view (content-visibility skips
     // the rest), while the page is idle: else the next keystroke's echo
     // pays for it (measured after a CJK flood: 170-310 ms).
     if (near) void this.#viewport.scrollHeight;
+  }
+
+  /** Where the normal buffer's view is, and the selection. Reads layout. */
+  #viewPlace(): ViewPlace {
+    const cellH = this.#cells.cell?.height || 1;
+    const view = this.#scroll.follow
+      ? this.#normal.els.length
+      : Math.floor(this.#viewport.scrollTop / cellH);
+    const sel = this.root.ownerDocument.getSelection();
+    return {
+      view,
+      selection: sel && sel.rangeCount > 0 ? sel.getRangeAt(0) : null,
+    };
   }
 
   /** Repaint now (used by schedule's frame callback and by tests). */
@@ -309,18 +296,8 @@ export class Renderer {
     this.#needFit = false;
     const added = buf.trimmed + buf.length - before;
     this.#frames.frameDrawn(added, rows);
-    if (added > 0) this.#demoted = false;
-    // In a flood, chunks near the view come and go every frame (trimmed
-    // soon): they wait for a quiet moment; scrolled back, showRange draws
-    // what is in view meanwhile.
-    if (this.#wanted.size > 0 && !this.#frames.flooding) {
-      grid.fillDormant(buf, this.#painter, this.#wanted);
-      this.#wanted.clear();
-    } else {
-      for (const c of this.#wanted) {
-        if (!grid.dormant.has(c as HTMLElement)) this.#wanted.delete(c);
-      }
-    }
+    if (added > 0) this.#history.viewMoved();
+    this.#history.drawWanted(buf, this.#frames.flooding);
     this.#frames.requestIdle();
     const scroll = this.#scroll;
     if (!scroll.follow && changed) this.#showView(buf);
