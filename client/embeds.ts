@@ -18,6 +18,7 @@
  * @module
  */
 import type { Line } from "../core/model/line.ts";
+import type { LineDamage } from "../core/terminal_view.ts";
 import type { ImageEmbed, ImagePiece } from "../core/model/line_extras.ts";
 import {
   rejectedNotice,
@@ -174,12 +175,14 @@ export class EmbedPainter {
   /**
    * Redraw the embeds of lines that changed after they were drawn and that
    * the renderer did not repaint (history rows: their cells are final, their
-   * embeds may still be replaced). `lines[k]` is shown by `els[k]`.
+   * embeds may still be replaced). `lines[k]` is shown by `els[k]`;
+   * `damage` tells which lines changed, and is told which were redrawn.
    * Returns true if any row was decorated again.
    */
   refresh(
     lines: readonly (Line | null)[],
     els: readonly HTMLElement[],
+    damage: LineDamage,
   ): boolean {
     let decorated = false;
     if (this.#drawn.size > this.#pruneAt) {
@@ -188,14 +191,14 @@ export class EmbedPainter {
       this.#pruneAt = Math.max(1024, this.#drawn.size * 2);
     }
     for (const line of this.#drawn) {
-      if (!line.dirty) continue;
+      if (!damage.isDamaged(line)) continue;
       const k = lines.lastIndexOf(line);
       if (k < 0) {
         this.#drawn.delete(line);
         continue;
       }
       this.decorate(els[k], line);
-      line.dirty = false;
+      damage.resetDamage(line);
       decorated = true;
     }
     return decorated;

@@ -3,10 +3,11 @@
  * emulator (`core/emulator/terminal.ts`) implements it; the client's
  * renderer only reads through it.
  *
- * Change detection: every modified `Line` has `dirty = true`; lines that
- * scroll into history are never modified again (until a resize). The
- * renderer keeps one element per line index, compares `Line` identity and
- * the dirty flag for the screen rows, and clears `dirty` after drawing.
+ * Change detection: every modified `Line` is damaged ({@link LineDamage});
+ * lines that scroll into history are never modified again (until a
+ * resize). The renderer keeps one element per line index, compares `Line`
+ * identity and asks `isDamaged` for the screen rows, and calls
+ * `resetDamage` for each line it drew; it never writes to the model.
  *
  * @module
  */
@@ -90,8 +91,20 @@ export interface ExtStyle {
   link: string | null;
 }
 
+/**
+ * Which lines changed since a renderer drew them (the emulator's damage,
+ * `core/emulator/damage.ts`). A new line starts damaged; any change to a
+ * line damages it again.
+ */
+export interface LineDamage {
+  /** Whether `line` changed since its damage was last reset. */
+  isDamaged(line: Line): boolean;
+  /** `line` was drawn as it is now: reset its damage. */
+  resetDamage(line: Line): void;
+}
+
 /** What a renderer reads. */
-export interface TerminalView {
+export interface TerminalView extends LineDamage {
   readonly cols: number;
   readonly rows: number;
   /** The active buffer (normal or alternate). */
@@ -115,6 +128,16 @@ export interface TerminalView {
    * (OSC 4), else null (the stylesheet's default applies).
    */
   paletteOverride(index: number): string | null;
+  /**
+   * Default foreground (0), background (1) or cursor (2) colour as
+   * "#rrggbb" if a program changed it (OSC 10/11/12), else null.
+   */
+  dynamicColorOverride(which: 0 | 1 | 2): string | null;
+  /**
+   * Synchronized output (?2026): while true the program is in the middle
+   * of an update, and a renderer holds its frames (for a while).
+   */
+  readonly synchronizedOutput: boolean;
 }
 
 /** Changes that are not visible in the lines (the emulator's change feed). */

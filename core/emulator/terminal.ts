@@ -36,6 +36,7 @@ import {
 import { type Buffer, DEFAULT_SCROLLBACK } from "../model/buffer.ts";
 import { type Line, LINE_SINGLE, MAX_CLUSTER_LENGTH } from "../model/line.ts";
 import { coverCells, hasEmbeds } from "../model/line_extras.ts";
+import { lineDamaged, resetLineDamage } from "./damage.ts";
 import { eraseCells, insertCells, splitWideAt } from "../model/line_ops.ts";
 import type {
   CursorStyle,
@@ -437,6 +438,14 @@ export class Terminal implements TerminalView {
    */
   dynamicColorOverride(which: 0 | 1 | 2): string | null {
     return this.#s.colors.dynamic[which] ?? null;
+  }
+  /** Whether `line` changed since its damage was last reset (damage.ts). */
+  isDamaged(line: Line): boolean {
+    return lineDamaged(line);
+  }
+  /** `line` was drawn as it is now: reset its damage (damage.ts). */
+  resetDamage(line: Line): void {
+    resetLineDamage(line);
   }
 
   // ---------------------------------------------------------------- API

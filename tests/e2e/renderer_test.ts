@@ -276,6 +276,40 @@ Deno.test("renderer: a replaced Line object is redrawn even if not flagged dirty
   });
 });
 
+Deno.test("renderer: redraws what the view reports damaged and resets it through the view, never in the model", async () => {
+  await withPage(async ({ page }) => {
+    const r = await page.evaluate(() => {
+      const { t, r } = dt.fake(20, 3);
+      for (let y = 0; y < 3; y++) t.put(y, 0, `row ${y}`);
+      r.render();
+      // Damage kept apart from the lines' own flags: the renderer must
+      // ask the view, and tell it what it drew.
+      const damaged = new Set<InstanceType<typeof dt.Line>>();
+      const resets: string[] = [];
+      t.isDamaged = (line) => damaged.has(line);
+      t.resetDamage = (line) => {
+        resets.push(line.toString(true));
+        damaged.delete(line);
+      };
+      t.put(1, 0, "ONE"); // flagged dirty in the model, not damaged
+      t.put(2, 0, "TWO");
+      damaged.add(t.screen(2));
+      r.render();
+      return {
+        texts: dt.texts(),
+        resets,
+        left: damaged.size,
+        // The renderer left the model's flag alone.
+        flag: t.screen(1).dirty,
+      };
+    });
+    assertEquals(r.texts, ["row 0", "row 1", "TWO 2"]);
+    assertEquals(r.resets, ["TWO 2"]);
+    assertEquals(r.left, 0);
+    assertEquals(r.flag, true);
+  });
+});
+
 Deno.test("renderer: lines scrolling into history append rows; trimmed rows go", async () => {
   await withPage(async ({ page }) => {
     const r = await page.evaluate(() => {
