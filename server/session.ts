@@ -504,7 +504,7 @@ export class Session {
   #lag(): number {
     let lag = 0;
     for (const w of this.windows) {
-      if (!w.stale) lag = Math.max(lag, w.sent - w.acked);
+      if (!w.stale && !w.viewer.readOnly) lag = Math.max(lag, w.sent - w.acked);
     }
     return lag;
   }
@@ -541,7 +541,15 @@ export class Session {
     const bytes = msg instanceof Uint8Array;
     for (const w of this.windows) {
       if (w.stale) continue;
-      if (bytes) w.sent += msg.length;
+      if (bytes) {
+        w.sent += msg.length;
+        // A read-only window never holds the program back: too far behind
+        // (slow, or its pager paused), it is left out until it catches up.
+        if (w.viewer.readOnly && w.sent - w.acked > this.#high) {
+          w.stale = true;
+          continue;
+        }
+      }
       if (w.pending !== null) w.pending.push(msg);
       else if (bytes) w.viewer.output(msg);
       else w.viewer.message(msg);

@@ -48,6 +48,13 @@ export interface Viewer {
    * session was detached on purpose, or it ended.
    */
   end(why: ViewerEnd): void;
+  /**
+   * A read-only viewer (`domterm share --read-only`): it never holds the
+   * program back. It does not count in flow control, and once it is more
+   * than the high-water mark behind (slow, or paused by its pager) it is
+   * left out until it catches up, then gets a snapshot.
+   */
+  readonly readOnly?: boolean;
 }
 
 /** One attached viewer, as its session keeps it. */
@@ -65,7 +72,10 @@ export interface Window {
   stale: boolean;
   /** The window said it is going away on purpose. */
   closing: boolean;
-  /** Its pager stopped output (a `pause` message): never made stale. */
+  /**
+   * Its pager stopped output (a `pause` message): never made stale (unless
+   * it is read-only: see {@link Viewer.readOnly}).
+   */
   paused?: boolean;
   /**
    * Waiting for its snapshot: what the stream brings meanwhile waits here

@@ -70,6 +70,11 @@ export class WindowConnection implements Viewer {
   #win: Window | null = null;
   /** Set for a read-only share: what it sends is dropped (and said once). */
   #readOnly = false;
+
+  /** Let in by a read-only share: it never holds the program back. */
+  get readOnly(): boolean {
+    return this.#readOnly;
+  }
   #toldReadOnly = false;
   /** Set when only a login let it in: it ends with the login. */
   #loginCheck: ReturnType<typeof setInterval> | undefined;

@@ -111,3 +111,54 @@ Deno.test("protocol: a snapshot frame is the message with the JSON text put in a
     '{"type":"exit","code":0,"signal":null}',
   );
 });
+
+Deno.test("session viewer: a read-only viewer that never acks or pauses does not hold the program back", async () => {
+  const session = Session.start({
+    id: 3,
+    command: "/bin/sh",
+    args: ["-c", "seq 1 400000; echo seq-done"],
+    cols: 80,
+    rows: 24,
+    shellIntegration: false,
+  });
+  const decoder = new TextDecoder();
+  let ownerText = "";
+  let watcherBytes = 0;
+  let ownerWin: ReturnType<typeof session.attach> | null = null;
+  // The owner keeps up: it acks every byte it gets.
+  const owner: Viewer = {
+    output(data) {
+      ownerText = (ownerText + decoder.decode(data, { stream: true })).slice(
+        -100,
+      );
+      queueMicrotask(() => session.ack(ownerWin!, data.length));
+    },
+    snapshot: () => {},
+    message: () => {},
+    end: () => {},
+  };
+  // A read-only window (a share): paused by its pager, it acks nothing.
+  const watcher: Viewer = {
+    readOnly: true,
+    output: (data) => watcherBytes += data.length,
+    snapshot: () => {},
+    message: () => {},
+    end: () => {},
+  };
+  ownerWin = session.attach(owner, 80, 24);
+  const watcherWin = session.attach(watcher, 80, 24);
+  session.pause(watcherWin, true);
+  const timeout = new Promise<"stuck">((r) => {
+    const t = setTimeout(() => r("stuck"), 20_000);
+    Deno.unrefTimer(t);
+  });
+  const status = await Promise.race([session.finished, timeout]);
+  try {
+    assert(status !== "stuck", `the program was held back (${ownerText})`);
+    assert(ownerText.includes("seq-done"), ownerText);
+    // The watcher got about the high-water mark, then was left out.
+    assert(watcherBytes < 2 * 1024 * 1024, `watcher got ${watcherBytes}`);
+  } finally {
+    await session.close();
+  }
+});
