@@ -6,6 +6,7 @@
  * @module
  */
 import { chooseBrowser, openBrowser, sweepLaunchers } from "./browser.ts";
+import { openSessionWindow } from "./window_open.ts";
 import { type DomtermServer, startServer } from "./http.ts";
 import { VERSION } from "./version.ts";
 import { prepareEmulators } from "./session_launch.ts";
@@ -231,8 +232,20 @@ async function handOff(
     );
     return 1;
   }
-  await openWindow(res.url!, opts);
-  return 0;
+  if (opts.ssh || res.session === undefined) {
+    await openWindow(res.url!, opts);
+    return 0;
+  }
+  // Wait for the window: a browser that cannot open one is said, and the
+  // session made for it ended (server/window_open.ts).
+  return await openSessionWindow({
+    url: res.url!,
+    session: res.session,
+    created: true,
+    noBrowser: opts.noBrowser,
+    browser: opts.browser,
+    controlPath,
+  });
 }
 
 /**

@@ -121,6 +121,14 @@ Deno.test("one server per user: a second domterm asks the first; list, attach, k
       JSON.parse((await run(dir, ["list", "--json"])).stdout).length,
       before.length,
     );
+    // A plain second `domterm` too.
+    const plain = await run(dir, ["--browser", "/bin/false", "--", "/bin/sh"]);
+    assertEquals(plain.code, 1, plain.stderr);
+    assertMatch(plain.stderr, /session \d+ was ended \(it had no window\)/);
+    assertEquals(
+      JSON.parse((await run(dir, ["list", "--json"])).stdout).length,
+      before.length,
+    );
     const failingAttach = await run(dir, [
       "attach",
       "work",
