@@ -7,6 +7,12 @@
  */
 import { chooseBrowser, openBrowser, sweepLaunchers } from "./browser.ts";
 import { openSessionWindow } from "./window_open.ts";
+import {
+  DAEMON_LOG_ENV,
+  logToFile,
+  shouldDetach,
+  startDetached,
+} from "./daemon.ts";
 import { type DomtermServer, startServer } from "./http.ts";
 import { VERSION } from "./version.ts";
 import { prepareEmulators } from "./session_launch.ts";
@@ -46,6 +52,8 @@ export interface CliOptions {
   port: number;
   browser: string | undefined;
   noBrowser: boolean;
+  /** Run the server in this terminal, not detached (server/daemon.ts). */
+  foreground: boolean;
   /** Template of the command that opens clicked file references (--file-opener). */
   fileOpener: string | undefined;
   /** Do not load domterm's shell integration into bash/zsh/fish. */
@@ -86,6 +94,7 @@ export function cliOptions(a: ParsedArgs): CliOptions {
     port: (a.options.port as number | undefined) ?? 0,
     browser: text(a, "browser"),
     noBrowser: flag(a, "no-browser"),
+    foreground: flag(a, "foreground"),
     fileOpener: text(a, "file-opener"),
     noShellIntegration: flag(a, "no-shell-integration"),
     // null is 'unlimited'; absent is the default.
@@ -188,6 +197,19 @@ export async function runMain(
   if (controlPath !== null && opts.port === 0 && !gate) {
     const handedOff = await handOff(controlPath, opts);
     if (handedOff !== null) return handedOff;
+  }
+  // From a terminal: the server detaches, so closing the terminal does not
+  // end it (server/daemon.ts).
+  const log = Deno.env.get(DAEMON_LOG_ENV);
+  if (log) logToFile(log);
+  else if (
+    controlPath !== null && !opts.ssh && shouldDetach({
+      foreground: opts.foreground,
+      noBrowser: opts.noBrowser,
+      listens: opts.port !== 0 || gate !== undefined,
+    })
+  ) {
+    return await startDetached(Deno.args, controlPath);
   }
   return await serve(opts, ctx, store, gate, controlPath);
 }

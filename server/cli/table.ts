@@ -151,6 +151,11 @@ export const MAIN: CommandSpec = {
     browserOption,
     noBrowserOption,
     {
+      name: "foreground",
+      help:
+        "run the server in this terminal (default from a terminal: it detaches, so closing the terminal does not end it and its sessions, and logs to $XDG_STATE_HOME/domterm/server.log)",
+    },
+    {
       name: "file-opener",
       value: "T",
       help:
