@@ -320,6 +320,11 @@ export interface ExitMessage {
   code: number | null;
   /** Signal number when killed by a signal, else null. */
   signal: number | null;
+  /**
+   * Why the program ended, when domterm ended it (e.g. "the domterm server
+   * was stopped (SIGTERM)"): the window says this rather than the signal.
+   */
+  reason?: string;
 }
 
 /** Server -> client: something went wrong (the socket closes after it). */

@@ -324,7 +324,11 @@ async function serve(
   // sessions where it is (DOMTERM_SOCKET). Requests wait for the server.
   const { promise: started, resolve: serverStarted } = Promise
     .withResolvers<DomtermServer>();
-  const stop = () => done();
+  let stopReason: string | undefined;
+  const stop = (reason?: string) => {
+    stopReason ??= reason;
+    done();
+  };
   const handler = started.then((server) => sessionControl(server, stop));
   const control = await listenForControl(controlPath, handler);
   const server = startHttp(opts, ctx, store, gate, control, {
@@ -344,7 +348,10 @@ async function serve(
   store.watch();
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     try {
-      Deno.addSignalListener(sig, stop);
+      Deno.addSignalListener(sig, () => {
+        console.error(`domterm: ${sig}: ending every session`);
+        stop(`the domterm server was stopped (${sig})`);
+      });
     } catch {
       // not available on this platform
     }
@@ -371,7 +378,7 @@ async function serve(
   control?.close();
   store.close();
   removeLauncher();
-  await server.shutdown();
+  await server.shutdown(stopReason);
   return 0;
 }
 

@@ -176,7 +176,8 @@ export interface DomtermServer {
     extra?: NewSessionExtra,
   ): Session;
   /** End all sessions and stop listening. */
-  shutdown(): Promise<void>;
+  /** End every session (telling its windows `reason`) and stop serving. */
+  shutdown(reason?: string): Promise<void>;
 }
 
 /**
@@ -250,8 +251,8 @@ export function startServer(options: ServerOptions): DomtermServer {
     gate,
     newSession: (command, size, extra) => registry.create(command, size, extra),
     remotes: registry.remotes, // ssh hosts
-    async shutdown() {
-      await registry.closeAll();
+    async shutdown(reason?: string) {
+      await registry.closeAll(reason);
       await server.shutdown();
     },
   };

@@ -123,6 +123,8 @@ export class Session {
   detachedSince: number | null = Date.now();
 
   #high: number;
+  /** Why close() ended the session, for the exit message. */
+  #endReason: string | undefined;
   #low: number;
   #resume: (() => void) | null = null;
   #closing = false;
@@ -489,10 +491,14 @@ export class Session {
     this.#size.set([this.cols, this.rows, width, height], settle);
   }
 
-  /** End the session: hang up the child and close every window. */
-  async close(): Promise<void> {
+  /**
+   * End the session: hang up the child and close every window. `reason`
+   * (why domterm ends it) goes with the exit message the windows show.
+   */
+  async close(reason?: string): Promise<void> {
     if (this.#closing) return;
     this.#closing = true;
+    this.#endReason = reason;
     this.#size.cancel();
     clearTimeout(this.#aloneTimer);
     clearTimeout(this.#staleTimer);
@@ -600,7 +606,12 @@ export class Session {
     clearTimeout(this.#staleTimer);
     clearTimeout(this.#aloneTimer);
     for (const w of this.windows) w.stale = false;
-    this.#broadcast({ type: "exit", code: status.code, signal: status.signal });
+    this.#broadcast({
+      type: "exit",
+      code: status.code,
+      signal: status.signal,
+      ...(this.#endReason ? { reason: this.#endReason } : {}),
+    });
     await this.pty.close();
     // Windows waiting for a snapshot get it, and the exit after it.
     await Promise.all(this.#inflight);

@@ -42,10 +42,10 @@ function find(server: DomtermServer, ref: number | string): Session | null {
   return server.registry.find(ref);
 }
 
-/** The control handler of `server`; `stop` ends the server (kill-server). */
+/** The control handler of `server`; `stop` ends the server (kill-server) and says why. */
 export function sessionControl(
   server: DomtermServer,
-  stop: () => void,
+  stop: (reason?: string) => void,
 ): ControlHandler {
   return {
     async handle(req: ControlRequest): Promise<ControlResponse> {
@@ -148,7 +148,10 @@ export function sessionControl(
           };
         }
         case "kill-server":
-          setTimeout(stop, 0);
+          setTimeout(
+            () => stop("the domterm server was stopped (domterm kill-server)"),
+            0,
+          );
           return { ok: true };
       }
       return { ok: false, error: `unknown op ${req.op}` }; // ssh hosts

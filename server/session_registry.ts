@@ -146,8 +146,10 @@ export class SessionRegistry {
   }
 
   /** End every session (the server is stopping); the remote ones go on there. */
-  async closeAll(): Promise<void> {
+  async closeAll(reason?: string): Promise<void> {
     this.remotes.closeAll(); // ssh hosts
-    await Promise.all([...this.#sessions.values()].map((s) => s.close()));
+    await Promise.all(
+      [...this.#sessions.values()].map((s) => s.close(reason)),
+    );
   }
 }

@@ -162,3 +162,34 @@ Deno.test("session viewer: a read-only viewer that never acks or pauses does not
     await session.close();
   }
 });
+
+Deno.test("session viewer: a session domterm ends says why in its exit message", async () => {
+  const session = Session.start({
+    id: 4,
+    command: "/bin/sh",
+    args: ["-c", "sleep 30"],
+    cols: 80,
+    rows: 24,
+    shellIntegration: false,
+  });
+  const exits: unknown[] = [];
+  session.attach(
+    {
+      output: () => {},
+      snapshot: () => {},
+      message: (m) => {
+        if (m.type === "exit") exits.push(m);
+      },
+      end: () => {},
+    },
+    80,
+    24,
+  );
+  await session.close("the domterm server was stopped (SIGTERM)");
+  assertEquals(exits, [{
+    type: "exit",
+    code: null,
+    signal: 1,
+    reason: "the domterm server was stopped (SIGTERM)",
+  }]);
+});
