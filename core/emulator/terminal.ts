@@ -54,7 +54,7 @@ import {
   VS16,
   ZWJ,
 } from "../unicode/width.ts";
-import type { Emulator } from "./context.ts";
+import type { Emulator, ShellMarksHost } from "./context.ts";
 import {
   carriageReturn,
   cup,
@@ -90,8 +90,8 @@ import {
 import { clipboardReadReply } from "./clipboard_read.ts";
 import { oscReply, toC1 } from "./replies.ts";
 import { fullReset } from "./resets.ts";
-import { dl, il, resetMargins } from "./scroll.ts";
-import type { ShellMarksHost } from "./shell_marks.ts";
+import { dl, il } from "./scroll.ts";
+import { resetMargins } from "./scroll_region.ts";
 import { initialState, type TerminalState } from "./state.ts";
 import { vt52Sequence } from "./vt52.ts";
 import { MAX_COLS, MAX_ROWS, setTitles } from "./window_ops.ts";

@@ -17,7 +17,7 @@
  * @module
  */
 import type { Progress } from "../emulator/osc.ts";
-import { newNotifyState } from "../emulator/notify.ts";
+import { newNotifyState } from "../emulator/notify_state.ts";
 import {
   A_CLUSTER,
   A_EXT_SHIFT,
@@ -53,7 +53,7 @@ import {
   SPECIAL_COLORS,
 } from "../emulator/colors.ts";
 import { ExtTable } from "../emulator/ext_table.ts";
-import { KittyKeyboard } from "../emulator/kitty_keyboard.ts";
+import { KittyKeyboard } from "../emulator/kitty_keyboard_state.ts";
 import { Modes } from "../emulator/modes.ts";
 import {
   type Block,
@@ -70,7 +70,7 @@ import type {
   TerminalState,
   TitleEntry,
 } from "../emulator/state.ts";
-import { TabStops } from "../emulator/tabs.ts";
+import { TabStops } from "../emulator/tab_stops.ts";
 import { MAX_COLS, MAX_ROWS } from "../emulator/window_ops.ts";
 
 /** The snapshot format's version; {@link readSnapshot} accepts only this one. */
