@@ -158,8 +158,8 @@ export function normalizeKey(k: KeyPress): NormalizedKey {
  * `@`..`~` (letters either case, `[ \ ] ^ _` and `` ` { | } ~``) -> ch & 0x1f,
  * space and `2` -> NUL, `3`..`7` -> ESC, FS, GS, RS, US, `8` -> DEL,
  * `/` -> US. Ctrl+? -> DEL is the VT convention (`^?`). Null when Ctrl
- * does not change the character (Ctrl+1, Ctrl+=, ...). Test hook: exported
- * for tests/core/keys_test.ts (`encodeKey` uses it).
+ * does not change the character (Ctrl+1, Ctrl+=, ...). `encodeKey` uses
+ * it.
  */
 export function controlCharacter(ch: string): string | null {
   if (ch.length !== 1) return null;

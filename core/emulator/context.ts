@@ -11,7 +11,7 @@
 import type { Line } from "../model/line.ts";
 import type { TerminalEvent } from "../terminal_view.ts";
 import type { HtmlEmbeds } from "./html_embed.ts";
-import type { OscHandler, OscHost } from "./osc.ts";
+import type { OscHost } from "./osc.ts";
 import type { PrettyHost } from "./pretty_print.ts";
 import type { TerminalState } from "./state.ts";
 
@@ -57,6 +57,4 @@ export interface Emulator extends OscHost {
   oscBel: boolean;
   /** Whether XTWINOPS 20/21 report the titles (`Terminal.setTitleReports`). */
   titleReports: boolean;
-  /** OSC handlers set through `Terminal.setOscHandler`, consulted first. */
-  readonly oscOverrides: Map<number, OscHandler | null>;
 }

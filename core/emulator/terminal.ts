@@ -73,10 +73,11 @@ import {
   escHandler,
   oscHandler,
 } from "./dispatch.ts";
+import type { OscHandler as SeqOscHandler } from "./sequences.ts";
 import { HtmlEmbeds } from "./html_embed.ts";
 import { planHiddenOutput, sgrReplay } from "./hidden_output.ts";
 import type { Modes } from "./modes.ts";
-import { type OscHandler, splitOsc } from "./osc.ts";
+import { splitOsc } from "./osc.ts";
 import { setLink, sgr, updateAttr } from "./pen.ts";
 import { el } from "./erase.ts";
 import {
@@ -132,9 +133,17 @@ export interface TerminalOptions {
    * copy of a session); a window's renderer would miss those lines.
    */
   skipHiddenOutput?: boolean;
+  /**
+   * Handlers of `OSC code ; args` in place of the built-in ones for those
+   * codes (see `sequences.ts`): an embedder's own OSC commands. A handler
+   * receives the text after "code;"; an error it throws goes to
+   * {@link TerminalOptions.onError}, as any handler's does, and the output
+   * goes on.
+   */
+  oscHandlers?: ReadonlyMap<number, (args: string) => void>;
 }
 
-// Test hook: the fuzz test's memory bounds.
+/** The longest cluster text a cell keeps, in UTF-16 code units (a bound on the model's memory). */
 export { MAX_CLUSTER_LENGTH };
 
 const encoder = new TextEncoder();
@@ -158,13 +167,19 @@ export class Terminal implements TerminalView {
   #parser: Parser;
   #reply: (data: string) => void;
   #onEvent: (e: TerminalEvent) => void;
-  #oscOverrides = new Map<number, OscHandler | null>();
+  /** The handler of an OSC code: the built-in table, or with `options.oscHandlers` first. */
+  #oscHandler: (code: number) => SeqOscHandler | undefined;
 
   #options: TerminalOptions;
 
   /** Create a terminal of `options.cols` x `options.rows` cells. */
   constructor(options: TerminalOptions, state?: TerminalState) {
     this.#options = options;
+    const own = options.oscHandlers;
+    this.#oscHandler = own === undefined ? oscHandler : (code) => {
+      const h = own.get(code);
+      return h === undefined ? oscHandler(code) : (_t, args) => h(args);
+    };
     const cols = clampDim(options.cols, MAX_COLS);
     const rows = clampDim(options.rows, MAX_ROWS);
     this.#reply = options.reply ?? (() => {});
@@ -232,7 +247,6 @@ export class Terminal implements TerminalView {
       pretty: this.#prettyHost(s),
       oscBel: false,
       titleReports: this.#titleReports,
-      oscOverrides: this.#oscOverrides,
       // OscHost
       setTitles: (icon, title) => setTitles(t, icon, title),
       setLink: (uri, id) => setLink(s, uri, id),
@@ -384,8 +398,8 @@ export class Terminal implements TerminalView {
   }
 
   /**
-   * Test hook: sizes of the emulator's internal tables, so tests can check
-   * they stay bounded: title stack entries, extended-style entries, XTSAVE entries,
+   * Sizes of the emulator's internal tables, to check that they stay
+   * bounded: title stack entries, extended-style entries, XTSAVE entries,
    * writes queued from callbacks, bytes the parser holds.
    */
   get stats(): {
@@ -592,16 +606,6 @@ export class Terminal implements TerminalView {
   setTitleReports(on: boolean): void {
     this.#titleReports = on;
     this.#t.titleReports = on;
-  }
-
-  /**
-   * Test hook: register (or with null remove) the handler of `OSC code ;
-   * args`, in place of the built-in one (see `sequences.ts`), e.g. one that
-   * throws, to check that a failing handler breaks nothing. The handler
-   * receives the text after "code;".
-   */
-  setOscHandler(code: number, handler: ((args: string) => void) | null): void {
-    this.#oscOverrides.set(code, handler);
   }
 
   /**
@@ -1335,12 +1339,9 @@ export class Terminal implements TerminalView {
     ) {
       return prettyOsc(t.pretty, code, args);
     }
-    const override = this.#oscOverrides.get(code);
-    if (override === null) return;
     t.oscBel = bel;
     try {
-      if (override !== undefined) override(args);
-      else oscHandler(code)?.(t, args);
+      this.#oscHandler(code)?.(t, args);
     } finally {
       t.oscBel = false;
     }

@@ -102,11 +102,11 @@ export class Line {
   code(x: number): number {
     return this.data[x * CELL_STRIDE + CODE];
   }
-  /** Foreground colour word of cell `x`. Test hook (the renderer reads `data`). */
+  /** Foreground colour word of cell `x` (the renderer reads `data` directly). */
   fg(x: number): number {
     return this.data[x * CELL_STRIDE + FG];
   }
-  /** Background colour word of cell `x`. Test hook (the renderer reads `data`). */
+  /** Background colour word of cell `x` (the renderer reads `data` directly). */
   bg(x: number): number {
     return this.data[x * CELL_STRIDE + BG];
   }
@@ -209,7 +209,7 @@ export class Line {
     return s;
   }
 
-  /** A deep copy. Test hook: tests keep copies to compare with later. */
+  /** A deep copy (cells, clusters and extras), to compare with later. */
   clone(): Line {
     const l = new Line(0);
     l.cols = this.cols;
