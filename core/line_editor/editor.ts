@@ -174,7 +174,6 @@ export class LineEditor {
       const r = this.#searchKey(key);
       if (r !== null) return r;
     }
-    const cc = this.cc;
     if (key.kind === "text") {
       this.insert(key.text);
       return {};
@@ -183,111 +182,121 @@ export class LineEditor {
       this.insert(key.text.replace(/\r\n?/g, "\n"));
       return {};
     }
-    if (key.kind === "ctrl") {
-      const c = key.char;
-      // The tty's own characters first: they are what termios says.
-      if (c === cc.intr || c === cc.quit || c === cc.susp) {
-        // The tty would flush the pending line and signal the program.
-        this.reset();
-        return { send: c, done: true };
-      }
-      if (c === cc.eof) {
-        if (this.text === "") return { send: c, done: true };
+    if (key.kind === "ctrl") return this.#ctrlKey(key.char, wasKill);
+    if (key.kind === "alt") return this.#altKey(key.char, wasKill);
+    return this.#namedKey(keyName(key));
+  }
+
+  /** Ctrl+`c` (a control character): the tty's characters, then Emacs keys. */
+  #ctrlKey(c: string, wasKill: boolean): KeyResult {
+    const cc = this.cc;
+    // The tty's own characters first: they are what termios says.
+    if (c === cc.intr || c === cc.quit || c === cc.susp) {
+      // The tty would flush the pending line and signal the program.
+      this.reset();
+      return { send: c, done: true };
+    }
+    if (c === cc.eof) {
+      if (this.text === "") return { send: c, done: true };
+      this.#deleteForward();
+      return {};
+    }
+    if (c === cc.erase || c === "\x08" || c === "\x7f") {
+      this.#deleteBackward();
+      return {};
+    }
+    if (c === cc.kill) {
+      this.#kill(0, this.caret, wasKill, true);
+      return {};
+    }
+    switch (c) {
+      case "\r":
+      case "\n":
+        return this.#commit(c);
+      case "\x01":
+        this.setCaret(this.#lineStart());
+        return {};
+      case "\x05":
+        this.setCaret(this.#lineEnd());
+        return {};
+      case "\x02":
+        this.#move(-1);
+        return {};
+      case "\x06":
+        this.#move(1);
+        return {};
+      case "\x0b":
+        this.#kill(this.caret, this.#lineEnd(), wasKill, false);
+        return {};
+      case "\x15":
+        this.#kill(this.#lineStart(), this.caret, wasKill, true);
+        return {};
+      case "\x17":
+        this.#kill(this.#spaceWordStart(), this.caret, wasKill, true);
+        return {};
+      case "\x19":
+        if (this.killRing.length > 0) {
+          this.insert(this.killRing[this.killRing.length - 1]);
+        }
+        return {};
+      case "\x10":
+        this.#historyMove(-1);
+        return {};
+      case "\x0e":
+        this.#historyMove(1);
+        return {};
+      case "\x12":
+      case "\x13":
+        this.#startSearch(c === "\x12");
+        return {};
+      case "\x07":
+        this.setCaret(this.caret);
+        return {};
+      case "\t":
+        this.insert("\t");
+        return {};
+      case "\x04":
         this.#deleteForward();
         return {};
-      }
-      if (c === cc.erase || c === "\x08" || c === "\x7f") {
-        this.#deleteBackward();
-        return {};
-      }
-      if (c === cc.kill) {
-        this.#kill(0, this.caret, wasKill, true);
-        return {};
-      }
-      switch (c) {
-        case "\r":
-        case "\n":
-          return this.#commit(c);
-        case "\x01":
-          this.setCaret(this.#lineStart());
-          return {};
-        case "\x05":
-          this.setCaret(this.#lineEnd());
-          return {};
-        case "\x02":
-          this.#move(-1);
-          return {};
-        case "\x06":
-          this.#move(1);
-          return {};
-        case "\x0b":
-          this.#kill(this.caret, this.#lineEnd(), wasKill, false);
-          return {};
-        case "\x15":
-          this.#kill(this.#lineStart(), this.caret, wasKill, true);
-          return {};
-        case "\x17":
-          this.#kill(this.#spaceWordStart(), this.caret, wasKill, true);
-          return {};
-        case "\x19":
-          if (this.killRing.length > 0) {
-            this.insert(this.killRing[this.killRing.length - 1]);
-          }
-          return {};
-        case "\x10":
-          this.#historyMove(-1);
-          return {};
-        case "\x0e":
-          this.#historyMove(1);
-          return {};
-        case "\x12":
-        case "\x13":
-          this.#startSearch(c === "\x12");
-          return {};
-        case "\x07":
-          this.setCaret(this.caret);
-          return {};
-        case "\t":
-          this.insert("\t");
-          return {};
-        case "\x04":
-          this.#deleteForward();
-          return {};
-      }
-      return {};
     }
-    if (key.kind === "alt") {
-      switch (key.char) {
-        case "b":
-        case "B":
-          this.setCaret(this.#wordStart(this.caret));
-          return {};
-        case "f":
-        case "F":
-          this.setCaret(this.#wordEnd(this.caret));
-          return {};
-        case "d":
-        case "D":
-          this.#kill(this.caret, this.#wordEnd(this.caret), wasKill, false);
-          return {};
-        case "\x7f":
-        case "\x08":
-          this.#kill(this.#wordStart(this.caret), this.caret, wasKill, true);
-          return {};
-        case "\r":
-        case "\n":
-          this.insert("\n");
-          return {};
-        case "<":
-          this.#historyGo(0);
-          return {};
-        case ">":
-          this.#historyGo(this.history.length);
-          return {};
-      }
-      return {};
+    return {};
+  }
+
+  /** Alt+`c`: word motion and kills, a newline, history ends. */
+  #altKey(c: string, wasKill: boolean): KeyResult {
+    switch (c) {
+      case "b":
+      case "B":
+        this.setCaret(this.#wordStart(this.caret));
+        return {};
+      case "f":
+      case "F":
+        this.setCaret(this.#wordEnd(this.caret));
+        return {};
+      case "d":
+      case "D":
+        this.#kill(this.caret, this.#wordEnd(this.caret), wasKill, false);
+        return {};
+      case "\x7f":
+      case "\x08":
+        this.#kill(this.#wordStart(this.caret), this.caret, wasKill, true);
+        return {};
+      case "\r":
+      case "\n":
+        this.insert("\n");
+        return {};
+      case "<":
+        this.#historyGo(0);
+        return {};
+      case ">":
+        this.#historyGo(this.history.length);
+        return {};
     }
-    const name = keyName(key);
+    return {};
+  }
+
+  /** A named key (arrows, Home, End, Delete, with modifiers). */
+  #namedKey(name: string | null): KeyResult {
     switch (name) {
       case "left":
         this.#move(-1);

@@ -16,11 +16,8 @@ import {
 } from "./cell.ts";
 import { cloneExtras, type LineExtras } from "./line_extras.ts";
 
-/**
- * Grapheme clusters stop growing at this many UTF-16 code units (a cell's
- * cluster text, `Line.setCluster`).
- */
-export const MAX_CLUSTER_LENGTH = 32;
+/** The cap on a cell's cluster text (`Line.setCluster`): see `core/unicode/clusters.ts`. */
+export { MAX_CLUSTER_LENGTH } from "../unicode/clusters.ts";
 
 /**
  * How a line is drawn (DEC line attributes, `ESC # 5/6/3/4`): single size,
