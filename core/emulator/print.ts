@@ -222,6 +222,7 @@ function printRun(
   const d = line.data;
   const startsOnTail = (d[x * CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0;
   const fg = s.pen.fg, bg = s.pen.bg, attr = s.attr;
+  const attrWide = attr | A_WIDE, attrTail = attr | A_WIDE_TAIL;
   let j = x * CELL_STRIDE;
   let last = 0;
   // Old attributes of the cells overwritten: whether any had cluster text
@@ -275,8 +276,17 @@ function printRun(
       j += CELL_STRIDE;
       x++;
     } else if (w === 2 && x + 1 < limit) {
+      // (writeWide, written out: the CJK path)
       head = x;
-      oldAttrs |= writeWide(d, j, c, fg, bg, attr);
+      oldAttrs |= d[j + 3] | d[j + 7];
+      d[j] = c;
+      d[j + 1] = fg;
+      d[j + 2] = bg;
+      d[j + 3] = attrWide;
+      d[j + 4] = 0;
+      d[j + 5] = fg;
+      d[j + 6] = bg;
+      d[j + 7] = attrTail;
       j += 2 * CELL_STRIDE;
       x += 2;
     } else if (w === 0 && c >= 0xa0) {
