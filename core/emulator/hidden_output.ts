@@ -263,8 +263,8 @@ export function planHiddenOutput(
       i = end;
       continue;
     } else if (b >= 0x80) {
-      // One UTF-8 encoded code point, printed as the terminal's #printChar
-      // prints it (its #printRun gives the same).
+      // One UTF-8 encoded code point, printed as print.ts's printChar
+      // prints it (its printRun gives the same).
       const cp = decodeUtf8(data, i, n);
       if (cp === CUT || (cp >= 0x80 && cp < 0xa0)) break; // a C1 control
       ok = cp !== INVALID && autowrap;

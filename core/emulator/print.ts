@@ -116,7 +116,7 @@ function printAsciiRun(
   if ((d[x * CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0) splitWideAt(line, x);
   const fg = s.pen.fg, bg = s.pen.bg, attr = s.attr;
   let j = x * CELL_STRIDE;
-  let oldAttrs = 0; // as in #printRun: skip the cluster map when we can
+  let oldAttrs = 0; // as in printRun: skip the cluster map when we can
   while (i < end && x < limit) {
     const c = codes[i];
     if (c < 0x20 || c >= 0x7f) break;
