@@ -19,46 +19,9 @@
  */
 import type { InputModes } from "./terminal_view.ts";
 import { encodeKitty, usLayoutChar } from "./kitty_keys.ts";
+import type { KeyOptions, KeyPress } from "./key_press.ts";
 
-/** A key press as plain data (what the client copies out of a DOM KeyboardEvent). */
-export interface KeyPress {
-  /** `KeyboardEvent.key`: the character produced, or a key name ("ArrowUp"). */
-  key: string;
-  /** `KeyboardEvent.code`: the physical key ("KeyA", "Numpad5"). */
-  code: string;
-  ctrlKey: boolean;
-  altKey: boolean;
-  shiftKey: boolean;
-  metaKey: boolean;
-  /**
-   * AltGr held (`getModifierState("AltGraph")`). Windows reports AltGr as
-   * Ctrl+Alt; with this set, a character key is left to the browser, which
-   * produces the AltGr character itself.
-   */
-  altGraph?: boolean;
-  /** "keyup" for a key release; a press ("keydown") when absent. */
-  type?: "keydown" | "keyup";
-  /** `KeyboardEvent.repeat`: an auto-repeated press. */
-  repeat?: boolean;
-  /** Caps Lock on (`getModifierState("CapsLock")`); reported by the kitty protocol. */
-  capsLock?: boolean;
-  /** Num Lock on (`getModifierState("NumLock")`); reported by the kitty protocol. */
-  numLock?: boolean;
-}
-
-/** User preferences that change the encoding. */
-export interface KeyOptions {
-  /** Alt+x sends ESC x (xterm's metaSendsEscape). Default true. */
-  altSendsEscape?: boolean;
-  /**
-   * On macOS (see `isMac`), Option+x normally composes a character (Option+e
-   * is a dead acute). When true, Option acts as Meta/Alt instead: ESC plus
-   * the unmodified character of the physical key. Default false.
-   */
-  macOptionIsMeta?: boolean;
-  /** The client runs on macOS (Option is the Alt key there). Default false. */
-  isMac?: boolean;
-}
+export type { KeyOptions, KeyPress } from "./key_press.ts";
 
 const ESC = "\x1b";
 const CSI = "\x1b[";
@@ -195,8 +158,8 @@ export function normalizeKey(k: KeyPress): NormalizedKey {
  * `@`..`~` (letters either case, `[ \ ] ^ _` and `` ` { | } ~``) -> ch & 0x1f,
  * space and `2` -> NUL, `3`..`7` -> ESC, FS, GS, RS, US, `8` -> DEL,
  * `/` -> US. Ctrl+? -> DEL is the VT convention (`^?`). Null when Ctrl
- * does not change the character (Ctrl+1, Ctrl+=, ...). Test hook: exported
- * for tests/core/keys_test.ts (`encodeKey` uses it).
+ * does not change the character (Ctrl+1, Ctrl+=, ...). `encodeKey` uses
+ * it.
  */
 export function controlCharacter(ch: string): string | null {
   if (ch.length !== 1) return null;

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { KeyOptions, KeyPress } from "./keys.ts";
+import type { KeyOptions, KeyPress } from "./key_press.ts";
 import type { InputModes } from "./terminal_view.ts";
 
 /** Kitty progressive-enhancement flags. */

@@ -81,7 +81,9 @@ function stageOf(
     return STAGES[2];
   }
   if (mod === "core/model/line.ts" && fn === "reset") return STAGES[2];
-  if (mod === "core/emulator/scroll.ts" && fn === "scrollUp") return STAGES[2];
+  if (mod === "core/emulator/scroll_region.ts" && fn === "scrollUp") {
+    return STAGES[2];
+  }
   if (mod.startsWith("core/model/")) return STAGES[3];
   if (mod === "core/style_runs.ts") return STAGES[4];
   if (mod.startsWith("core/")) return STAGES[1];

@@ -1,14 +1,12 @@
 /**
- * Character sets G0-G3 (SCS: `ESC ( F`, `ESC ) F`, `ESC * F`, `ESC + F`),
- * locking shifts (SI, SO, LS2, LS3) and single shifts (SS2, SS3).
+ * Character sets G0-G3: the tables and {@link CharsetState} (what SCS
+ * designates and the shifts invoke; the handlers are `charset_shifts.ts`).
  *
  * A charset is a translation table for 0x20-0x7f, or null for ASCII
  * (identity), so the common case costs one null check.
  *
  * @module
  */
-import type { Emulator } from "./context.ts";
-
 /** A 128-entry translation table, or null for ASCII. */
 export type Charset = Uint32Array | null;
 
@@ -218,52 +216,6 @@ export class CharsetState {
     c.singleShift = this.singleShift;
     return c;
   }
-}
-
-// ------------------------------------------------------------ handlers
-
-/** `ESC ( F`, `ESC ) F`, `ESC * F`, `ESC + F` SCS: designate a 94-character set into G0-G3 (`ESC ( % 5` and similar with a second intermediate). */
-export function scs94(t: Emulator, final: number, intermediates: string): void {
-  const g = "()*+".indexOf(intermediates[0]);
-  if (g < 0) return;
-  const set = charsetForFinal(
-    final,
-    intermediates.slice(1),
-    t.s.modes.nationalCharsets,
-  );
-  if (set !== undefined) t.s.charsets.g[g] = set;
-}
-
-/** `ESC - F`, `ESC . F`, `ESC / F` SCS: designate a 96-character set into G1-G3. */
-export function scs96(t: Emulator, final: number, intermediates: string): void {
-  if (intermediates.length !== 1) return;
-  const set = charset96ForFinal(final);
-  if (set !== undefined) t.s.charsets.g["-./".indexOf(intermediates) + 1] = set;
-}
-
-/** SO (LS1): G1 into GL. */
-export function so(t: Emulator): void {
-  t.s.charsets.gl = 1;
-}
-/** SI (LS0): G0 into GL. */
-export function si(t: Emulator): void {
-  t.s.charsets.gl = 0;
-}
-/** `ESC n` LS2: G2 into GL. */
-export function ls2(t: Emulator): void {
-  t.s.charsets.gl = 2;
-}
-/** `ESC o` LS3: G3 into GL. */
-export function ls3(t: Emulator): void {
-  t.s.charsets.gl = 3;
-}
-/** `ESC N` SS2 / C1 0x8e: the next character from G2. */
-export function ss2(t: Emulator): void {
-  t.s.charsets.singleShift = 2;
-}
-/** `ESC O` SS3 / C1 0x8f: the next character from G3. */
-export function ss3(t: Emulator): void {
-  t.s.charsets.singleShift = 3;
 }
 
 /** Every table a G set can hold, by a stable name (for snapshots). */

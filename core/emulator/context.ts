@@ -8,12 +8,28 @@
  *
  * @module
  */
+import type { Line } from "../model/line.ts";
 import type { TerminalEvent } from "../terminal_view.ts";
 import type { HtmlEmbeds } from "./html_embed.ts";
-import type { OscHandler, OscHost } from "./osc.ts";
+import type { OscHost } from "./osc.ts";
 import type { PrettyHost } from "./pretty_print.ts";
-import type { ShellMarksHost } from "./shell_marks.ts";
 import type { TerminalState } from "./state.ts";
+
+/** What the shell-mark handlers act on (implemented by the emulator). */
+export interface ShellMarksHost {
+  /** The line the cursor is on. */
+  cursorLine(): Line;
+  /** Screen lines below the cursor's line. */
+  linesBelowCursor(): Line[];
+  /** Cursor column. */
+  cursorX(): number;
+  /** Newline unless the cursor is at the start of a line. */
+  freshLine(): void;
+  /** Error (stderr) output on or off (`CSI 12 u` / `CSI 11 u`). */
+  setErrorOutput(on: boolean): void;
+  /** Called after a mark was added (the change feed). */
+  marksChanged(): void;
+}
 
 /** The terminal as its handlers see it. */
 export interface Emulator extends OscHost {
@@ -41,6 +57,4 @@ export interface Emulator extends OscHost {
   oscBel: boolean;
   /** Whether XTWINOPS 20/21 report the titles (`Terminal.setTitleReports`). */
   titleReports: boolean;
-  /** OSC handlers set through `Terminal.setOscHandler`, consulted first. */
-  readonly oscOverrides: Map<number, OscHandler | null>;
 }

@@ -14,7 +14,7 @@ import { LINE_SINGLE } from "../model/line.ts";
 import type { CursorStyle } from "../terminal_view.ts";
 import type { Emulator } from "./context.ts";
 import { count } from "./params.ts";
-import { scrollDown, scrollUp, shiftColumns } from "./scroll.ts";
+import { scrollDown, scrollUp, shiftColumns } from "./scroll_region.ts";
 import { defaultPen } from "./sgr.ts";
 import { updateAttr } from "./pen.ts";
 import type { TerminalState } from "./state.ts";

@@ -18,7 +18,7 @@ import {
 import type { Emulator } from "./context.ts";
 import { cursorLine } from "./cursor.ts";
 import { count } from "./params.ts";
-import { resetMargins } from "./scroll.ts";
+import { resetMargins } from "./scroll_region.ts";
 import type { TerminalState } from "./state.ts";
 
 /**

@@ -14,7 +14,6 @@
  *
  * @module
  */
-import type { Emulator } from "./context.ts";
 import type { EmbedState, KeyPlace } from "./state.ts";
 import type { Line } from "../model/line.ts";
 import {
@@ -431,14 +430,4 @@ export class HtmlEmbeds {
     index.delete(key);
     return null;
   }
-}
-
-/** `OSC 72 ; html`: insert an HTML fragment at the cursor (a block on a line of its own). */
-export function osc72(t: Emulator, args: string): void {
-  t.embeds.osc72(args);
-}
-
-/** `OSC 721 ; key ; html`: replace the children of the element with replace-key `key`. */
-export function osc721(t: Emulator, args: string): void {
-  t.embeds.osc721(args);
 }

@@ -21,7 +21,7 @@ import {
   plainFlag,
   setPlainFlag,
 } from "./modes.ts";
-import { resetMargins } from "./scroll.ts";
+import { resetMargins } from "./scroll_region.ts";
 import { activate } from "./state.ts";
 import { enterVt52 } from "./vt52.ts";
 

@@ -19,23 +19,6 @@ const MAX_KITTY_ID = 64;
 /** kitty notifications being assembled (d=0) at one time; the oldest goes. */
 const MAX_PENDING = 8;
 
-/** A kitty notification still receiving chunks (`d=0`). */
-export interface PendingNotification {
-  title: string;
-  body: string;
-}
-
-/** Per-terminal state of the notification parsers (not in snapshots). */
-export interface NotifyState {
-  /** kitty notifications being assembled, by id ("" without `i=`). */
-  pending: Map<string, PendingNotification>;
-}
-
-/** A fresh {@link NotifyState}. */
-export function newNotifyState(): NotifyState {
-  return { pending: new Map() };
-}
-
 // deno-lint-ignore no-control-regex
 const CONTROLS = /[\x00-\x1f\x7f-\x9f]+/g;
 /** The same, but a line feed stays (bodies may have several lines). */

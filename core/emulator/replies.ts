@@ -12,8 +12,8 @@ export const TERMINAL_NAME = "domterm";
 export const TERMINAL_VERSION = "0.1.0";
 /**
  * Firmware version in the DA2 reply (`CSI > 990 ; version ; 0 c`); 990 means
- * "DM" (DomTerm). `domterm is-domterm` checks the 990. Test hook: exported
- * for the reply tests (the terminal sends {@link DA2_REPLY}).
+ * "DM" (DomTerm). `domterm is-domterm` checks the 990 (the terminal sends
+ * {@link DA2_REPLY}).
  */
 export const DA2_VERSION = 10;
 /** The DA2 terminal type (990 = DomTerm). */

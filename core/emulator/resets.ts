@@ -8,7 +8,7 @@ import { Buffer } from "../model/buffer.ts";
 import type { Emulator } from "./context.ts";
 import { Modes } from "./modes.ts";
 import { updateAttr } from "./pen.ts";
-import { resetMargins } from "./scroll.ts";
+import { resetMargins } from "./scroll_region.ts";
 import { defaultPen } from "./sgr.ts";
 import { activate, homeCursor } from "./state.ts";
 

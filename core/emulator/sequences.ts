@@ -18,10 +18,10 @@
 // deno-fmt-ignore-file -- registrations read best as aligned columns
 import type { Params } from "../parser/handler.ts";
 import type { Emulator } from "./context.ts";
-import * as charsets from "./charsets.ts";
+import * as charsets from "./charset_shifts.ts";
 import * as cursor from "./cursor.ts";
 import * as erase from "./erase.ts";
-import { osc72, osc721 } from "./html_embed.ts";
+import { osc72, osc721 } from "./html_osc.ts";
 import { osc1337, sixel } from "./images.ts";
 import * as keyboard from "./keyboard_modes.ts";
 import * as kitty from "./kitty_keyboard.ts";

@@ -36,27 +36,11 @@
  * @module
  */
 import type { Params } from "../parser/handler.ts";
-import type { Emulator } from "./context.ts";
+import type { Emulator, ShellMarksHost } from "./context.ts";
 import { pagerCsiU } from "./pager.ts";
 import { restoreCursor } from "./cursor.ts";
 import type { LineMark } from "../model/line_extras.ts";
 import type { Line } from "../model/line.ts";
-
-/** What the shell-mark handlers act on (implemented by the emulator). */
-export interface ShellMarksHost {
-  /** The line the cursor is on. */
-  cursorLine(): Line;
-  /** Screen lines below the cursor's line. */
-  linesBelowCursor(): Line[];
-  /** Cursor column. */
-  cursorX(): number;
-  /** Newline unless the cursor is at the start of a line. */
-  freshLine(): void;
-  /** Error (stderr) output on or off (`CSI 12 u` / `CSI 11 u`). */
-  setErrorOutput(on: boolean): void;
-  /** Called after a mark was added (the change feed). */
-  marksChanged(): void;
-}
 
 /** Longest accepted value of one mark parameter (longer ones are cut). */
 export const MAX_MARK_VALUE = 4096;

@@ -12,7 +12,7 @@
  * @module
  */
 import type { Progress } from "./osc.ts";
-import { newNotifyState, type NotifyState } from "./notify.ts";
+import { newNotifyState, type NotifyState } from "./notify_state.ts";
 import { Buffer } from "../model/buffer.ts";
 import type { Line } from "../model/line.ts";
 import type { ImageEmbed } from "../model/line_extras.ts";
@@ -20,11 +20,11 @@ import type { CursorStyle } from "../terminal_view.ts";
 import { CharsetState } from "./charsets.ts";
 import { ColorOverrides } from "./colors.ts";
 import { ExtTable } from "./ext_table.ts";
-import { KittyKeyboard } from "./kitty_keyboard.ts";
+import { KittyKeyboard } from "./kitty_keyboard_state.ts";
 import { Modes } from "./modes.ts";
 import type { PrettyDocument } from "./pretty_print.ts";
 import { defaultPen, type Pen } from "./sgr.ts";
-import { TabStops } from "./tabs.ts";
+import { TabStops } from "./tab_stops.ts";
 
 /** Cursor state saved by DECSC (and ?1048, ?1049, SCOSC). */
 export interface SavedCursor {

@@ -21,48 +21,24 @@
 import { oversizedSequence } from "./images.ts";
 import { Parser } from "../parser/parser.ts";
 import type { Params, ParserHandler } from "../parser/handler.ts";
-import {
-  A_CLUSTER,
-  A_ERROR,
-  A_GLYPH_MASK,
-  A_WIDE,
-  A_WIDE_TAIL,
-  ATTR,
-  BG,
-  CELL_STRIDE,
-  CODE,
-  FG,
-} from "../model/cell.ts";
+import { A_ERROR } from "../model/cell.ts";
 import { type Buffer, DEFAULT_SCROLLBACK } from "../model/buffer.ts";
-import { type Line, LINE_SINGLE, MAX_CLUSTER_LENGTH } from "../model/line.ts";
-import { coverCells, hasEmbeds } from "../model/line_extras.ts";
+import { type Line, LINE_SINGLE } from "../model/line.ts";
+import { MAX_CLUSTER_LENGTH } from "../unicode/clusters.ts";
+import { print, printChar } from "./print.ts";
+import { hasEmbeds } from "../model/line_extras.ts";
 import { lineDamaged, resetLineDamage } from "./damage.ts";
-import { eraseCells, insertCells, splitWideAt } from "../model/line_ops.ts";
 import type {
   CursorStyle,
   ExtStyle,
   TerminalEvent,
   TerminalView,
 } from "../terminal_view.ts";
-import {
-  BMP_UNKNOWN,
-  BMP_WIDTH,
-  charWidth,
-  fillBmpWidth,
-  hasEmojiPresentationWithVs16,
-  isEmojiModifier,
-  isEmojiModifierBase,
-  isRegionalIndicator,
-  VS16,
-  ZWJ,
-} from "../unicode/width.ts";
-import type { Emulator } from "./context.ts";
+import type { Emulator, ShellMarksHost } from "./context.ts";
 import {
   carriageReturn,
   cup,
   cursorLine,
-  index,
-  inHorizontalMargins,
   lineFeed,
   lineStart,
   newline,
@@ -75,10 +51,11 @@ import {
   escHandler,
   oscHandler,
 } from "./dispatch.ts";
+import type { OscHandler as SeqOscHandler } from "./sequences.ts";
 import { HtmlEmbeds } from "./html_embed.ts";
 import { planHiddenOutput, sgrReplay } from "./hidden_output.ts";
 import type { Modes } from "./modes.ts";
-import { type OscHandler, splitOsc } from "./osc.ts";
+import { splitOsc } from "./osc.ts";
 import { setLink, sgr, updateAttr } from "./pen.ts";
 import { el } from "./erase.ts";
 import {
@@ -97,8 +74,8 @@ import {
 } from "./colors.ts";
 import { oscReply, toC1 } from "./replies.ts";
 import { fullReset } from "./resets.ts";
-import { dl, il, resetMargins } from "./scroll.ts";
-import type { ShellMarksHost } from "./shell_marks.ts";
+import { dl, il } from "./scroll.ts";
+import { resetMargins } from "./scroll_region.ts";
 import { initialState, type TerminalState } from "./state.ts";
 import { vt52Sequence } from "./vt52.ts";
 import { MAX_COLS, MAX_ROWS, setTitles } from "./window_ops.ts";
@@ -145,19 +122,20 @@ export interface TerminalOptions {
    * ones keep today's defaults (`colors.ts`).
    */
   colors?: Partial<DefaultColors>;
+  /**
+   * Handlers of `OSC code ; args` in place of the built-in ones for those
+   * codes (see `sequences.ts`): an embedder's own OSC commands. A handler
+   * receives the text after "code;"; an error it throws goes to
+   * {@link TerminalOptions.onError}, as any handler's does, and the output
+   * goes on.
+   */
+  oscHandlers?: ReadonlyMap<number, (args: string) => void>;
 }
 
-// Test hook: the fuzz test's memory bounds.
+/** The longest cluster text a cell keeps, in UTF-16 code units (a bound on the model's memory). */
 export { MAX_CLUSTER_LENGTH };
 
 const encoder = new TextEncoder();
-
-/** The last code point of a non-empty string. */
-function lastCodePoint(s: string): number {
-  const n = s.length;
-  const lo = s.charCodeAt(n - 1);
-  return n > 1 && lo >= 0xdc00 && lo <= 0xdfff ? s.codePointAt(n - 2)! : lo;
-}
 
 function clampDim(n: number, max: number): number {
   return Number.isFinite(n) ? Math.max(1, Math.min(max, Math.floor(n))) : 1;
@@ -171,7 +149,8 @@ export class Terminal implements TerminalView {
   #parser: Parser;
   #reply: (data: string) => void;
   #onEvent: (e: TerminalEvent) => void;
-  #oscOverrides = new Map<number, OscHandler | null>();
+  /** The handler of an OSC code: the built-in table, or with `options.oscHandlers` first. */
+  #oscHandler: (code: number) => SeqOscHandler | undefined;
 
   #options: TerminalOptions;
   #defaultColors: DefaultColors;
@@ -183,6 +162,11 @@ export class Terminal implements TerminalView {
       BUILTIN_DEFAULT_COLORS,
       options.colors ?? {},
     );
+    const own = options.oscHandlers;
+    this.#oscHandler = own === undefined ? oscHandler : (code) => {
+      const h = own.get(code);
+      return h === undefined ? oscHandler(code) : (_t, args) => h(args);
+    };
     const cols = clampDim(options.cols, MAX_COLS);
     const rows = clampDim(options.rows, MAX_ROWS);
     this.#reply = options.reply ?? (() => {});
@@ -235,7 +219,7 @@ export class Terminal implements TerminalView {
       s,
       emit: (e) => this.#emit(e),
       send: (data) => this.#send(data),
-      printChar: (cp) => this.#printChar(cp),
+      printChar: (cp) => printChar(s, cp),
       print: (codes, start, end) => this.#print(codes, start, end),
       fullReset: () => {
         fullReset(t);
@@ -252,7 +236,6 @@ export class Terminal implements TerminalView {
       pretty: this.#prettyHost(s),
       oscBel: false,
       titleReports: this.#titleReports,
-      oscOverrides: this.#oscOverrides,
       // OscHost
       setTitles: (icon, title) => setTitles(t, icon, title),
       setLink: (uri, id) => setLink(s, uri, id),
@@ -404,8 +387,8 @@ export class Terminal implements TerminalView {
   }
 
   /**
-   * Test hook: sizes of the emulator's internal tables, so tests can check
-   * they stay bounded: title stack entries, extended-style entries, XTSAVE entries,
+   * Sizes of the emulator's internal tables, to check that they stay
+   * bounded: title stack entries, extended-style entries, XTSAVE entries,
    * writes queued from callbacks, bytes the parser holds.
    */
   get stats(): {
@@ -638,16 +621,6 @@ export class Terminal implements TerminalView {
   }
 
   /**
-   * Test hook: register (or with null remove) the handler of `OSC code ;
-   * args`, in place of the built-in one (see `sequences.ts`), e.g. one that
-   * throws, to check that a failing handler breaks nothing. The handler
-   * receives the text after "code;".
-   */
-  setOscHandler(code: number, handler: ((args: string) => void) | null): void {
-    this.#oscOverrides.set(code, handler);
-  }
-
-  /**
    * Counts shell-integration marks added (OSC 133 etc.): a view re-derives
    * command groups (`core/model/command_groups.ts`) when it changes.
    */
@@ -766,548 +739,12 @@ export class Terminal implements TerminalView {
     }
   }
 
-  /**
-   * The end (exclusive) of the cells the cursor may use on `line` from
-   * column x: the right margin, or the screen edge when right of it; on a
-   * double-size line only the first half of the cells (as xterm). Moves the
-   * cursor into that half first.
-   */
-  #printLimit(line: Line): number {
-    const s = this.#s;
-    const x = s.x;
-    const limit = x <= s.right ? s.right + 1 : s.cols;
-    if (line.size === LINE_SINGLE) return limit;
-    const half = Math.max(1, s.cols >> 1);
-    if (x >= half) s.x = half - 1;
-    return Math.min(limit, half);
-  }
-
   // ---------------------------------------------------------------- printing
 
   #print(codes: Uint32Array, start: number, end: number): void {
     const s = this.#s;
     if (s.pretty) return this.#collectPretty(codes, start, end);
-    // Modes and charsets are not replaced while printing: read them once.
-    const modes = s.modes;
-    const charsets = s.charsets;
-    let i = start;
-    while (i < end) {
-      const cp = codes[i];
-      if (s.joinNext || modes.insert || charsets.active) {
-        this.#printChar(charsets.active ? charsets.translate(cp) : cp);
-        i++;
-      } else if (cp >= 0x20 && cp < 0x7f) {
-        i = this.#printAsciiRun(codes, i, end);
-      } else {
-        i = this.#printRun(codes, i, end);
-      }
-    }
-  }
-
-  /**
-   * The hot path: a run of printable ASCII with replace mode and no charset
-   * translation, written straight into the line's cell array.
-   */
-  #printAsciiRun(codes: Uint32Array, i: number, end: number): number {
-    const s = this.#s;
-    const modes = s.modes;
-    if (s.wrapPending) {
-      if (modes.autowrap) this.#wrap();
-      s.wrapPending = false;
-    }
-    const line = s.buf.screenLine(s.y);
-    const limit = this.#printLimit(line);
-    let x = s.x;
-    const x0 = x;
-    const d = line.data;
-    if ((d[x * CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0) splitWideAt(line, x);
-    const fg = s.pen.fg, bg = s.pen.bg, attr = s.attr;
-    let j = x * CELL_STRIDE;
-    let oldAttrs = 0; // as in #printRun: skip the cluster map when we can
-    while (i < end && x < limit) {
-      const c = codes[i];
-      if (c < 0x20 || c >= 0x7f) break;
-      oldAttrs |= d[j + 3];
-      d[j] = c;
-      d[j + 1] = fg;
-      d[j + 2] = bg;
-      d[j + 3] = attr;
-      j += CELL_STRIDE;
-      x++;
-      i++;
-    }
-    const clusters = line.clusters;
-    if (clusters !== null && (oldAttrs & A_CLUSTER) !== 0) {
-      for (let k = x0; k < x; k++) clusters.delete(k);
-    }
-    if (x < s.cols && (d[x * CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0) {
-      // The head of this wide character was overwritten: blank its tail.
-      d[x * CELL_STRIDE + CODE] = 0;
-      d[x * CELL_STRIDE + ATTR] &= ~A_GLYPH_MASK;
-    }
-    if (x > line.hi) line.hi = x;
-    line.dirty = true;
-    if (line.extras !== null) coverCells(line, x0, x, false);
-    s.lastChar = codes[i - 1];
-    if (x >= limit) {
-      x = limit - 1;
-      if (modes.autowrap) {
-        s.wrapPending = true;
-      } else {
-        // No autowrap: the rest of the run overwrites the last column.
-        const k = x * CELL_STRIDE;
-        while (i < end) {
-          const c = codes[i];
-          if (c < 0x20 || c >= 0x7f) break;
-          d[k] = c;
-          s.lastChar = c;
-          i++;
-        }
-      }
-    }
-    s.x = x;
-    return i;
-  }
-
-  /**
-   * The hot path for other text (CJK, emoji, Latin-1): a run of width-1 and
-   * width-2 characters in replace mode with no charset translation, written
-   * straight into the line's cell array. It stops at anything that may join
-   * the previous cell (zero-width characters, skin-tone modifiers, regional
-   * indicators), at a wide character that does not fit before the margin and
-   * at the margin itself; {@link #printChar} handles those, so the result is
-   * exactly what printing one character at a time gives. Always consumes at
-   * least one code point.
-   */
-  #printRun(codes: Uint32Array, i: number, end: number): number {
-    const s = this.#s;
-    if (s.wrapPending) {
-      // The first character may be a combining mark for the cell at the
-      // margin, or it wraps: the general path knows both.
-      this.#printChar(codes[i]);
-      return i + 1;
-    }
-    const i0 = i;
-    const line = s.buf.screenLine(s.y);
-    const limit = this.#printLimit(line);
-    let x = s.x;
-    const x0 = x;
-    const d = line.data;
-    const startsOnTail = (d[x * CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0;
-    const fg = s.pen.fg, bg = s.pen.bg, attr = s.attr;
-    const attrWide = attr | A_WIDE, attrTail = attr | A_WIDE_TAIL;
-    let j = x * CELL_STRIDE;
-    let last = 0;
-    let oldAttrs = 0;
-    // Cells [xc, x) may still need their old cluster text deleted.
-    let xc = x0;
-    // The cell of the last character written, for combining marks.
-    let head = -1;
-    while (i < end && x < limit) {
-      const c = codes[i];
-      let w: number;
-      if (c < 0x10000) {
-        w = BMP_WIDTH[c];
-        if (w === BMP_UNKNOWN) w = fillBmpWidth(c);
-      } else if (c >= 0x1f1e6 && c <= 0x1f1ff) {
-        // Regional indicator. A lone one before the run may pair with it:
-        // the general path. Within the run no lone one is left (they are
-        // never written here), so a pair is a new 2-cell flag.
-        if (head < 0 && this.#loneRegionalIndicatorBefore(line, x)) break;
-        if (i + 1 >= end || x + 1 >= limit) break;
-        const n = codes[i + 1];
-        if (n < 0x1f1e6 || n > 0x1f1ff) break;
-        head = x;
-        oldAttrs |= d[j + 3] | d[j + 7];
-        d[j] = c;
-        d[j + 1] = fg;
-        d[j + 2] = bg;
-        d[j + 3] = attrWide;
-        d[j + 4] = 0;
-        d[j + 5] = fg;
-        d[j + 6] = bg;
-        d[j + 7] = attrTail;
-        j += 2 * CELL_STRIDE;
-        x += 2;
-        // Old cluster text goes before the new one is set.
-        if ((oldAttrs & A_CLUSTER) !== 0) {
-          for (let k = xc; k < x; k++) line.clusters?.delete(k);
-          oldAttrs = 0;
-        }
-        xc = x;
-        line.setCluster(head, String.fromCodePoint(c, n));
-        last = c;
-        i += 2;
-        continue;
-      } else {
-        w = charWidth(c);
-        // A skin-tone modifier joins an emoji modifier base (#joinRun
-        // checks); otherwise it is printed as a wide character.
-        if (c >= 0x1f3fb && c <= 0x1f3ff) w = 0;
-      }
-      // Collect the old attributes to learn whether any overwritten cell
-      // had cluster text (Map.delete per cell is costly).
-      if (w === 1) {
-        head = x;
-        oldAttrs |= d[j + 3];
-        d[j] = c;
-        d[j + 1] = fg;
-        d[j + 2] = bg;
-        d[j + 3] = attr;
-        j += CELL_STRIDE;
-        x++;
-      } else if (w === 2 && x + 1 < limit) {
-        head = x;
-        oldAttrs |= d[j + 3] | d[j + 7];
-        d[j] = c;
-        d[j + 1] = fg;
-        d[j + 2] = bg;
-        d[j + 3] = attrWide;
-        d[j + 4] = 0;
-        d[j + 5] = fg;
-        d[j + 6] = bg;
-        d[j + 7] = attrTail;
-        j += 2 * CELL_STRIDE;
-        x += 2;
-      } else if (w === 0 && c >= 0xa0) {
-        // Combining marks, VS16, skin tones and ZWJ sequences join the last
-        // character of this run or, at its start, the cell before the
-        // cursor (#clusterTarget: no wrap is pending here).
-        if (head < 0) {
-          if (x === 0) break;
-          head = (d[j - CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0 && x > 1
-            ? x - 2
-            : x - 1;
-          if (d[head * CELL_STRIDE + CODE] === 0) break;
-        }
-        if (
-          c === VS16 && head === x - 1 && head >= x0 &&
-          (d[j - CELL_STRIDE + ATTR] & A_CLUSTER) === 0 &&
-          hasEmojiPresentationWithVs16(d[j - CELL_STRIDE + CODE])
-        ) {
-          // Emoji presentation: the narrow head (just written, so cell x
-          // is before the margin) becomes wide, as #widenCluster does.
-          d[j - CELL_STRIDE + ATTR] |= A_WIDE;
-          oldAttrs |= d[j + 3];
-          d[j] = 0;
-          d[j + 1] = fg;
-          d[j + 2] = bg;
-          d[j + 3] = attrTail;
-          j += CELL_STRIDE;
-          x++;
-        }
-        if ((oldAttrs & A_CLUSTER) !== 0) {
-          for (let k = xc; k < x; k++) line.clusters?.delete(k);
-          oldAttrs = 0;
-        }
-        xc = x;
-        const k = this.#joinRun(line, head, codes, i, end);
-        if (k === i) {
-          if (c < 0x1f3fb || c > 0x1f3ff || x + 1 >= limit) break;
-          // A skin-tone modifier that joins nothing: a wide character.
-          head = x;
-          oldAttrs |= d[j + 3] | d[j + 7];
-          d[j] = c;
-          d[j + 1] = fg;
-          d[j + 2] = bg;
-          d[j + 3] = attrWide;
-          d[j + 4] = 0;
-          d[j + 5] = fg;
-          d[j + 6] = bg;
-          d[j + 7] = attrTail;
-          j += 2 * CELL_STRIDE;
-          x += 2;
-          last = c;
-          i++;
-          continue;
-        }
-        i = k;
-        continue;
-      } else {
-        break; // zero width, or a wide character that must wrap
-      }
-      last = c;
-      i++;
-    }
-    if (i === i0) {
-      this.#printChar(codes[i]);
-      return i + 1;
-    }
-    if (x === x0) return i; // only joined: no cell written
-    if (startsOnTail && x0 > 0) {
-      // The tail of a wide character was overwritten: blank its head.
-      const h = (x0 - 1) * CELL_STRIDE;
-      d[h + CODE] = 0;
-      d[h + ATTR] &= ~A_GLYPH_MASK;
-      line.clusters?.delete(x0 - 1);
-    }
-    const clusters = line.clusters;
-    if (clusters !== null && (oldAttrs & A_CLUSTER) !== 0) {
-      for (let k = xc; k < x; k++) clusters.delete(k);
-    }
-    if (x < s.cols && (d[x * CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0) {
-      // The head of this wide character was overwritten: blank its tail.
-      d[x * CELL_STRIDE + CODE] = 0;
-      d[x * CELL_STRIDE + ATTR] &= ~A_GLYPH_MASK;
-    }
-    if (x > line.hi) line.hi = x;
-    line.dirty = true;
-    if (line.extras !== null) coverCells(line, x0, x, false);
-    s.lastChar = last;
-    if (x >= limit) {
-      s.x = limit - 1;
-      if (s.modes.autowrap) s.wrapPending = true;
-    } else {
-      s.x = x;
-    }
-    return i;
-  }
-
-  /**
-   * For {@link #printRun}: append the zero-width characters at `codes[i..]`
-   * (and each character a ZWJ joins) to the cluster of cell `head`, building
-   * the text once instead of once per code point. Returns the index after
-   * the last one joined. It stops where {@link #appendToCluster} would do
-   * more than append (VS16 that may widen the cell, a ZWJ whose partner is
-   * in the next chunk, a cluster near MAX_CLUSTER_LENGTH): the general path
-   * then takes over, so the result is the same.
-   */
-  #joinRun(
-    line: Line,
-    head: number,
-    codes: Uint32Array,
-    i: number,
-    end: number,
-  ): number {
-    const d = line.data;
-    const h = head * CELL_STRIDE;
-    const a = d[h + ATTR];
-    const hasCluster = (a & A_CLUSTER) !== 0;
-    let text = hasCluster
-      ? line.clusters?.get(head) ?? String.fromCodePoint(d[h + CODE])
-      : String.fromCodePoint(d[h + CODE]);
-    const mayWiden = !hasCluster && (a & A_WIDE) === 0;
-    let k = i;
-    while (k < end) {
-      const c = codes[k];
-      if (text.length >= MAX_CLUSTER_LENGTH) {
-        // Full: further combining marks and ZWJs are dropped, as
-        // #appendToCluster drops them (a dropped ZWJ joins nothing),
-        // without a trip through the general path for each.
-        if (c < 0xa0 || (c !== ZWJ && charWidth(c) !== 0)) break;
-        k++;
-        continue;
-      }
-      if (c === ZWJ) {
-        if (k + 1 >= end || text.length + 1 >= MAX_CLUSTER_LENGTH) break;
-        const n = codes[k + 1];
-        if (n < 0xa0 || n === ZWJ) break;
-        text += "\u200d" + String.fromCodePoint(n);
-        k += 2;
-        continue;
-      }
-      if (c >= 0x1f3fb && c <= 0x1f3ff) {
-        // Skin-tone modifier: joins an emoji modifier base only.
-        if (!isEmojiModifierBase(lastCodePoint(text))) break;
-      } else if (c < 0xa0 || charWidth(c) !== 0) {
-        break;
-      }
-      if (c === VS16 && mayWiden && k === i) break;
-      text += String.fromCodePoint(c);
-      k++;
-    }
-    if (k > i) line.setCluster(head, text);
-    return k;
-  }
-
-  /** True when the cell before column `x` is a regional indicator a second one would pair with. */
-  #loneRegionalIndicatorBefore(line: Line, x: number): boolean {
-    if (x === 0) return false;
-    const c = line.code(x - 1);
-    return c >= 0x1f1e6 && c <= 0x1f1ff &&
-      (line.attr(x - 1) & (A_CLUSTER | A_WIDE | A_WIDE_TAIL)) === 0;
-  }
-
-  /** Print one (already translated) character of any width. */
-  #printChar(cp: number): void {
-    const s = this.#s;
-    const w = charWidth(cp);
-    if (w === 0 || s.joinNext) {
-      if (cp >= 0xa0 || w !== 0) this.#appendToCluster(cp);
-      return;
-    }
-    if (cp >= 0x1f1e6 && cp <= 0x1f3ff && this.#joinEmoji(cp)) return;
-    const modes = s.modes;
-    if (s.wrapPending) {
-      if (modes.autowrap) this.#wrap();
-      s.wrapPending = false;
-    }
-    let limit = this.#printLimit(cursorLine(s));
-    if (w === 2 && s.x + 1 >= limit) {
-      const start = inHorizontalMargins(s) ? s.left : 0;
-      if (limit - start < 2) return; // no room for a wide character at all
-      if (modes.autowrap) {
-        eraseCells(cursorLine(s), s.x, s.x + 1, s.pen.bg);
-        this.#wrap();
-        limit = this.#printLimit(cursorLine(s));
-        if (s.x + 1 >= limit) return; // a double-size line too narrow
-      } else {
-        s.x = limit - 2;
-      }
-    }
-    const x = s.x;
-    const line = cursorLine(s);
-    if (modes.insert) insertCells(line, x, w, limit, s.pen.bg);
-    const d = line.data;
-    const i = x * CELL_STRIDE;
-    if ((d[i + ATTR] & A_WIDE_TAIL) !== 0) splitWideAt(line, x);
-    if (
-      x + w < line.cols && (d[i + w * CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0
-    ) {
-      splitWideAt(line, x + w);
-    }
-    const clusters = line.clusters;
-    if (clusters !== null && clusters.size > 0) {
-      clusters.delete(x);
-      if (w === 2) clusters.delete(x + 1);
-    }
-    const fg = s.pen.fg, bg = s.pen.bg, attr = s.attr;
-    d[i + CODE] = cp;
-    d[i + 1] = fg;
-    d[i + 2] = bg;
-    if (w === 2) {
-      d[i + ATTR] = attr | A_WIDE;
-      d[i + 4] = 0;
-      d[i + 5] = fg;
-      d[i + 6] = bg;
-      d[i + 7] = attr | A_WIDE_TAIL;
-    } else {
-      d[i + ATTR] = attr;
-    }
-    line.touch(x + w);
-    line.dirty = true;
-    if (line.extras !== null) coverCells(line, x, x + w, false);
-    s.lastChar = cp;
-    const nx = x + w;
-    if (nx >= limit) {
-      s.x = limit - 1;
-      if (modes.autowrap) s.wrapPending = true;
-    } else {
-      s.x = nx;
-    }
-  }
-
-  /**
-   * The cell a zero-width character joins: the one before the cursor (the
-   * cursor cell itself while a wrap is pending), the head if that is a wide
-   * tail. -1 when there is none.
-   */
-  #clusterTarget(line: Line): number {
-    const s = this.#s;
-    let tx = s.wrapPending ? s.x : s.x - 1;
-    if (tx < 0) return -1;
-    if ((line.attr(tx) & A_WIDE_TAIL) !== 0 && tx > 0) tx--;
-    return line.code(tx) === 0 ? -1 : tx;
-  }
-
-  /** Append a combining mark / ZWJ / VS to the cell before the cursor. */
-  #appendToCluster(cp: number): void {
-    const s = this.#s;
-    s.joinNext = false;
-    const line = cursorLine(s);
-    const tx = this.#clusterTarget(line);
-    if (tx < 0) return;
-    const a = line.attr(tx);
-    const code = line.code(tx);
-    const single = (a & A_CLUSTER) === 0;
-    const prev = single
-      ? String.fromCodePoint(code)
-      : line.clusters?.get(tx) ?? String.fromCodePoint(code);
-    if (prev.length >= MAX_CLUSTER_LENGTH) return;
-    line.setCluster(tx, prev + String.fromCodePoint(cp));
-    s.joinNext = cp === ZWJ;
-    // VS16 right after a text-default emoji (U+2764, keycap digits, U+1F3F3
-    // ...) asks for emoji presentation, which programs and other terminals
-    // count as 2 cells.
-    if (
-      cp === VS16 && single && (a & A_WIDE) === 0 &&
-      hasEmojiPresentationWithVs16(code)
-    ) {
-      this.#widenCluster(line, tx);
-    }
-  }
-
-  /**
-   * Join a skin-tone modifier to an emoji modifier base, or a regional
-   * indicator to a lone one before it (a flag, 2 cells). Returns false when
-   * `cp` does not join and is printed as a character of its own.
-   */
-  #joinEmoji(cp: number): boolean {
-    const s = this.#s;
-    const modifier = isEmojiModifier(cp);
-    if (!modifier && !isRegionalIndicator(cp)) return false;
-    const line = cursorLine(s);
-    const tx = this.#clusterTarget(line);
-    if (tx < 0) return false;
-    const a = line.attr(tx);
-    if (modifier) {
-      const text = (a & A_CLUSTER) !== 0 ? line.clusters?.get(tx) : undefined;
-      const lastCp = text === undefined ? line.code(tx) : lastCodePoint(text);
-      if (!isEmojiModifierBase(lastCp)) return false;
-      this.#appendToCluster(cp);
-      return true;
-    }
-    // Regional indicator: pairs with a lone one (not already a flag).
-    if ((a & (A_CLUSTER | A_WIDE)) !== 0) return false;
-    if (!isRegionalIndicator(line.code(tx))) return false;
-    this.#appendToCluster(cp);
-    this.#widenCluster(line, tx);
-    return true;
-  }
-
-  /**
-   * Make the narrow cluster at `tx` (just before the cursor) 2 cells wide.
-   * When it sits in the last column there is no room: it stays 1 cell
-   * rather than moving to the next line (simpler, and the cluster text is
-   * kept either way).
-   */
-  #widenCluster(line: Line, tx: number): void {
-    const s = this.#s;
-    let limit = tx <= s.right ? s.right + 1 : s.cols;
-    if (line.size !== LINE_SINGLE) {
-      limit = Math.min(limit, Math.max(1, s.cols >> 1));
-    }
-    if (tx + 1 >= limit) return;
-    const bg = s.pen.bg;
-    if (s.modes.insert) insertCells(line, tx + 1, 1, limit, bg);
-    splitWideAt(line, tx + 2 < line.cols ? tx + 2 : line.cols);
-    line.clusters?.delete(tx + 1);
-    const d = line.data;
-    const i = tx * CELL_STRIDE;
-    d[i + ATTR] |= A_WIDE;
-    d[i + 4 + CODE] = 0;
-    d[i + 4 + FG] = d[i + FG];
-    d[i + 4 + BG] = d[i + BG];
-    d[i + 4 + ATTR] = (d[i + ATTR] & ~A_GLYPH_MASK) | A_WIDE_TAIL;
-    line.touch(tx + 2);
-    line.dirty = true;
-    const nx = tx + 2;
-    if (nx >= limit) {
-      s.x = limit - 1;
-      if (s.modes.autowrap) s.wrapPending = true;
-    } else {
-      s.x = nx;
-    }
-  }
-
-  /** Soft wrap: mark the line, go to the start of the next one (scrolling if needed). */
-  #wrap(): void {
-    const s = this.#s;
-    const line = cursorLine(s);
-    line.wrapped = true;
-    line.dirty = true;
-    s.x = lineStart(s);
-    index(s);
+    print(s, codes, start, end);
   }
 
   // ---------------------------------------------------------------- dispatch
@@ -1378,12 +815,9 @@ export class Terminal implements TerminalView {
     ) {
       return prettyOsc(t.pretty, code, args);
     }
-    const override = this.#oscOverrides.get(code);
-    if (override === null) return;
     t.oscBel = bel;
     try {
-      if (override !== undefined) override(args);
-      else oscHandler(code)?.(t, args);
+      this.#oscHandler(code)?.(t, args);
     } finally {
       t.oscBel = false;
     }

@@ -184,62 +184,10 @@ export class LineEditor {
     }
     if (key.kind === "ctrl") return this.#ctrlKey(key.char, wasKill);
     if (key.kind === "alt") return this.#altKey(key.char, wasKill);
-    const name = keyName(key);
-    switch (name) {
-      case "left":
-        this.#move(-1);
-        return {};
-      case "right":
-        this.#move(1);
-        return {};
-      case "shift+left":
-        this.setCaret(this.caret - this.#charLenBefore(), true);
-        return {};
-      case "shift+right":
-        this.setCaret(this.caret + this.#charLenAt(), true);
-        return {};
-      case "ctrl+left":
-        this.setCaret(this.#wordStart(this.caret));
-        return {};
-      case "ctrl+right":
-        this.setCaret(this.#wordEnd(this.caret));
-        return {};
-      case "ctrl+shift+left":
-        this.setCaret(this.#wordStart(this.caret), true);
-        return {};
-      case "ctrl+shift+right":
-        this.setCaret(this.#wordEnd(this.caret), true);
-        return {};
-      case "home":
-      case "ctrl+home":
-        this.setCaret(this.#lineStart());
-        return {};
-      case "end":
-      case "ctrl+end":
-        this.setCaret(this.#lineEnd());
-        return {};
-      case "shift+home":
-        this.setCaret(this.#lineStart(), true);
-        return {};
-      case "shift+end":
-        this.setCaret(this.#lineEnd(), true);
-        return {};
-      case "delete":
-        this.#deleteForward();
-        return {};
-      case "up":
-        if (this.#lineStart() > 0) this.#verticalMove(-1);
-        else this.#historyMove(-1);
-        return {};
-      case "down":
-        if (this.#lineEnd() < this.text.length) this.#verticalMove(1);
-        else this.#historyMove(1);
-        return {};
-    }
-    return {};
+    return this.#namedKey(keyName(key));
   }
 
-  /** A control character: the tty's own (termios) first, then readline's. */
+  /** Ctrl+`c` (a control character): the tty's characters, then Emacs keys. */
   #ctrlKey(c: string, wasKill: boolean): KeyResult {
     const cc = this.cc;
     // The tty's own characters first: they are what termios says.
@@ -314,9 +262,9 @@ export class LineEditor {
     return {};
   }
 
-  /** Alt (ESC) and a character: readline's word and history keys. */
-  #altKey(char: string, wasKill: boolean): KeyResult {
-    switch (char) {
+  /** Alt+`c`: word motion and kills, a newline, history ends. */
+  #altKey(c: string, wasKill: boolean): KeyResult {
+    switch (c) {
       case "b":
       case "B":
         this.setCaret(this.#wordStart(this.caret));
@@ -342,6 +290,62 @@ export class LineEditor {
         return {};
       case ">":
         this.#historyGo(this.history.length);
+        return {};
+    }
+    return {};
+  }
+
+  /** A named key (arrows, Home, End, Delete, with modifiers). */
+  #namedKey(name: string | null): KeyResult {
+    switch (name) {
+      case "left":
+        this.#move(-1);
+        return {};
+      case "right":
+        this.#move(1);
+        return {};
+      case "shift+left":
+        this.setCaret(this.caret - this.#charLenBefore(), true);
+        return {};
+      case "shift+right":
+        this.setCaret(this.caret + this.#charLenAt(), true);
+        return {};
+      case "ctrl+left":
+        this.setCaret(this.#wordStart(this.caret));
+        return {};
+      case "ctrl+right":
+        this.setCaret(this.#wordEnd(this.caret));
+        return {};
+      case "ctrl+shift+left":
+        this.setCaret(this.#wordStart(this.caret), true);
+        return {};
+      case "ctrl+shift+right":
+        this.setCaret(this.#wordEnd(this.caret), true);
+        return {};
+      case "home":
+      case "ctrl+home":
+        this.setCaret(this.#lineStart());
+        return {};
+      case "end":
+      case "ctrl+end":
+        this.setCaret(this.#lineEnd());
+        return {};
+      case "shift+home":
+        this.setCaret(this.#lineStart(), true);
+        return {};
+      case "shift+end":
+        this.setCaret(this.#lineEnd(), true);
+        return {};
+      case "delete":
+        this.#deleteForward();
+        return {};
+      case "up":
+        if (this.#lineStart() > 0) this.#verticalMove(-1);
+        else this.#historyMove(-1);
+        return {};
+      case "down":
+        if (this.#lineEnd() < this.text.length) this.#verticalMove(1);
+        else this.#historyMove(1);
         return {};
     }
     return {};

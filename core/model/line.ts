@@ -16,11 +16,8 @@ import {
 } from "./cell.ts";
 import { cloneExtras, type LineExtras } from "./line_extras.ts";
 
-/**
- * Grapheme clusters stop growing at this many UTF-16 code units (a cell's
- * cluster text, `Line.setCluster`).
- */
-export const MAX_CLUSTER_LENGTH = 32;
+/** The cap on a cell's cluster text (`Line.setCluster`): see `core/unicode/clusters.ts`. */
+export { MAX_CLUSTER_LENGTH } from "../unicode/clusters.ts";
 
 /**
  * How a line is drawn (DEC line attributes, `ESC # 5/6/3/4`): single size,
@@ -102,11 +99,11 @@ export class Line {
   code(x: number): number {
     return this.data[x * CELL_STRIDE + CODE];
   }
-  /** Foreground colour word of cell `x`. Test hook (the renderer reads `data`). */
+  /** Foreground colour word of cell `x` (the renderer reads `data` directly). */
   fg(x: number): number {
     return this.data[x * CELL_STRIDE + FG];
   }
-  /** Background colour word of cell `x`. Test hook (the renderer reads `data`). */
+  /** Background colour word of cell `x` (the renderer reads `data` directly). */
   bg(x: number): number {
     return this.data[x * CELL_STRIDE + BG];
   }
@@ -209,7 +206,7 @@ export class Line {
     return s;
   }
 
-  /** A deep copy. Test hook: tests keep copies to compare with later. */
+  /** A deep copy (cells, clusters and extras), to compare with later. */
   clone(): Line {
     const l = new Line(0);
     l.cols = this.cols;

@@ -18,7 +18,6 @@
  *
  * @module
  */
-import type { Line } from "./line.ts";
 
 /** A shell-integration mark at a column (OSC 133/633, DomTerm's CSI u). */
 export interface LineMark {
@@ -188,6 +187,18 @@ function cutPieces(
 }
 
 /**
+ * What {@link coverCells} changes: a line (`model/line.ts`'s `Line`) as
+ * far as its extras go.
+ */
+export interface ExtrasHolder {
+  extras: LineExtras | null;
+  /** Cells in the line. */
+  readonly cols: number;
+  /** Set when the extras changed (the renderer redraws the line). */
+  dirty: boolean;
+}
+
+/**
  * Cells [from, to) of `line` were erased (`erased`) or written over
  * (printing, DECFRA, DECCRA): drop the embeds drawn over them, as xterm's
  * image pixels go where text or blanks are written.
@@ -203,7 +214,7 @@ function cutPieces(
  * Extras left empty become null (the line may count as blank again).
  */
 export function coverCells(
-  line: Line,
+  line: ExtrasHolder,
   from: number,
   to: number,
   erased: boolean,

@@ -17,7 +17,7 @@
  * @module
  */
 import type { Progress } from "../emulator/osc.ts";
-import { newNotifyState } from "../emulator/notify.ts";
+import { newNotifyState } from "../emulator/notify_state.ts";
 import {
   A_CLUSTER,
   A_EXT_SHIFT,
@@ -53,7 +53,7 @@ import {
   SPECIAL_COLORS,
 } from "../emulator/colors.ts";
 import { ExtTable } from "../emulator/ext_table.ts";
-import { KittyKeyboard } from "../emulator/kitty_keyboard.ts";
+import { KittyKeyboard } from "../emulator/kitty_keyboard_state.ts";
 import { Modes } from "../emulator/modes.ts";
 import {
   type Block,
@@ -65,12 +65,13 @@ import {
 import type { Pen } from "../emulator/sgr.ts";
 import { penAttr } from "../emulator/pen.ts";
 import type {
+  KeyPlace,
   SavedCursor,
   ScreenState,
   TerminalState,
   TitleEntry,
 } from "../emulator/state.ts";
-import { TabStops } from "../emulator/tabs.ts";
+import { TabStops } from "../emulator/tab_stops.ts";
 import { MAX_COLS, MAX_ROWS } from "../emulator/window_ops.ts";
 
 /** The snapshot format's version; {@link readSnapshot} accepts only this one. */
@@ -833,18 +834,7 @@ export function readSnapshot(snapshot: unknown): ReadSnapshot {
   const images = arr(o.images, "images", 1 << 20).map((img, i) =>
     readImage(img, `images[${i}]`)
   );
-  const ext = new ExtTable();
-  ext.load(
-    arr(o.ext, "ext", 0xffff).map((e, i) => {
-      const t = arr(e, `ext[${i}]`, 3);
-      const link = strOrNull(t[1], `ext[${i}] link`);
-      return {
-        underlineColor: int(t[0], `ext[${i}] underline colour`, 0, U32),
-        link,
-        linkId: link === null ? "" : str(t[2], `ext[${i}] link id`, 8192),
-      };
-    }),
-  );
+  const ext = readExt(o.ext);
 
   const normal: ScreenState = {
     buffer: readBuffer(o.normal, "normal", cols, rows, false, images, ext.size),
@@ -860,95 +850,26 @@ export function readSnapshot(snapshot: unknown): ReadSnapshot {
   alt.saved = readSaved(saved[1], "saved[1]", cols, rows);
   const screen = bool(o.altActive, "altActive") ? alt : normal;
   const cur = obj(o.cursor, "cursor");
-  const margins = arr(o.margins, "margins", 4);
-  const [top, bottom, left, right] = [
-    int(margins[0], "margins top", 0, rows - 1),
-    int(margins[1], "margins bottom", 0, rows - 1),
-    int(margins[2], "margins left", 0, cols - 1),
-    int(margins[3], "margins right", 0, cols - 1),
-  ];
-  if (top > bottom || left > right) fail("margins are out of order");
-
+  const { top, bottom, left, right } = readMargins(o.margins, cols, rows);
   const tabs = new TabStops(cols);
   tabs.load(
     arr(o.tabs, "tabs", cols).map((x, i) => int(x, `tabs[${i}]`, 0, cols - 1)),
   );
-
-  const colors = new ColorOverrides();
-  const paletteSize = SPECIAL_BASE + SPECIAL_COLORS;
-  for (const [i, e] of arr(o.palette, "palette", paletteSize).entries()) {
-    const pair = arr(e, `palette[${i}]`, 2);
-    colors.palette.set(
-      int(pair[0], `palette[${i}] index`, 0, paletteSize - 1),
-      str(pair[1], `palette[${i}] colour`, 64),
-    );
-  }
-  // Older snapshots have the first 3 (OSC 10-12).
-  const dyn = arr(o.dynamic, "dynamic", DYNAMIC_COLORS);
-  if (dyn.length !== 3 && dyn.length !== DYNAMIC_COLORS) {
-    fail(`dynamic must have 3 or ${DYNAMIC_COLORS} entries`);
-  }
-  for (let i = 0; i < dyn.length; i++) {
-    colors.dynamic[i] = strOrNull(dyn[i], `dynamic[${i}]`, 64);
-  }
-
+  const colors = readColors(o.palette, o.dynamic);
   const cursorStyle = o.cursorStyle;
   if (
     cursorStyle !== "block" && cursorStyle !== "underline" &&
     cursorStyle !== "bar"
   ) fail("cursorStyle");
-
-  const kittyStacks = arr(o.kitty, "kitty", 2);
-  if (kittyStacks.length !== 2) fail("kitty must have 2 stacks");
-  const kitty = new KittyKeyboard();
-  const stack = (v: unknown, i: number) =>
-    arr(v, `kitty[${i}]`, 64).map((f, k) =>
-      int(f, `kitty[${i}][${k}]`, 0, 0xffff)
-    );
-  kitty.load([stack(kittyStacks[0], 0), stack(kittyStacks[1], 1)]);
-
-  const savedModes = new Map<number, boolean>();
-  for (const [i, e] of arr(o.savedModes, "savedModes", 4096).entries()) {
-    const pair = arr(e, `savedModes[${i}]`, 2);
-    savedModes.set(
-      int(pair[0], `savedModes[${i}] mode`, 0, 0x7fffffff),
-      bool(pair[1], `savedModes[${i}] value`),
-    );
-  }
-
-  let pretty: PrettyDocument | null = null;
-  if (o.pretty !== null) {
-    const p = obj(o.pretty, "pretty");
-    pretty = PrettyDocument.load({
-      root: readBlock(p.root, "pretty.root"),
-      depth: int(p.depth, "pretty.depth", 1, 128),
-      chars: int(p.chars, "pretty.chars", 0, Number.MAX_SAFE_INTEGER),
-      flattened: int(p.flattened, "pretty.flattened", 0, 1 << 20),
-    });
-  }
-
-  const em = obj(o.embeds, "embeds");
-  const keptImages = arr(em.images, "embeds.images", images.length).map((
-    i,
-    k,
-  ) => images[int(i, `embeds.images[${k}]`, 0, images.length - 1)]);
-  const index = new Map<string, { abs: number; line: Line }>();
-  for (const [i, e] of arr(em.index, "embeds.index", 1 << 20).entries()) {
-    const t = arr(e, `embeds.index[${i}]`, 3);
-    const key = str(t[0], `embeds.index[${i}] key`, 1 << 16);
-    const abs = int(
-      t[1],
-      `embeds.index[${i}] line`,
-      0,
-      Number.MAX_SAFE_INTEGER,
-    );
-    const buf = int(t[2], `embeds.index[${i}] buffer`, 0, 1) === 1
-      ? alt.buffer
-      : normal.buffer;
-    const k = abs - buf.trimmed;
-    if (k >= 0 && k < buf.length) index.set(key, { abs, line: buf.getLine(k) });
-  }
-
+  const kitty = readKitty(o.kitty);
+  const savedModes = readSavedModes(o.savedModes);
+  const pretty = o.pretty === null ? null : readPretty(o.pretty);
+  const { em, index, images: keptImages } = readEmbeds(
+    o.embeds,
+    images,
+    normal,
+    alt,
+  );
   const titleStack = arr(o.titleStack, "titleStack", 64).map((e, i) => {
     const t = obj(e, `titleStack[${i}]`);
     return {
@@ -1027,6 +948,134 @@ export function readSnapshot(snapshot: unknown): ReadSnapshot {
   const derived = penAttr(state) >>> 0;
   if (derived !== state.attr >>> 0) fail("attr does not match the pen");
   return { state, parser: o.parser as ParserState };
+}
+
+/** The snapshot's `ext`: the extended styles (underline colours, links). */
+function readExt(v: unknown): ExtTable {
+  const ext = new ExtTable();
+  ext.load(
+    arr(v, "ext", 0xffff).map((e, i) => {
+      const t = arr(e, `ext[${i}]`, 3);
+      const link = strOrNull(t[1], `ext[${i}] link`);
+      return {
+        underlineColor: int(t[0], `ext[${i}] underline colour`, 0, U32),
+        link,
+        linkId: link === null ? "" : str(t[2], `ext[${i}] link id`, 8192),
+      };
+    }),
+  );
+  return ext;
+}
+
+/** The snapshot's `margins`: top, bottom, left, right, in order. */
+function readMargins(
+  v: unknown,
+  cols: number,
+  rows: number,
+): { top: number; bottom: number; left: number; right: number } {
+  const margins = arr(v, "margins", 4);
+  const [top, bottom, left, right] = [
+    int(margins[0], "margins top", 0, rows - 1),
+    int(margins[1], "margins bottom", 0, rows - 1),
+    int(margins[2], "margins left", 0, cols - 1),
+    int(margins[3], "margins right", 0, cols - 1),
+  ];
+  if (top > bottom || left > right) fail("margins are out of order");
+  return { top, bottom, left, right };
+}
+
+/** The snapshot's `palette` and `dynamic` colour overrides. */
+function readColors(palette: unknown, dynamic: unknown): ColorOverrides {
+  const colors = new ColorOverrides();
+  const paletteSize = SPECIAL_BASE + SPECIAL_COLORS;
+  for (const [i, e] of arr(palette, "palette", paletteSize).entries()) {
+    const pair = arr(e, `palette[${i}]`, 2);
+    colors.palette.set(
+      int(pair[0], `palette[${i}] index`, 0, paletteSize - 1),
+      str(pair[1], `palette[${i}] colour`, 64),
+    );
+  }
+  // Older snapshots have the first 3 (OSC 10-12).
+  const dyn = arr(dynamic, "dynamic", DYNAMIC_COLORS);
+  if (dyn.length !== 3 && dyn.length !== DYNAMIC_COLORS) {
+    fail(`dynamic must have 3 or ${DYNAMIC_COLORS} entries`);
+  }
+  for (let i = 0; i < dyn.length; i++) {
+    colors.dynamic[i] = strOrNull(dyn[i], `dynamic[${i}]`, 64);
+  }
+  return colors;
+}
+
+/** The snapshot's `kitty`: the keyboard flag stacks of both screens. */
+function readKitty(v: unknown): KittyKeyboard {
+  const kittyStacks = arr(v, "kitty", 2);
+  if (kittyStacks.length !== 2) fail("kitty must have 2 stacks");
+  const kitty = new KittyKeyboard();
+  const stack = (v: unknown, i: number) =>
+    arr(v, `kitty[${i}]`, 64).map((f, k) =>
+      int(f, `kitty[${i}][${k}]`, 0, 0xffff)
+    );
+  kitty.load([stack(kittyStacks[0], 0), stack(kittyStacks[1], 1)]);
+  return kitty;
+}
+
+/** The snapshot's `savedModes` (XTSAVE). */
+function readSavedModes(v: unknown): Map<number, boolean> {
+  const savedModes = new Map<number, boolean>();
+  for (const [i, e] of arr(v, "savedModes", 4096).entries()) {
+    const pair = arr(e, `savedModes[${i}]`, 2);
+    savedModes.set(
+      int(pair[0], `savedModes[${i}] mode`, 0, 0x7fffffff),
+      bool(pair[1], `savedModes[${i}] value`),
+    );
+  }
+  return savedModes;
+}
+
+/** The snapshot's `pretty` document (not null). */
+function readPretty(v: unknown): PrettyDocument {
+  const p = obj(v, "pretty");
+  return PrettyDocument.load({
+    root: readBlock(p.root, "pretty.root"),
+    depth: int(p.depth, "pretty.depth", 1, 128),
+    chars: int(p.chars, "pretty.chars", 0, Number.MAX_SAFE_INTEGER),
+    flattened: int(p.flattened, "pretty.flattened", 0, 1 << 20),
+  });
+}
+
+/** The snapshot's `embeds`: the images kept and the replace-key index (`em`: the rest to read). */
+function readEmbeds(
+  v: unknown,
+  images: ImageEmbed[],
+  normal: ScreenState,
+  alt: ScreenState,
+): {
+  em: Record<string, unknown>;
+  index: Map<string, KeyPlace>;
+  images: ImageEmbed[];
+} {
+  const em = obj(v, "embeds");
+  const keptImages = arr(em.images, "embeds.images", images.length).map((
+    i,
+    k,
+  ) => images[int(i, `embeds.images[${k}]`, 0, images.length - 1)]);
+  const index = new Map<string, KeyPlace>();
+  for (const [i, e] of arr(em.index, "embeds.index", 1 << 20).entries()) {
+    const t = arr(e, `embeds.index[${i}]`, 3);
+    const key = str(t[0], `embeds.index[${i}] key`, 1 << 16);
+    const abs = int(
+      t[1],
+      `embeds.index[${i}] line`,
+      0,
+      Number.MAX_SAFE_INTEGER,
+    );
+    const buf = int(t[2], `embeds.index[${i}] buffer`, 0, 1) === 1
+      ? alt.buffer
+      : normal.buffer;
+    const k = abs - buf.trimmed;
+    if (k >= 0 && k < buf.length) index.set(key, { abs, line: buf.getLine(k) });
+  }
+  return { em, index, images: keptImages };
 }
 
 /** The snapshot's `progress`: state 0-4, percent 0-100. */

@@ -46,8 +46,8 @@ function isPrependedMark(cp: number): boolean {
 }
 
 /**
- * Width computed from first principles (no cache). Test hook: the width
- * tests compare the cached tables against it.
+ * Width computed from first principles (no cache): what the cached tables
+ * ({@link charWidth}) hold.
  */
 export function computeWidth(cp: number): 0 | 1 | 2 {
   if (cp < LOW_LIMIT) return LOW_WIDTH[cp] as 0 | 1;

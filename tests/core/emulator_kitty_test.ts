@@ -4,7 +4,7 @@
  * `CSI ... u` forms are left alone.
  */
 import { assertEquals, CSI, runCases } from "./helpers.ts";
-import { KITTY_STACK_LIMIT } from "../../core/emulator/kitty_keyboard.ts";
+import { KITTY_STACK_LIMIT } from "../../core/emulator/kitty_keyboard_state.ts";
 
 const q = `${CSI}?u`;
 const flags = (n: number) => `${CSI}?${n}u`;

@@ -1,6 +1,16 @@
 import { extId } from "../../core/model/cell.ts";
+import { Terminal } from "../../core/emulator/terminal.ts";
+import type { TerminalEvent } from "../../core/terminal_view.ts";
 import type { ExtEntry } from "../../core/emulator/ext_table.ts";
-import { assertEquals, cell, CSI, OSC, runCases, ST } from "./helpers.ts";
+import {
+  assertEquals,
+  cell,
+  CSI,
+  OSC,
+  runCases,
+  screenText,
+  ST,
+} from "./helpers.ts";
 
 runCases("osc", [
   {
@@ -132,27 +142,49 @@ runCases("osc", [
     replies: [],
   },
   {
-    name: "setOscHandler adds a handler",
+    name: "OSC 7 reaches the embedder as a cwd event",
+    input: `${OSC}7;file://host/tmp${ST}${OSC}7;file://host/x${ST}`,
+    check: (t) =>
+      assertEquals(t.events, [
+        { type: "cwd", url: "file://host/tmp" },
+        { type: "cwd", url: "file://host/x" },
+      ]),
+  },
+  {
+    name: "the oscHandlers option replaces a built-in handler",
     input: "",
-    check: (t) => {
+    check: () => {
       const got: string[] = [];
-      t.term.setOscHandler(7, (a) => got.push(a));
-      t.term.write(`${OSC}7;file://host/tmp${ST}${OSC}7${ST}`);
+      const events: TerminalEvent[] = [];
+      const term = new Terminal({
+        cols: 10,
+        rows: 2,
+        onEvent: (e) => events.push(e),
+        oscHandlers: new Map([[7, (a: string) => got.push(a)]]),
+      });
+      term.write(`${OSC}7;file://host/tmp${ST}${OSC}7${ST}${OSC}2;t${ST}`);
       assertEquals(got, ["file://host/tmp", ""]);
-      t.term.setOscHandler(7, null);
-      t.term.write(`${OSC}7;x${ST}`);
-      assertEquals(got.length, 2);
+      assertEquals(term.cwd, "");
+      // The other codes keep their built-in handlers.
+      assertEquals(events, [{ type: "title", title: "t" }]);
     },
   },
   {
     name: "a throwing OSC handler does not break output",
     input: "",
-    check: (t) => {
-      t.term.setOscHandler(9, () => {
-        throw new Error("boom");
+    check: () => {
+      const errors: unknown[] = [];
+      const term = new Terminal({
+        cols: 10,
+        rows: 2,
+        onError: (e) => errors.push(e),
+        oscHandlers: new Map([[9, () => {
+          throw new Error("boom");
+        }]]),
       });
-      t.term.write(`${OSC}9;x${ST}ok`);
-      assertEquals(cell(t.term, 1, 0).text, "k");
+      term.write(`${OSC}9;x${ST}ok`);
+      assertEquals(screenText(term), "ok");
+      assertEquals(errors.length, 1);
     },
   },
   {
