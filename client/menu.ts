@@ -23,6 +23,8 @@ export interface MenuOptions {
   focusTerminal: () => void;
   /** Pixels between the grid's last column and the window's right edge. */
   gapRight: () => number;
+  /** The key an action's entry shows (client/keymap.ts), if any. */
+  keyOf?: (action: string) => string | undefined;
 }
 
 /** The narrowest the menu button gets (a gutter can be thinner, or none). */
@@ -161,12 +163,16 @@ export class Menu {
     label.className = "dt-menu-label";
     label.textContent = a.label;
     el.append(label);
-    if (a.key) {
+    const shortcut = this.#options.keyOf?.(a.name);
+    if (shortcut) {
       const key = doc.createElement("span");
       key.className = "dt-menu-key";
-      key.textContent = a.key;
+      key.textContent = shortcut;
       el.append(key);
-      el.setAttribute("aria-keyshortcuts", a.key.replaceAll("Ctrl", "Control"));
+      el.setAttribute(
+        "aria-keyshortcuts",
+        shortcut.replaceAll("Ctrl", "Control"),
+      );
     }
     el.addEventListener("click", () => this.#run(a));
     el.addEventListener("mousemove", () => {

@@ -1,6 +1,6 @@
 /**
  * The window's actions as the menu lists them (client/menu.ts), in menu
- * order: edit, view, session. Each one runs what its key binding runs.
+ * order: edit, view, session. Their keys are in client/key_table.ts.
  *
  * @module
  */
@@ -16,9 +16,13 @@ export interface WindowParts {
   /** The terminal element (a selection inside it can be copied). */
   root: HTMLElement;
   copy: () => void;
+  /** Ctrl+Shift+C: copy (the key never reaches the program). */
+  copyKey: (e: KeyboardEvent) => boolean;
   /** Copy the selection's HTML source as text. */
   copyHtml: () => void;
   paste: () => void;
+  /** Ctrl+Shift+V: the browser's paste in the textarea, else the clipboard's text. */
+  pasteKey: (e: KeyboardEvent) => boolean;
   selectAll: () => void;
   /** Open the find bar. */
   find: () => void;
@@ -46,10 +50,10 @@ export function registerActions(actions: Actions, w: WindowParts): void {
   actions.register({
     name: "copy",
     label: "Copy",
-    key: "Ctrl+Shift+C",
     group: "edit",
     enabled: hasSelection,
     run: w.copy,
+    runKey: w.copyKey,
   });
   actions.register({
     name: "copy-html",
@@ -61,9 +65,9 @@ export function registerActions(actions: Actions, w: WindowParts): void {
   actions.register({
     name: "paste",
     label: "Paste",
-    key: "Ctrl+Shift+V",
     group: "edit",
     run: w.paste,
+    runKey: w.pasteKey,
   });
   actions.register({
     name: "select-all",
@@ -74,7 +78,6 @@ export function registerActions(actions: Actions, w: WindowParts): void {
   actions.register({
     name: "find",
     label: "Find\u2026",
-    key: "Ctrl+Shift+F",
     group: "edit",
     run: w.find,
   });
@@ -87,7 +90,6 @@ export function registerActions(actions: Actions, w: WindowParts): void {
   actions.register({
     name: "save-html",
     label: "Save as HTML\u2026",
-    key: "Ctrl+Shift+S",
     group: "file",
     run: w.saveHtml,
   });
@@ -101,7 +103,6 @@ export function registerActions(actions: Actions, w: WindowParts): void {
   actions.register({
     name: "pause-output",
     label: "Pause output",
-    key: "Ctrl+Shift+M",
     group: "view",
     checked: () => w.pager.paused,
     run: () => w.pager.toggle(),
@@ -109,21 +110,18 @@ export function registerActions(actions: Actions, w: WindowParts): void {
   actions.register({
     name: "zoom-in",
     label: "Zoom in",
-    key: "Ctrl+Shift+=",
     group: "view",
     run: () => w.zoom("in"),
   });
   actions.register({
     name: "zoom-out",
     label: "Zoom out",
-    key: "Ctrl+Shift+-",
     group: "view",
     run: () => w.zoom("out"),
   });
   actions.register({
     name: "zoom-reset",
     label: "Reset zoom",
-    key: "Ctrl+Shift+0",
     group: "view",
     run: () => w.zoom("reset"),
   });
@@ -136,7 +134,6 @@ export function registerActions(actions: Actions, w: WindowParts): void {
       get label() {
         return `Input mode: ${INPUT_MODE_NAMES[current()]}`;
       },
-      key: "Ctrl+Shift+L",
       group: "input",
       run: () => {
         const i = INPUT_MODES.indexOf(current());
@@ -159,7 +156,6 @@ export function registerActions(actions: Actions, w: WindowParts): void {
   actions.register({
     name: "detach",
     label: "Detach",
-    key: "Ctrl+Shift+D",
     group: "session",
     run: w.detach,
   });
