@@ -20,6 +20,8 @@ export interface Action {
   enabled?: () => boolean;
   /** For toggles (e.g. the automatic pager): a check mark when true. */
   checked?: () => boolean;
+  /** False: a key's action only, not a menu entry. */
+  inMenu?: boolean;
   run: () => void | Promise<void>;
   /**
    * What its key runs instead of `run`, when that differs: it decides

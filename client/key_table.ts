@@ -94,6 +94,25 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
     doc: "the next input mode ([input-modes.md](input-modes.md))",
   },
   {
+    action: "previous-prompt",
+    keys: ["Ctrl+Shift+ArrowUp"],
+    docKeys: "Ctrl+Shift+Up",
+    doc:
+      "scroll the previous prompt to the top ([shell-integration.md](shell-integration.md))",
+  },
+  {
+    action: "next-prompt",
+    keys: ["Ctrl+Shift+ArrowDown"],
+    docKeys: "Ctrl+Shift+Down",
+    doc: "scroll the next prompt to the top",
+  },
+  {
+    action: "copy-output",
+    keys: ["Ctrl+Shift+O"],
+    doc:
+      "copy the output of the command at the top of the view (else of the last one)",
+  },
+  {
     action: "detach",
     keys: ["Ctrl+Shift+D"],
     doc: "detach the window from its session (the session goes on)",

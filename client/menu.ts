@@ -40,6 +40,8 @@ export function isMenuKey(e: KeyboardEvent): boolean {
 /** The popup menu and the menu button of one window. */
 export class Menu {
   #root: HTMLElement;
+  /** The terminal elements the menu opens from. */
+  #roots: HTMLElement[] = [];
   #actions: Actions;
   #options: MenuOptions;
   #button: HTMLButtonElement;
@@ -74,6 +76,15 @@ export class Menu {
     this.#button = b;
     this.placeButton();
     new ResizeObserver(() => this.placeButton()).observe(root);
+    this.attach(root);
+  }
+
+  /**
+   * Opens the menu from `root` too (a right click, Shift+F10): another
+   * terminal of the page. The button stays beside the first.
+   */
+  attach(root: HTMLElement): void {
+    this.#roots.push(root);
     root.addEventListener("contextmenu", this.#onContextMenu);
     root.addEventListener("keydown", this.#onKey, { capture: true });
   }
@@ -103,6 +114,7 @@ export class Menu {
     let group: string | undefined;
     let first = true;
     for (const a of this.#actions.list()) {
+      if (a.inMenu === false) continue;
       if (!first && a.group !== group) {
         const sep = doc.createElement("div");
         sep.className = "dt-menu-separator";
@@ -191,7 +203,7 @@ export class Menu {
     const active = this.#root.ownerDocument.activeElement;
     if (
       active === null || active === this.#root.ownerDocument.body ||
-      this.#root.contains(active)
+      this.#roots.some((r) => r.contains(active))
     ) this.#options.focusTerminal();
   }
 

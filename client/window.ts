@@ -66,11 +66,19 @@ export class DomtermWindow implements ViewHost {
       warn: (m) => this.warn(m),
     });
     this.menu = new Menu(first.root, this.actions, {
-      mouseTracked: () => first.term.modes.mouseTracking !== 0,
+      mouseTracked: () => this.active.term.modes.mouseTracking !== 0,
       focusTerminal: () => this.active.input.refocus(),
       gapRight: () => first.gapRight(),
       keyOf: (name) => this.keymap.keyOf(name),
     });
+    for (const v of this.views) {
+      // A click (a right click for the menu too) makes that terminal the
+      // one the actions act on.
+      v.root.addEventListener("pointerdown", () => this.#active = v, {
+        capture: true,
+      });
+      if (v !== first) this.menu.attach(v.root);
+    }
     this.#registerActions();
     this.settingsPage = new SettingsPage(doc, {
       current: () => this.settings.server(),
@@ -151,6 +159,8 @@ export class DomtermWindow implements ViewHost {
       setInputMode: (m) => this.active.lineInput.setMode(m),
       settings: () => this.settingsPage.open(),
       close: () => this.#close(),
+      jumpToPrompt: (dir) => void this.active.shellUi.jumpToPrompt(dir),
+      copyOutput: () => void this.active.shellUi.copyShownOutput(),
     });
   }
 

@@ -42,10 +42,21 @@ export interface WindowParts {
   setInputMode?: (mode: InputMode) => void;
   /** Open the settings page. */
   settings: () => void;
+  /** Scroll to the previous (-1) or next (1) prompt (shell integration). */
+  jumpToPrompt: (dir: -1 | 1) => void;
+  /** Copy the output of the command at the top of the view. */
+  copyOutput: () => void;
 }
 
-/** Registers the window's actions. */
+/** Registers the window's actions, in menu order. */
 export function registerActions(actions: Actions, w: WindowParts): void {
+  registerEditActions(actions, w);
+  registerViewActions(actions, w);
+  registerSessionActions(actions, w);
+}
+
+/** The edit entries: copy, paste, find, save. */
+function registerEditActions(actions: Actions, w: WindowParts): void {
   const hasSelection = () => terminalSelection(w.root) !== null;
   actions.register({
     name: "copy",
@@ -93,6 +104,10 @@ export function registerActions(actions: Actions, w: WindowParts): void {
     group: "file",
     run: w.saveHtml,
   });
+}
+
+/** The view's entries: the pager, zoom, the input mode, the settings. */
+function registerViewActions(actions: Actions, w: WindowParts): void {
   actions.register({
     name: "automatic-pager",
     label: "Automatic pager",
@@ -147,6 +162,10 @@ export function registerActions(actions: Actions, w: WindowParts): void {
     group: "view",
     run: w.settings,
   });
+}
+
+/** The session's entries, and shell integration's keys. */
+function registerSessionActions(actions: Actions, w: WindowParts): void {
   actions.register({
     name: "new-window",
     label: "New window",
@@ -158,6 +177,28 @@ export function registerActions(actions: Actions, w: WindowParts): void {
     label: "Detach",
     group: "session",
     run: w.detach,
+  });
+  // Shell integration's keys (docs/shell-integration.md): not menu entries.
+  actions.register({
+    name: "previous-prompt",
+    label: "Previous prompt",
+    group: "shell",
+    inMenu: false,
+    run: () => w.jumpToPrompt(-1),
+  });
+  actions.register({
+    name: "next-prompt",
+    label: "Next prompt",
+    group: "shell",
+    inMenu: false,
+    run: () => w.jumpToPrompt(1),
+  });
+  actions.register({
+    name: "copy-output",
+    label: "Copy the output",
+    group: "shell",
+    inMenu: false,
+    run: w.copyOutput,
   });
   actions.register({
     name: "close",

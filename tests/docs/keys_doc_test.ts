@@ -47,6 +47,8 @@ function registeredActions(): string[] {
     inputMode: () => "auto",
     setInputMode: none,
     settings: none,
+    jumpToPrompt: none,
+    copyOutput: none,
   });
   return actions.list().map((a) => a.name);
 }

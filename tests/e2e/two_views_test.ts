@@ -2,7 +2,7 @@
  * Two terminals in one page (`#key=K&views=2`, client/launch.ts): each
  * view has its own session, element, emulator and connection. Typing in
  * one reaches only its session, both draw on their own, and the window's
- * keys (the key table) act on the terminal they are typed in.
+ * keys (the key table) and menu act on the terminal they are used in.
  *
  * @module
  */
@@ -125,6 +125,19 @@ Deno.test("e2e two views: two terminals in one page, each on its own session", a
     );
     const after = await cells();
     assertEquals(after[0], before[0], "the first terminal kept its size");
+
+    // The menu opens from either terminal and acts on the one clicked.
+    await page.click("[aria-label='Terminal 2']", { button: "right" });
+    await page.click(".dt-menu-item:has-text('Select all')");
+    const selected = await page.evaluate(() =>
+      getSelection()?.toString() ?? ""
+    );
+    assert(selected.includes("two-22"), selected);
+    assert(!selected.includes("one-11"), selected);
+    await page.click("#terminal", { button: "right" });
+    await page.click(".dt-menu-item:has-text('Select all')");
+    const first2 = await page.evaluate(() => getSelection()?.toString() ?? "");
+    assert(first2.includes("one-11") && !first2.includes("two-22"), first2);
     assertEquals(errors, []);
   } finally {
     await browser.close();
