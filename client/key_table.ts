@@ -44,6 +44,27 @@ function zoomKeys(...keys: string[]): string[] {
  */
 export const KEY_BINDINGS: readonly KeyBinding[] = [
   {
+    action: "scroll-page-up",
+    keys: ["Shift+PageUp"],
+    doc:
+      "scroll the history a page up (outside the alternate screen; there the program gets the history keys)",
+  },
+  {
+    action: "scroll-page-down",
+    keys: ["Shift+PageDown"],
+    doc: "scroll the history a page down",
+  },
+  {
+    action: "scroll-top",
+    keys: ["Shift+Home"],
+    doc: "go to the top of the history",
+  },
+  {
+    action: "scroll-bottom",
+    keys: ["Shift+End"],
+    doc: "go to the bottom of the history",
+  },
+  {
     action: "copy",
     keys: ["Ctrl+Shift+C"],
     doc: "copy the selection (soft-wrapped rows as one line)",
@@ -111,6 +132,13 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
     keys: ["Ctrl+Shift+O"],
     doc:
       "copy the output of the command at the top of the view (else of the last one)",
+  },
+  {
+    action: "menu",
+    keys: ["Shift+F10", "ContextMenu"],
+    docKeys: "Shift+F10, the ContextMenu key",
+    doc: "open the window's menu (and close it)",
+    noRepeat: true,
   },
   {
     action: "detach",

@@ -112,7 +112,11 @@ export class Keymap {
     return null;
   }
 
-  /** Listens on `target` (capturing: before the terminal's own key handling). */
+  /**
+   * Listens on `target` (the document, capturing: before the terminal's
+   * own key handling, after the pager's, which keeps its keys while it
+   * holds output: install this after the terminals).
+   */
   install(target: EventTarget): void {
     target.addEventListener(
       "keydown",

@@ -30,13 +30,6 @@ export interface MenuOptions {
 /** The narrowest the menu button gets (a gutter can be thinner, or none). */
 const BUTTON_MIN_WIDTH = 10;
 
-/** The keys that open the menu: ContextMenu, and Shift+F10. */
-export function isMenuKey(e: KeyboardEvent): boolean {
-  if (e.ctrlKey || e.altKey || e.metaKey) return false;
-  return (e.key === "ContextMenu" && !e.shiftKey) ||
-    (e.key === "F10" && e.shiftKey);
-}
-
 /** The popup menu and the menu button of one window. */
 export class Menu {
   #root: HTMLElement;
@@ -80,13 +73,25 @@ export class Menu {
   }
 
   /**
-   * Opens the menu from `root` too (a right click, Shift+F10): another
-   * terminal of the page. The button stays beside the first.
+   * Opens the menu from `root` too (a right click): another terminal of
+   * the page. The button stays beside the first.
    */
   attach(root: HTMLElement): void {
     this.#roots.push(root);
     root.addEventListener("contextmenu", this.#onContextMenu);
-    root.addEventListener("keydown", this.#onKey, { capture: true });
+  }
+
+  /**
+   * The menu key's action (Shift+F10, the ContextMenu key: the key
+   * table's `menu`): opens the menu under its button, or closes it.
+   */
+  toggle(): void {
+    if (this.isOpen) {
+      this.close();
+      return;
+    }
+    const r = this.#button.getBoundingClientRect();
+    this.open(r.right, r.bottom + 2, { alignRight: true });
   }
 
   /** Fits the button to the strip right of the grid (after a resize or refit). */
@@ -271,20 +276,6 @@ export class Menu {
     if (e.target instanceof Element && e.target.closest(".dt-menu")) return;
     e.preventDefault();
     this.open(e.clientX, e.clientY);
-  };
-
-  #onKey = (e: KeyboardEvent): void => {
-    if (this.#popup?.contains(e.target as Node)) return;
-    if (!isMenuKey(e)) return;
-    e.preventDefault();
-    e.stopPropagation();
-    if (e.repeat) return;
-    if (this.isOpen) {
-      this.close();
-      return;
-    }
-    const r = this.#button.getBoundingClientRect();
-    this.open(r.right, r.bottom + 2, { alignRight: true });
   };
 
   #onOutside = (e: MouseEvent): void => {

@@ -95,7 +95,7 @@ export class DomtermWindow implements ViewHost {
       }
       this.settingsPage.refresh();
     });
-    this.keymap.install(doc.defaultView ?? globalThis);
+    this.keymap.install(doc);
     void loadUserStyle(doc, key, (m) => this.warn(m)).then((loaded) => {
       // Its colour-scheme rules follow the theme setting too.
       if (!loaded) return;
@@ -161,6 +161,8 @@ export class DomtermWindow implements ViewHost {
       close: () => this.#close(),
       jumpToPrompt: (dir) => void this.active.shellUi.jumpToPrompt(dir),
       copyOutput: () => void this.active.shellUi.copyShownOutput(),
+      menu: () => this.menu.toggle(),
+      scroll: (action) => this.active.scroll.scroll(action),
     });
   }
 

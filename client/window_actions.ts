@@ -5,6 +5,7 @@
  * @module
  */
 import type { Actions } from "./actions.ts";
+import type { ScrollAction } from "./scrollback.ts";
 import type { ZoomAction } from "./zoom.ts";
 import { terminalSelection } from "./selection.ts";
 import type { Pager } from "./pager.ts";
@@ -46,6 +47,10 @@ export interface WindowParts {
   jumpToPrompt: (dir: -1 | 1) => void;
   /** Copy the output of the command at the top of the view. */
   copyOutput: () => void;
+  /** Open the menu under its button (or close it). */
+  menu: () => void;
+  /** Move through the history; false while the alternate screen is shown. */
+  scroll: (action: ScrollAction) => boolean;
 }
 
 /** Registers the window's actions, in menu order. */
@@ -53,6 +58,7 @@ export function registerActions(actions: Actions, w: WindowParts): void {
   registerEditActions(actions, w);
   registerViewActions(actions, w);
   registerSessionActions(actions, w);
+  registerScrollActions(actions, w);
 }
 
 /** The edit entries: copy, paste, find, save. */
@@ -164,6 +170,29 @@ function registerViewActions(actions: Actions, w: WindowParts): void {
   });
 }
 
+/** The history keys: not menu entries; the program's on the alternate screen. */
+function registerScrollActions(actions: Actions, w: WindowParts): void {
+  const scroll: [string, string, ScrollAction][] = [
+    ["scroll-page-up", "Scroll a page up", "pageUp"],
+    ["scroll-page-down", "Scroll a page down", "pageDown"],
+    ["scroll-top", "Scroll to the top", "top"],
+    ["scroll-bottom", "Scroll to the bottom", "bottom"],
+  ];
+  for (const [name, label, action] of scroll) {
+    actions.register({
+      name,
+      label,
+      group: "view",
+      inMenu: false,
+      run: () => void w.scroll(action),
+      runKey: (e) => {
+        if (!w.scroll(action)) return false;
+        e.preventDefault();
+      },
+    });
+  }
+}
+
 /** The session's entries, and shell integration's keys. */
 function registerSessionActions(actions: Actions, w: WindowParts): void {
   actions.register({
@@ -199,6 +228,13 @@ function registerSessionActions(actions: Actions, w: WindowParts): void {
     group: "shell",
     inMenu: false,
     run: w.copyOutput,
+  });
+  actions.register({
+    name: "menu",
+    label: "Menu",
+    group: "session",
+    inMenu: false,
+    run: w.menu,
   });
   actions.register({
     name: "close",

@@ -49,6 +49,8 @@ function registeredActions(): string[] {
     settings: none,
     jumpToPrompt: none,
     copyOutput: none,
+    menu: none,
+    scroll: () => true,
   });
   return actions.list().map((a) => a.name);
 }
