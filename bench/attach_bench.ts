@@ -20,6 +20,7 @@ import { parseArgs } from "node:util";
 import { launchChromium } from "../tests/e2e/chromium.ts";
 import { spawnServer } from "../tests/e2e/domterm.ts";
 import { request, socketPath } from "../server/control.ts";
+import type { Inspected } from "../client/inspect.ts";
 
 const { values } = parseArgs({
   options: {
@@ -120,8 +121,8 @@ try {
       chars = JSON.stringify(snap?.snapshot).length;
       // Leave as a lost window would (no "closing"): the session stays.
       await page.evaluate(() =>
-        (globalThis as unknown as { domterm: { conn: { drop(): void } } })
-          .domterm.conn.drop()
+        (globalThis as unknown as Inspected)
+          .domtermInspect.dropConnection()
       );
       await page.close({ runBeforeUnload: false });
     }

@@ -15,6 +15,7 @@ import { parseArgs } from "node:util";
 import { RawBrowser } from "./e2e/cdp.ts";
 import { e2eStream } from "./e2e/streams.ts";
 import { spawnServer } from "../tests/e2e/domterm.ts";
+import type { Inspected } from "../client/inspect.ts";
 
 const { values } = parseArgs({
   options: {
@@ -46,9 +47,7 @@ try {
     let nodes = 0;
     while (w.nextNode()) nodes++;
     const n = (sel: string) => document.querySelectorAll(sel).length;
-    const dt = (globalThis as unknown as {
-      domterm: { term: { normalBuffer: { length: number } } };
-    }).domterm;
+    const dt = (globalThis as unknown as Inspected).domtermInspect;
     return {
       lines: dt.term.normalBuffer.length,
       nodes,

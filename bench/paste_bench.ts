@@ -28,6 +28,7 @@
  */
 import { parseArgs } from "node:util";
 import type { Page } from "playwright-core";
+import type { Inspected } from "../client/inspect.ts";
 import { startDomterm, waitForRow } from "../tests/e2e/domterm.ts";
 
 const LINE = 64;
@@ -41,12 +42,7 @@ export function pasteText(lines: number): string {
   return out.join("");
 }
 
-type DomtermGlobal = {
-  domterm: {
-    input: { paste(text: string): void };
-    lineInput: { setMode(m: string): void; mode: string };
-  };
-};
+type DomtermGlobal = Inspected;
 
 /** The slowest of trivial evaluates, every 50 ms, until `stop()`. */
 function probe(page: Page): { stop(): Promise<number> } {
@@ -85,7 +81,9 @@ export async function pasteIntoWc(
   const text = pasteText(lines);
   await page.evaluate(
     (m) =>
-      (globalThis as unknown as DomtermGlobal).domterm.lineInput.setMode(m),
+      (globalThis as unknown as DomtermGlobal).domtermInspect.setInputMode(
+        m as "auto" | "char" | "line" | "pipe",
+      ),
     mode,
   );
   await page.keyboard.type(`echo READY-${tag}; wc -l | sed 's/^/${tag} /'`);
@@ -95,7 +93,7 @@ export async function pasteIntoWc(
   const p = probe(page);
   const t0 = performance.now();
   await page.evaluate(
-    (t) => (globalThis as unknown as DomtermGlobal).domterm.input.paste(t),
+    (t) => (globalThis as unknown as DomtermGlobal).domtermInspect.paste(t),
     text,
   );
   await page.keyboard.press("Control+d");

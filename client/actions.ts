@@ -1,6 +1,7 @@
 /**
- * The window's commands by name: what a key binding, the context menu, the
- * menu button and the settings' key bindings run. A feature registers its
+ * The window's commands by name: what a key binding (client/key_table.ts,
+ * client/keymap.ts), the context menu, the menu button and the settings'
+ * key bindings run. A feature registers its
  * commands here; whoever shows them (a menu, a key map) reads them from here,
  * so no module needs to know every other one.
  *
@@ -13,15 +14,22 @@ export interface Action {
   name: string;
   /** What a menu shows, e.g. "Detach". */
   label: string;
-  /** The default key, as shown in a menu, e.g. "Ctrl+Shift+D". */
-  key?: string;
   /** Menu section: entries of one group are shown together. */
   group?: string;
   /** False greys the entry out (e.g. Copy with no selection). */
   enabled?: () => boolean;
   /** For toggles (e.g. the automatic pager): a check mark when true. */
   checked?: () => boolean;
+  /** False: a key's action only, not a menu entry. */
+  inMenu?: boolean;
   run: () => void | Promise<void>;
+  /**
+   * What its key runs instead of `run`, when that differs: it decides
+   * about the event's default (Ctrl+Shift+V in the textarea lets the
+   * browser paste), and false leaves the key to the terminal (Ctrl+Shift+C
+   * on macOS, where Cmd+C copies). The keys are in client/key_table.ts.
+   */
+  runKey?: (e: KeyboardEvent) => boolean | void;
 }
 
 /** The registry of the window's actions. */

@@ -352,25 +352,38 @@ export class InputHandler {
     return { isMac: this.#isMac, ...this.#options.keyOptions?.() };
   }
 
-  /** Copy and paste shortcuts; true if `e` was one (it never reaches the PTY). */
+  /**
+   * Cmd+C / Cmd+V on macOS: the browser's own copy and paste (the paste
+   * event comes back to #onPaste); true if `e` is one (it never reaches
+   * the PTY). encodeKey leaves Cmd+character alone. Ctrl+Shift+C and
+   * Ctrl+Shift+V are the key table's (client/key_table.ts): see
+   * {@link copyKey} and {@link pasteKey}.
+   */
   #clipboardShortcut(e: KeyboardEvent): boolean {
     const letter = letterOf(e);
     if (letter !== "c" && letter !== "v") return false;
-    if (this.#isMac) {
-      // Cmd+C / Cmd+V: the browser's own copy and paste (the paste event
-      // comes back to #onPaste). encodeKey leaves Cmd+character alone.
-      return e.metaKey && !e.ctrlKey && !e.altKey && !e.shiftKey;
-    }
-    if (!(e.ctrlKey && e.shiftKey) || e.altKey || e.metaKey) return false;
-    if (letter === "c") {
-      // Ctrl+Shift+C would open the element inspector: always ours.
-      e.preventDefault();
-      this.#copySelection();
-      return true;
-    }
-    // Ctrl+Shift+V in a textarea is the browser's "paste as plain text",
-    // which fires a trusted paste event without a permission prompt. If
-    // none comes (the focus is not on the textarea), read the clipboard.
+    return this.#isMac && e.metaKey && !e.ctrlKey && !e.altKey && !e.shiftKey;
+  }
+
+  /**
+   * The copy key (Ctrl+Shift+C, which would open the element inspector):
+   * always ours, but on macOS (false: the program's; Cmd+C copies there).
+   */
+  copyKey(e: KeyboardEvent): boolean {
+    if (this.#isMac) return false;
+    e.preventDefault();
+    this.#copySelection();
+    return true;
+  }
+
+  /**
+   * The paste key (Ctrl+Shift+V). In the textarea it is the browser's
+   * "paste as plain text", which fires a trusted paste event without a
+   * permission prompt. If none comes (the focus is not on the textarea),
+   * read the clipboard. On macOS it is the program's (false).
+   */
+  pasteKey(e: KeyboardEvent): boolean {
+    if (this.#isMac) return false;
     if (e.target === this.#textarea) {
       this.#pasteExpected = true;
       setTimeout(() => {

@@ -23,21 +23,18 @@ export interface MenuOptions {
   focusTerminal: () => void;
   /** Pixels between the grid's last column and the window's right edge. */
   gapRight: () => number;
+  /** The key an action's entry shows (client/keymap.ts), if any. */
+  keyOf?: (action: string) => string | undefined;
 }
 
 /** The narrowest the menu button gets (a gutter can be thinner, or none). */
 const BUTTON_MIN_WIDTH = 10;
 
-/** The keys that open the menu: ContextMenu, and Shift+F10. */
-export function isMenuKey(e: KeyboardEvent): boolean {
-  if (e.ctrlKey || e.altKey || e.metaKey) return false;
-  return (e.key === "ContextMenu" && !e.shiftKey) ||
-    (e.key === "F10" && e.shiftKey);
-}
-
 /** The popup menu and the menu button of one window. */
 export class Menu {
   #root: HTMLElement;
+  /** The terminal elements the menu opens from. */
+  #roots: HTMLElement[] = [];
   #actions: Actions;
   #options: MenuOptions;
   #button: HTMLButtonElement;
@@ -72,8 +69,29 @@ export class Menu {
     this.#button = b;
     this.placeButton();
     new ResizeObserver(() => this.placeButton()).observe(root);
+    this.attach(root);
+  }
+
+  /**
+   * Opens the menu from `root` too (a right click): another terminal of
+   * the page. The button stays beside the first.
+   */
+  attach(root: HTMLElement): void {
+    this.#roots.push(root);
     root.addEventListener("contextmenu", this.#onContextMenu);
-    root.addEventListener("keydown", this.#onKey, { capture: true });
+  }
+
+  /**
+   * The menu key's action (Shift+F10, the ContextMenu key: the key
+   * table's `menu`): opens the menu under its button, or closes it.
+   */
+  toggle(): void {
+    if (this.isOpen) {
+      this.close();
+      return;
+    }
+    const r = this.#button.getBoundingClientRect();
+    this.open(r.right, r.bottom + 2, { alignRight: true });
   }
 
   /** Fits the button to the strip right of the grid (after a resize or refit). */
@@ -101,6 +119,7 @@ export class Menu {
     let group: string | undefined;
     let first = true;
     for (const a of this.#actions.list()) {
+      if (a.inMenu === false) continue;
       if (!first && a.group !== group) {
         const sep = doc.createElement("div");
         sep.className = "dt-menu-separator";
@@ -161,12 +180,16 @@ export class Menu {
     label.className = "dt-menu-label";
     label.textContent = a.label;
     el.append(label);
-    if (a.key) {
+    const shortcut = this.#options.keyOf?.(a.name);
+    if (shortcut) {
       const key = doc.createElement("span");
       key.className = "dt-menu-key";
-      key.textContent = a.key;
+      key.textContent = shortcut;
       el.append(key);
-      el.setAttribute("aria-keyshortcuts", a.key.replaceAll("Ctrl", "Control"));
+      el.setAttribute(
+        "aria-keyshortcuts",
+        shortcut.replaceAll("Ctrl", "Control"),
+      );
     }
     el.addEventListener("click", () => this.#run(a));
     el.addEventListener("mousemove", () => {
@@ -185,7 +208,7 @@ export class Menu {
     const active = this.#root.ownerDocument.activeElement;
     if (
       active === null || active === this.#root.ownerDocument.body ||
-      this.#root.contains(active)
+      this.#roots.some((r) => r.contains(active))
     ) this.#options.focusTerminal();
   }
 
@@ -253,20 +276,6 @@ export class Menu {
     if (e.target instanceof Element && e.target.closest(".dt-menu")) return;
     e.preventDefault();
     this.open(e.clientX, e.clientY);
-  };
-
-  #onKey = (e: KeyboardEvent): void => {
-    if (this.#popup?.contains(e.target as Node)) return;
-    if (!isMenuKey(e)) return;
-    e.preventDefault();
-    e.stopPropagation();
-    if (e.repeat) return;
-    if (this.isOpen) {
-      this.close();
-      return;
-    }
-    const r = this.#button.getBoundingClientRect();
-    this.open(r.right, r.bottom + 2, { alignRight: true });
   };
 
   #onOutside = (e: MouseEvent): void => {

@@ -158,14 +158,5 @@ export function installSaveHtml(
       busy = false;
     }
   };
-  root.addEventListener("keydown", (e) => {
-    if (
-      e.ctrlKey && e.shiftKey && !e.altKey && !e.metaKey && e.code === "KeyS"
-    ) {
-      e.preventDefault();
-      e.stopPropagation();
-      if (!e.repeat) void save();
-    }
-  }, true);
   return save;
 }

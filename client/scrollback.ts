@@ -1,6 +1,7 @@
 /**
  * Moving through the history: Shift+PgUp / Shift+PgDn scroll a page,
- * Shift+Home / Shift+End go to the top / bottom, and a "jump to bottom"
+ * Shift+Home / Shift+End go to the top / bottom (the key table's
+ * `scroll-*` actions call {@link ScrollControls.scroll}), and a "jump to bottom"
  * button shows while the view is scrolled away from new output. The wheel
  * needs nothing here: the viewport is a native scroller (mouse reporting,
  * when a program turns it on, is client/mouse.ts's business).
@@ -13,24 +14,7 @@
 import type { Renderer } from "./renderer.ts";
 
 /** What a history key does. */
-type ScrollAction = "pageUp" | "pageDown" | "top" | "bottom";
-
-/** The history action of a key event, or null if it is not one. */
-export function scrollActionOf(e: KeyboardEvent): ScrollAction | null {
-  if (!e.shiftKey || e.ctrlKey || e.altKey || e.metaKey) return null;
-  switch (e.key) {
-    case "PageUp":
-      return "pageUp";
-    case "PageDown":
-      return "pageDown";
-    case "Home":
-      return "top";
-    case "End":
-      return "bottom";
-    default:
-      return null;
-  }
-}
+export type ScrollAction = "pageUp" | "pageDown" | "top" | "bottom";
 
 /** History keys and the jump-to-bottom button of one terminal. */
 export class ScrollControls {
@@ -40,8 +24,7 @@ export class ScrollControls {
   #afterJump: () => void;
 
   /**
-   * @param root the terminal element (keys are caught on it, in the capture
-   *   phase, before the input handler turns them into bytes)
+   * @param root the terminal element (the button goes into it)
    * @param renderer the renderer that owns the viewport
    * @param afterJump called after the button was used (give focus back to
    *   the terminal's input)
@@ -69,7 +52,6 @@ export class ScrollControls {
     renderer.onScrolledBack = (back) => {
       b.hidden = !back;
     };
-    root.addEventListener("keydown", this.#onKeyDown, { capture: true });
   }
 
   #onClick = () => {
@@ -77,12 +59,12 @@ export class ScrollControls {
     this.#afterJump();
   };
 
-  #onKeyDown = (e: KeyboardEvent) => {
-    if (e.isComposing) return;
-    const action = scrollActionOf(e);
-    if (action === null || this.#renderer.altScreenShown) return;
-    e.preventDefault();
-    e.stopPropagation();
+  /**
+   * A history key's action (the key table's `scroll-*`, client/key_table.ts);
+   * false while the alternate screen is shown: the key is the program's.
+   */
+  scroll(action: ScrollAction): boolean {
+    if (this.#renderer.altScreenShown) return false;
     const r = this.#renderer;
     switch (action) {
       case "pageUp":
@@ -98,5 +80,6 @@ export class ScrollControls {
         r.scrollToBottom();
         break;
     }
-  };
+    return true;
+  }
 }

@@ -85,6 +85,3 @@ export class SettingsStore {
     for (const fn of this.#listeners) fn(next, changed);
   }
 }
-
-/** The window's one settings store. */
-export const settings: SettingsStore = new SettingsStore();

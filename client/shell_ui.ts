@@ -8,9 +8,11 @@
  *   `CSI 17 u`) toggle their span (`CSI 83;1/2 u` ... `CSI 83;0 u`).
  * - a failed command (non-zero exit) gets a red bar on its prompt row and
  *   a badge whose title gives the exit status.
- * - Ctrl+Shift+Up / Down scroll to the previous / next prompt;
- *   Ctrl+Shift+O copies the output of the command at the top of the view
- *   (or of the last one); each command's decoration has a copy button too.
+ * - {@link jumpToPrompt} scrolls to the previous / next prompt,
+ *   {@link copyShownOutput} copies the output of the command at the top of
+ *   the view (or of the last one): the actions of Ctrl+Shift+Up / Down and
+ *   Ctrl+Shift+O (client/key_table.ts); each command's decoration has a
+ *   copy button too.
  * - a click in the line being edited moves the cursor there with arrow
  *   keys, when the prompt said clicks may (`cl=m`, `cl=line`...).
  *
@@ -117,7 +119,6 @@ export class ShellUi {
     this.#send = send;
     this.#folder = new RowFolder((i) => renderer.rowElement(i));
     const root = renderer.root;
-    root.addEventListener("keydown", this.#onKeyDown, true);
     root.addEventListener("click", this.#onClick);
   }
 
@@ -542,6 +543,11 @@ export class ShellUi {
     return r ? linesText(this.#term.normalBuffer, r) : "";
   }
 
+  /** Copy the output of the command at the top of the view (else of the last one). */
+  copyShownOutput(): Promise<boolean> {
+    return this.copyOutput(this.#groupForCopy());
+  }
+
   /** Copy the output of `g` to the clipboard. */
   async copyOutput(g: CommandGroup | null): Promise<boolean> {
     if (!g) return false;
@@ -553,19 +559,6 @@ export class ShellUi {
       return false;
     }
   }
-
-  #onKeyDown = (e: KeyboardEvent) => {
-    if (!e.ctrlKey || !e.shiftKey || e.altKey || e.metaKey) return;
-    if (e.key === "ArrowUp" || e.key === "ArrowDown") {
-      e.preventDefault();
-      e.stopPropagation();
-      this.jumpToPrompt(e.key === "ArrowUp" ? -1 : 1);
-    } else if (e.code === "KeyO") {
-      e.preventDefault();
-      e.stopPropagation();
-      void this.copyOutput(this.#groupForCopy());
-    }
-  };
 
   // ------------------------------------------------------------ click to move
 

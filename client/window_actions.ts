@@ -1,10 +1,11 @@
 /**
  * The window's actions as the menu lists them (client/menu.ts), in menu
- * order: edit, view, session. Each one runs what its key binding runs.
+ * order: edit, view, session. Their keys are in client/key_table.ts.
  *
  * @module
  */
 import type { Actions } from "./actions.ts";
+import type { ScrollAction } from "./scrollback.ts";
 import type { ZoomAction } from "./zoom.ts";
 import { terminalSelection } from "./selection.ts";
 import type { Pager } from "./pager.ts";
@@ -16,9 +17,13 @@ export interface WindowParts {
   /** The terminal element (a selection inside it can be copied). */
   root: HTMLElement;
   copy: () => void;
+  /** Ctrl+Shift+C: copy (the key never reaches the program). */
+  copyKey: (e: KeyboardEvent) => boolean;
   /** Copy the selection's HTML source as text. */
   copyHtml: () => void;
   paste: () => void;
+  /** Ctrl+Shift+V: the browser's paste in the textarea, else the clipboard's text. */
+  pasteKey: (e: KeyboardEvent) => boolean;
   selectAll: () => void;
   /** Open the find bar. */
   find: () => void;
@@ -38,18 +43,34 @@ export interface WindowParts {
   setInputMode?: (mode: InputMode) => void;
   /** Open the settings page. */
   settings: () => void;
+  /** Scroll to the previous (-1) or next (1) prompt (shell integration). */
+  jumpToPrompt: (dir: -1 | 1) => void;
+  /** Copy the output of the command at the top of the view. */
+  copyOutput: () => void;
+  /** Open the menu under its button (or close it). */
+  menu: () => void;
+  /** Move through the history; false while the alternate screen is shown. */
+  scroll: (action: ScrollAction) => boolean;
 }
 
-/** Registers the window's actions. */
+/** Registers the window's actions, in menu order. */
 export function registerActions(actions: Actions, w: WindowParts): void {
+  registerEditActions(actions, w);
+  registerViewActions(actions, w);
+  registerSessionActions(actions, w);
+  registerScrollActions(actions, w);
+}
+
+/** The edit entries: copy, paste, find, save. */
+function registerEditActions(actions: Actions, w: WindowParts): void {
   const hasSelection = () => terminalSelection(w.root) !== null;
   actions.register({
     name: "copy",
     label: "Copy",
-    key: "Ctrl+Shift+C",
     group: "edit",
     enabled: hasSelection,
     run: w.copy,
+    runKey: w.copyKey,
   });
   actions.register({
     name: "copy-html",
@@ -61,9 +82,9 @@ export function registerActions(actions: Actions, w: WindowParts): void {
   actions.register({
     name: "paste",
     label: "Paste",
-    key: "Ctrl+Shift+V",
     group: "edit",
     run: w.paste,
+    runKey: w.pasteKey,
   });
   actions.register({
     name: "select-all",
@@ -74,7 +95,6 @@ export function registerActions(actions: Actions, w: WindowParts): void {
   actions.register({
     name: "find",
     label: "Find\u2026",
-    key: "Ctrl+Shift+F",
     group: "edit",
     run: w.find,
   });
@@ -87,10 +107,13 @@ export function registerActions(actions: Actions, w: WindowParts): void {
   actions.register({
     name: "save-html",
     label: "Save as HTML\u2026",
-    key: "Ctrl+Shift+S",
     group: "file",
     run: w.saveHtml,
   });
+}
+
+/** The view's entries: the pager, zoom, the input mode, the settings. */
+function registerViewActions(actions: Actions, w: WindowParts): void {
   actions.register({
     name: "automatic-pager",
     label: "Automatic pager",
@@ -101,7 +124,6 @@ export function registerActions(actions: Actions, w: WindowParts): void {
   actions.register({
     name: "pause-output",
     label: "Pause output",
-    key: "Ctrl+Shift+M",
     group: "view",
     checked: () => w.pager.paused,
     run: () => w.pager.toggle(),
@@ -109,21 +131,18 @@ export function registerActions(actions: Actions, w: WindowParts): void {
   actions.register({
     name: "zoom-in",
     label: "Zoom in",
-    key: "Ctrl+Shift+=",
     group: "view",
     run: () => w.zoom("in"),
   });
   actions.register({
     name: "zoom-out",
     label: "Zoom out",
-    key: "Ctrl+Shift+-",
     group: "view",
     run: () => w.zoom("out"),
   });
   actions.register({
     name: "zoom-reset",
     label: "Reset zoom",
-    key: "Ctrl+Shift+0",
     group: "view",
     run: () => w.zoom("reset"),
   });
@@ -136,7 +155,6 @@ export function registerActions(actions: Actions, w: WindowParts): void {
       get label() {
         return `Input mode: ${INPUT_MODE_NAMES[current()]}`;
       },
-      key: "Ctrl+Shift+L",
       group: "input",
       run: () => {
         const i = INPUT_MODES.indexOf(current());
@@ -150,6 +168,33 @@ export function registerActions(actions: Actions, w: WindowParts): void {
     group: "view",
     run: w.settings,
   });
+}
+
+/** The history keys: not menu entries; the program's on the alternate screen. */
+function registerScrollActions(actions: Actions, w: WindowParts): void {
+  const scroll: [string, string, ScrollAction][] = [
+    ["scroll-page-up", "Scroll a page up", "pageUp"],
+    ["scroll-page-down", "Scroll a page down", "pageDown"],
+    ["scroll-top", "Scroll to the top", "top"],
+    ["scroll-bottom", "Scroll to the bottom", "bottom"],
+  ];
+  for (const [name, label, action] of scroll) {
+    actions.register({
+      name,
+      label,
+      group: "view",
+      inMenu: false,
+      run: () => void w.scroll(action),
+      runKey: (e) => {
+        if (!w.scroll(action)) return false;
+        e.preventDefault();
+      },
+    });
+  }
+}
+
+/** The session's entries, and shell integration's keys. */
+function registerSessionActions(actions: Actions, w: WindowParts): void {
   actions.register({
     name: "new-window",
     label: "New window",
@@ -159,9 +204,37 @@ export function registerActions(actions: Actions, w: WindowParts): void {
   actions.register({
     name: "detach",
     label: "Detach",
-    key: "Ctrl+Shift+D",
     group: "session",
     run: w.detach,
+  });
+  // Shell integration's keys (docs/shell-integration.md): not menu entries.
+  actions.register({
+    name: "previous-prompt",
+    label: "Previous prompt",
+    group: "shell",
+    inMenu: false,
+    run: () => w.jumpToPrompt(-1),
+  });
+  actions.register({
+    name: "next-prompt",
+    label: "Next prompt",
+    group: "shell",
+    inMenu: false,
+    run: () => w.jumpToPrompt(1),
+  });
+  actions.register({
+    name: "copy-output",
+    label: "Copy the output",
+    group: "shell",
+    inMenu: false,
+    run: w.copyOutput,
+  });
+  actions.register({
+    name: "menu",
+    label: "Menu",
+    group: "session",
+    inMenu: false,
+    run: w.menu,
   });
   actions.register({
     name: "close",

@@ -82,14 +82,13 @@ export class Zoom {
   #size = 0;
 
   /**
-   * @param root the terminal element (keys are caught on it, in the
-   *   capture phase)
+   * @param root the terminal element (the zoom keys are the key table's,
+   *   client/key_table.ts, which calls {@link apply})
    * @param changed called after the font size changed (refit the grid)
    */
   constructor(root: HTMLElement, changed: () => void) {
     this.#root = root;
     this.#changed = changed;
-    root.addEventListener("keydown", this.#onKeyDown, { capture: true });
     // After the terminal's own key handling (the event bubbles up to the
     // window): Ctrl+= and the like went to the program, or have no bytes;
     // either way the browser must not zoom the page on them.
@@ -153,14 +152,5 @@ export class Zoom {
       !e.defaultPrevented && e.target instanceof Node &&
       this.#root.contains(e.target) && isProgramZoomKey(e)
     ) e.preventDefault();
-  };
-
-  #onKeyDown = (e: KeyboardEvent) => {
-    if (e.isComposing) return;
-    const action = zoomActionOf(e);
-    if (action === null) return;
-    e.preventDefault();
-    e.stopPropagation();
-    this.apply(action);
   };
 }

@@ -38,6 +38,7 @@ import { DEFAULT_E2E_STREAMS, e2eStream } from "./streams.ts";
 import { breakdown } from "./breakdown.ts";
 import { keyFramesFromTrace } from "./key_frames.ts";
 import { DEFAULT_SCROLLBACK } from "../../core/model/buffer.ts";
+import type { Inspected } from "../../client/inspect.ts";
 
 const DRIVER = new URL("./driver.ts", import.meta.url).pathname;
 /**
@@ -197,11 +198,9 @@ async function open(
   let cols: number, rows: number;
   if (kind === "domterm") {
     await page.goto(url.href);
-    await page.waitForFunction(() => "domterm" in globalThis);
+    await page.waitForFunction(() => "domtermInspect" in globalThis);
     [cols, rows] = await page.evaluate(() => {
-      const t = (globalThis as unknown as {
-        domterm: { term: { cols: number; rows: number } };
-      }).domterm.term;
+      const t = (globalThis as unknown as Inspected).domtermInspect.term;
       return [t.cols, t.rows];
     });
   } else {
@@ -262,13 +261,8 @@ async function installKeyProbe(page: RawPage, kind: Kind): Promise<void> {
     const lastRow = kind === "domterm"
       ? () => {
         // The last screen row.
-        const dt = (globalThis as unknown as {
-          domterm: {
-            term: { buffer: { length: number } };
-            renderer: { rowElement(i: number): HTMLElement | undefined };
-          };
-        }).domterm;
-        return dt.renderer.rowElement(dt.term.buffer.length - 1);
+        const dt = (globalThis as unknown as Inspected).domtermInspect;
+        return dt.rowElement(dt.term.buffer.length - 1);
       }
       : () => document.querySelector(".xterm-rows")?.lastElementChild;
     addEventListener("keydown", () => probe.t0.push(performance.now()), {
@@ -321,15 +315,10 @@ async function installRunProbe(page: RawPage, kind: Kind): Promise<void> {
   await page.evaluate((kind) => {
     const lastRows = kind === "domterm"
       ? () => {
-        const dt = (globalThis as unknown as {
-          domterm: {
-            term: { buffer: { length: number } };
-            renderer: { rowElement(i: number): HTMLElement | undefined };
-          };
-        }).domterm;
+        const dt = (globalThis as unknown as Inspected).domtermInspect;
         const n = dt.term.buffer.length, out: Element[] = [];
         for (let k = 1; k <= 4; k++) {
-          const el = dt.renderer.rowElement(n - k);
+          const el = dt.rowElement(n - k);
           if (el) out.push(el);
         }
         return out;
@@ -407,7 +396,7 @@ async function coreRun(
     async ({ kind, bytes, cols, rows, scrollback, piece }) => {
       const g = globalThis as unknown as {
         benchBlock: Uint8Array;
-        domterm?: { term: { constructor: unknown } };
+        domtermInspect?: { term: { constructor: unknown } };
         xtermBench?: { Terminal: unknown };
       };
       const block = g.benchBlock;
@@ -417,7 +406,7 @@ async function coreRun(
       };
       const T =
         (kind === "domterm"
-          ? g.domterm!.term.constructor
+          ? g.domtermInspect!.term.constructor
           : g.xtermBench!.Terminal) as new (o: unknown) => Core;
       const t = new T({
         cols,

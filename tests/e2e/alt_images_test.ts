@@ -8,6 +8,7 @@
 import { assert, assertEquals } from "../assert.ts";
 import type { Page } from "playwright-core";
 import { startDomterm, waitForRow } from "./domterm.ts";
+import type { Inspected } from "../../client/inspect.ts";
 
 /** The colour of the screenshot's pixel at (x, y) as [r, g, b]. */
 async function pixel(page: Page, x: number, y: number): Promise<number[]> {
@@ -101,8 +102,8 @@ Deno.test("e2e alt images: a sixel printed by a full-screen program shows over t
       document.querySelectorAll(".dt-alt .dt-row").length
     );
     const size = await page.evaluate(() =>
-      (globalThis as unknown as { domterm: { term: { rows: number } } })
-        .domterm.term.rows
+      (globalThis as unknown as Inspected)
+        .domtermInspect.term.rows
     );
     assertEquals(grid, size);
 

@@ -64,7 +64,7 @@ Deno.test("e2e app identity: manifest and icons are served, linked and load unde
         if (r.ok()) loaded.push(new URL(r.url()).pathname);
       });
       await page.goto(url);
-      await page.waitForFunction(() => "domterm" in globalThis);
+      await page.waitForFunction(() => "domtermInspect" in globalThis);
       const links = await page.evaluate(() =>
         Array.from(
           document.querySelectorAll("link[rel=manifest], link[rel=icon]"),

@@ -7,6 +7,7 @@
  */
 import { assertEquals } from "../assert.ts";
 import { startDomterm, waitForRow } from "./domterm.ts";
+import type { Inspected } from "../../client/inspect.ts";
 
 const BASH = ["bash", "--norc", "--noprofile", "-i"];
 
@@ -55,8 +56,8 @@ Deno.test("e2e: xterm replies through the real window", async () => {
   async function rowsNow(): Promise<string> {
     return String(
       await t.page.evaluate(() =>
-        (globalThis as unknown as { domterm: { term: { rows: number } } })
-          .domterm.term.rows
+        (globalThis as unknown as Inspected)
+          .domtermInspect.term.rows
       ),
     );
   }
@@ -104,11 +105,12 @@ Deno.test("e2e: OSC 52 read: ask (Allow, Deny), always, never", async () => {
     await page.keyboard.type(line);
     await page.keyboard.press("Enter");
   };
-  const policy = (p: string) =>
-    page.evaluate((p) =>
-      (globalThis as unknown as {
-        domterm: { clipboardRead: { setPolicy(p: string): void } };
-      }).domterm.clipboardRead.setPolicy(p), p);
+  const policy = (p: "ask" | "always" | "never") =>
+    page.evaluate(
+      (p) =>
+        (globalThis as unknown as Inspected).domtermInspect.setClipboardRead(p),
+      p,
+    );
   const QUERY = `'\\e]52;c;?\\e\\\\' '\\'`;
   try {
     await page.context().grantPermissions(

@@ -7,6 +7,7 @@
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "./chromium.ts";
 import { privateRuntimeEnv } from "../runtime_dir.ts";
+import type { Inspected } from "../../client/inspect.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
@@ -70,9 +71,9 @@ export async function openPage(
   page.on("pageerror", (e) => console.error("page error:", e.message));
   await page.goto(url);
   await page.waitForFunction(() =>
-    "domterm" in globalThis &&
-    (globalThis as unknown as { domterm: { conn: { connected: boolean } } })
-      .domterm.conn.connected
+    "domtermInspect" in globalThis &&
+    (globalThis as unknown as Inspected)
+      .domtermInspect.connected
   );
   return page;
 }
@@ -106,7 +107,7 @@ export async function startDomterm(
   // has one history entry and may close itself when the program exits.
   await page.evaluate((u) => location.replace(u), url);
   await page.waitForURL((u) => u.protocol === "http:");
-  await page.waitForFunction(() => "domterm" in globalThis);
+  await page.waitForFunction(() => "domtermInspect" in globalThis);
   return {
     url,
     page,

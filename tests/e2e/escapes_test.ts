@@ -7,6 +7,7 @@
  */
 import { assert, assertEquals } from "../assert.ts";
 import { startDomterm, waitForRow } from "./domterm.ts";
+import type { Inspected } from "../../client/inspect.ts";
 
 const BASH = ["bash", "--norc", "--noprofile", "-i"];
 const ENV = {
@@ -23,8 +24,8 @@ Deno.test("e2e: CSI 8 t resizes the grid, at most to what fits", async () => {
   try {
     await waitForRow(t.page, "$");
     const fit = await t.page.evaluate(() =>
-      (globalThis as unknown as { domterm: { renderer: { fit(): unknown } } })
-        .domterm.renderer.fit()
+      (globalThis as unknown as Inspected)
+        .domtermInspect.fit()
     ) as { cols: number; rows: number };
     await t.page.keyboard.type("printf '\\033[8;10;40t'; sleep 0.5; stty size");
     await t.page.keyboard.press("Enter");
@@ -37,13 +38,8 @@ Deno.test("e2e: CSI 8 t resizes the grid, at most to what fits", async () => {
     await waitForRow(t.page, `${fit.rows} ${fit.cols}`);
     // A pixel report follows the measured cell, not the 8x16 default.
     const px = await t.page.evaluate(() => {
-      const d = (globalThis as unknown as {
-        domterm: {
-          term: { cols: number; rows: number };
-          renderer: { measureCell(): { width: number; height: number } };
-        };
-      }).domterm;
-      const c = d.renderer.measureCell();
+      const d = (globalThis as unknown as Inspected).domtermInspect;
+      const c = d.cell();
       return {
         w: Math.round(c.width * d.term.cols),
         h: Math.round(c.height * d.term.rows),

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../assert.ts";
 import type { Page } from "playwright-core";
 import { startDomterm, waitForRow } from "./domterm.ts";
+import type { Inspected } from "../../client/inspect.ts";
 
 const ENV = {
   PS1: "$ ",
@@ -37,13 +38,7 @@ interface FindState {
 function findState(page: Page): Promise<FindState> {
   return page.evaluate(() => {
     const bar = document.querySelector<HTMLElement>(".dt-find")!;
-    const f = (globalThis as unknown as {
-      domterm: {
-        find: {
-          status: { count: number; current: number; error: string | null };
-        };
-      };
-    }).domterm.find;
+    const f = (globalThis as unknown as Inspected).domtermInspect.findStatus();
     const cur = document.querySelector(".dt-find-current");
     const row = cur?.closest(".dt-row") ?? null;
     let current = null;
@@ -59,7 +54,7 @@ function findState(page: Page): Promise<FindState> {
     return {
       open: !bar.hidden,
       count: bar.querySelector(".dt-find-count")?.textContent ?? "",
-      status: f.status,
+      status: f,
       focusInBar: bar.contains(document.activeElement),
       current,
       hits: document.querySelectorAll(".dt-find-hit").length,
@@ -100,9 +95,8 @@ Deno.test("e2e find: 50,000 lines, counts, steps with Enter and Shift+Enter, hig
     await page.keyboard.press("Enter");
     await waitForRow(page, "finished", 60_000);
     const history = await page.evaluate(() =>
-      (globalThis as unknown as {
-        domterm: { term: { normalBuffer: { length: number } } };
-      }).domterm.term.normalBuffer.length
+      (globalThis as unknown as Inspected).domtermInspect.term.normalBuffer
+        .length
     );
     assert(history > 50_000, `history holds ${history} lines`);
 

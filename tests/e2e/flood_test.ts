@@ -18,6 +18,7 @@ import { assert } from "../assert.ts";
 import type { Page } from "playwright-core";
 import { rowTexts, startDomterm, waitForRow } from "./domterm.ts";
 import { E2E_STREAMS } from "../../bench/e2e/streams.ts";
+import type { Inspected } from "../../client/inspect.ts";
 
 /** The issue's figure; writing it from memory takes 3-12 s here. */
 const BIG_FILE_BYTES = 500 * 1000 * 1000;
@@ -134,12 +135,12 @@ function installProbes(page: Page): Promise<void> {
       };
       renderer: { rowElement(i: number): HTMLElement | undefined };
     };
-    const dt = (globalThis as unknown as { domterm: View }).domterm;
+    const dt = (globalThis as unknown as Inspected).domtermInspect;
     const check = () => {
       if (!p.ctrlCAt || p.promptAfterCtrlC >= 0) return;
       // The prompt is on the cursor's row.
       const t = dt.term;
-      const row = dt.renderer.rowElement(
+      const row = dt.rowElement(
         t.buffer.length - t.rows + t.cursorY,
       );
       if ((row?.textContent ?? "").trim() === prompt) {
@@ -193,11 +194,8 @@ Deno.test("flood: the page stays responsive and Ctrl-C stops yes, base64 and cat
         // followed, the history above the screen is left undrawn.)
         await page.waitForFunction(
           () => {
-            const b = (globalThis as unknown as {
-              domterm: {
-                term: { buffer: { trimmed: number; length: number } };
-              };
-            }).domterm.term.buffer;
+            const b =
+              (globalThis as unknown as Inspected).domtermInspect.term.buffer;
             return b.trimmed + b.length > 200 &&
               document.querySelectorAll("#terminal .dt-row").length > 10;
           },

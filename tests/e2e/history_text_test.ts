@@ -8,27 +8,13 @@
  */
 import { assert, assertEquals } from "../assert.ts";
 import { startDomterm } from "./domterm.ts";
+import type { Inspected } from "../../client/inspect.ts";
 
 /** 3,000 numbered lines; every 97th is 250 columns long (it wraps). */
 const SCRIPT = `awk 'BEGIN{for(i=0;i<3000;i++){s=sprintf("line %04d", i);
 if(i%97==0){while(length(s)<250)s=s " w" i} print s}}'; echo END; sleep 600`;
 
-interface Dt {
-  domterm: {
-    term: {
-      normalBuffer: {
-        length: number;
-        getLine(i: number): { wrapped: boolean; toString(t: boolean): string };
-      };
-    };
-    renderer: {
-      scrollToTop(): void;
-      scrollToBottom(): void;
-      revealLine(i: number): HTMLElement | null;
-    };
-    actions: { run(name: string): void };
-  };
-}
+type Dt = Inspected;
 
 function nodeCount(): number {
   const w = document.createTreeWalker(document, NodeFilter.SHOW_ALL);
@@ -50,7 +36,7 @@ Deno.test("history kept as text: bounded nodes; copy, scrolling and find see eve
       { timeout: 30_000 },
     );
     const counts = await page.evaluate(() => {
-      const dt = (globalThis as unknown as Dt).domterm;
+      const dt = (globalThis as unknown as Dt).domtermInspect;
       return {
         lines: dt.term.normalBuffer.length,
         rows: document.querySelectorAll(".dt-viewport .dt-row").length,
@@ -64,12 +50,12 @@ Deno.test("history kept as text: bounded nodes; copy, scrolling and find see eve
 
     // Select all, copy: every line, soft-wrapped ones joined.
     const copied = await page.evaluate(() => {
-      const dt = (globalThis as unknown as Dt).domterm;
+      const dt = (globalThis as unknown as Dt).domtermInspect;
       let text = "";
       document.addEventListener("copy", (e) => {
         text = e.clipboardData?.getData("text/plain") ?? "";
       }, { once: true });
-      dt.actions.run("select-all");
+      dt.runAction("select-all");
       document.execCommand("copy");
       const b = dt.term.normalBuffer;
       let want = "";
@@ -88,7 +74,7 @@ Deno.test("history kept as text: bounded nodes; copy, scrolling and find see eve
 
     // Scrolled to the top: the text chunks there become rows.
     await page.evaluate(() =>
-      (globalThis as unknown as Dt).domterm.renderer.scrollToTop()
+      (globalThis as unknown as Dt).domtermInspect.scrollToTop()
     );
     await page.waitForFunction(
       () =>
@@ -101,11 +87,11 @@ Deno.test("history kept as text: bounded nodes; copy, scrolling and find see eve
 
     // A line in the middle (text until now) is drawn when revealed.
     const shown = await page.evaluate(() => {
-      const dt = (globalThis as unknown as Dt).domterm;
+      const dt = (globalThis as unknown as Dt).domtermInspect;
       const b = dt.term.normalBuffer;
       for (let i = 0; i < b.length; i++) {
         if (b.getLine(i).toString(true) === "line 1500") {
-          return dt.renderer.revealLine(i)?.textContent?.trimEnd() ?? null;
+          return dt.revealLine(i)?.textContent?.trimEnd() ?? null;
         }
       }
       return "not found";
@@ -118,7 +104,7 @@ Deno.test("history kept as text: bounded nodes; copy, scrolling and find see eve
     // ones back into text between two reveals (a loaded machine: CI saw
     // 639 rows at the end of the loop), so the count is the most seen.
     const reveal = await page.evaluate(async () => {
-      const dt = (globalThis as unknown as Dt).domterm;
+      const dt = (globalThis as unknown as Dt).domtermInspect;
       const b = dt.term.normalBuffer;
       const rows = () =>
         document.querySelectorAll(".dt-viewport .dt-row").length;
@@ -126,7 +112,7 @@ Deno.test("history kept as text: bounded nodes; copy, scrolling and find see eve
       let peak = before;
       const wrong: string[] = [];
       for (let i = 100; i < 2800; i += 300) {
-        const row = dt.renderer.revealLine(i);
+        const row = dt.revealLine(i);
         const want = b.getLine(i).toString(true);
         const got = row?.textContent?.trimEnd() ?? null;
         if (got !== want) wrong.push(`${i}: ${JSON.stringify(got)}`);
@@ -141,7 +127,7 @@ Deno.test("history kept as text: bounded nodes; copy, scrolling and find see eve
       `rows drawn: ${reveal.before} before the reveals, at most ${reveal.peak} during them`,
     );
     await page.evaluate(() =>
-      (globalThis as unknown as Dt).domterm.renderer.scrollToBottom()
+      (globalThis as unknown as Dt).domtermInspect.scrollToBottom()
     );
     await page.waitForFunction(
       () => document.querySelectorAll(".dt-viewport .dt-row").length <= 700,

@@ -7,6 +7,7 @@
 import { assert, assertEquals } from "../assert.ts";
 import type { Page } from "playwright-core";
 import { rowTexts, type Running, startDomterm, waitForRow } from "./domterm.ts";
+import type { Inspected } from "../../client/inspect.ts";
 
 const BASH = ["bash", "--norc", "--noprofile", "-i"];
 
@@ -24,13 +25,7 @@ async function env(): Promise<{ dir: string; env: Record<string, string> }> {
   };
 }
 
-type LineInputGlobal = {
-  domterm: {
-    lineInput: { editing: boolean; mode: string; masked: boolean };
-    input: { paste(text: string): void };
-    term: { snapshot(): unknown };
-  };
-};
+type LineInputGlobal = Inspected;
 
 /** The edit line's text as drawn ("" when hidden). */
 function editLine(page: Page): Promise<string> {
@@ -42,7 +37,7 @@ function editLine(page: Page): Promise<string> {
 
 function editing(page: Page): Promise<boolean> {
   return page.evaluate(() =>
-    (globalThis as unknown as LineInputGlobal).domterm.lineInput.editing
+    (globalThis as unknown as LineInputGlobal).domtermInspect.lineEditing
   );
 }
 
@@ -187,7 +182,7 @@ Deno.test("e2e line editor: read -s masks the input; the secret is in no DOM, hi
     await page.keyboard.type("s3cretXYZ");
     await waitForEditLine(page, "\u2022".repeat(9));
     const masked = await page.evaluate(() =>
-      (globalThis as unknown as LineInputGlobal).domterm.lineInput.masked
+      (globalThis as unknown as LineInputGlobal).domtermInspect.lineMasked
     );
     assert(masked, "ECHO off: masked");
     assert(
@@ -199,7 +194,8 @@ Deno.test("e2e line editor: read -s masks the input; the secret is in no DOM, hi
     await waitForRow(page, "pw: len 9");
     const snap = await page.evaluate(() =>
       JSON.stringify(
-        (globalThis as unknown as LineInputGlobal).domterm.term.snapshot(),
+        (globalThis as unknown as LineInputGlobal).domtermInspect.term
+          .snapshot(),
       )
     );
     assert(!snap.includes("s3cret"), "the secret is not in a snapshot");
@@ -297,7 +293,7 @@ Deno.test("e2e line editor: a paste of 10,000 characters goes in as one edit", a
     const text = Array(100).fill(line).join("\n");
     assertEquals(text.length, 9999);
     await page.evaluate(
-      (t) => (globalThis as unknown as LineInputGlobal).domterm.input.paste(t),
+      (t) => (globalThis as unknown as LineInputGlobal).domtermInspect.paste(t),
       text,
     );
     await page.waitForFunction(() => {
@@ -363,7 +359,7 @@ Deno.test("e2e line editor: modes: CSI 80;99u character, menu/Ctrl+Shift+L cycle
     await page.keyboard.type("printf '\\033[80;99u'; cat");
     await page.keyboard.press("Enter");
     await page.waitForFunction(() =>
-      (globalThis as unknown as LineInputGlobal).domterm.lineInput.mode ===
+      (globalThis as unknown as LineInputGlobal).domtermInspect.inputMode ===
         "char"
     );
     await page.keyboard.type("typed");
@@ -375,7 +371,7 @@ Deno.test("e2e line editor: modes: CSI 80;99u character, menu/Ctrl+Shift+L cycle
     // Ctrl+Shift+L: char -> line. Line mode edits even at bash's raw prompt.
     await page.keyboard.press("Control+Shift+L");
     await page.waitForFunction(() =>
-      (globalThis as unknown as LineInputGlobal).domterm.lineInput.mode ===
+      (globalThis as unknown as LineInputGlobal).domtermInspect.inputMode ===
         "line"
     );
     await page.keyboard.type("echo in-line-mode");
@@ -386,7 +382,7 @@ Deno.test("e2e line editor: modes: CSI 80;99u character, menu/Ctrl+Shift+L cycle
     await page.keyboard.type("printf '\\033[80;97u'");
     await page.keyboard.press("Enter");
     await page.waitForFunction(() =>
-      (globalThis as unknown as LineInputGlobal).domterm.lineInput.mode ===
+      (globalThis as unknown as LineInputGlobal).domtermInspect.inputMode ===
         "auto"
     );
     // `domterm input-mode` from inside the session, through the server.
@@ -394,7 +390,7 @@ Deno.test("e2e line editor: modes: CSI 80;99u character, menu/Ctrl+Shift+L cycle
     await page.keyboard.press("Enter");
     await page.waitForFunction(
       () =>
-        (globalThis as unknown as LineInputGlobal).domterm.lineInput.mode ===
+        (globalThis as unknown as LineInputGlobal).domtermInspect.inputMode ===
           "char",
       undefined,
       { timeout: 20_000 },
@@ -403,7 +399,7 @@ Deno.test("e2e line editor: modes: CSI 80;99u character, menu/Ctrl+Shift+L cycle
     await page.reload();
     await page.waitForFunction(
       () =>
-        (globalThis as unknown as LineInputGlobal).domterm?.lineInput.mode ===
+        (globalThis as unknown as LineInputGlobal).domtermInspect?.inputMode ===
           "char",
       undefined,
       { timeout: 10_000 },
@@ -425,14 +421,14 @@ Deno.test("e2e line editor: pipe mode echoes the line for a program that does no
     // Automatic -> character -> line -> pipe, as the menu entry does.
     for (let i = 0; i < 3; i++) {
       await page.evaluate(() =>
-        (globalThis as unknown as {
-          domterm: { actions: { run(n: string): void } };
-        }).domterm.actions.run("input-mode")
+        (globalThis as unknown as Inspected).domtermInspect.runAction(
+          "input-mode",
+        )
       );
     }
     assertEquals(
       await page.evaluate(() =>
-        (globalThis as unknown as LineInputGlobal).domterm.lineInput.mode
+        (globalThis as unknown as LineInputGlobal).domtermInspect.inputMode
       ),
       "pipe",
     );
@@ -467,7 +463,7 @@ Deno.test("e2e line editor: a second window sees the line being edited", async (
         encodeURIComponent(key)
       }&session=${session}`,
     );
-    await second.waitForFunction(() => "domterm" in globalThis);
+    await second.waitForFunction(() => "domtermInspect" in globalThis);
     await waitForRow(second, "$ cat");
     await page.bringToFront();
     await page.keyboard.type("shared line");

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../assert.ts";
 import type { Page } from "playwright-core";
 import { rowTexts, startDomterm, waitForRow } from "./domterm.ts";
+import type { Inspected } from "../../client/inspect.ts";
 
 const ENV = {
   PS1: "$ ",
@@ -63,9 +64,7 @@ Deno.test("e2e menu: right click, the button and Shift+F10 open it; keys move an
     const box = (await page.locator("#terminal").boundingBox())!;
     const grid = () =>
       page.evaluate(() => {
-        const t = (globalThis as unknown as {
-          domterm: { term: { cols: number; rows: number } };
-        }).domterm.term;
+        const t = (globalThis as unknown as Inspected).domtermInspect.term;
         return `${t.cols}x${t.rows}`;
       });
     const startGrid = await grid();
@@ -104,9 +103,7 @@ Deno.test("e2e menu: right click, the button and Shift+F10 open it; keys move an
       const b = document.querySelector(".dt-menu-button")!
         .getBoundingClientRect();
       const root = document.getElementById("terminal")!;
-      const t = (globalThis as unknown as {
-        domterm: { term: { cols: number } };
-      }).domterm.term;
+      const t = (globalThis as unknown as Inspected).domtermInspect.term;
       const vp = root.querySelector(".dt-viewport")!;
       const left = root.getBoundingClientRect().left +
         parseFloat(getComputedStyle(vp).paddingLeft);
@@ -213,9 +210,8 @@ Deno.test("e2e menu: right click, the button and Shift+F10 open it; keys move an
     await page.keyboard.type("printf '\\e[?1000h'; cat -v");
     await page.keyboard.press("Enter");
     await page.waitForFunction(() =>
-      (globalThis as unknown as {
-        domterm: { term: { modes: { mouseTracking: number } } };
-      }).domterm.term.modes.mouseTracking === 1000
+      (globalThis as unknown as Inspected).domtermInspect.term.modes
+        .mouseTracking === 1000
     );
     await page.mouse.click(box.x + 300, box.y + 120, { button: "right" });
     assertEquals(await menuEntries(page), null, "no menu while tracked");
@@ -283,9 +279,8 @@ Deno.test("e2e menu: in the light theme it takes the light colours", async () =>
 /** Lines of history in the window's model (the renderer draws the last few). */
 function historyLength(page: Page): Promise<number> {
   return page.evaluate(() =>
-    (globalThis as unknown as {
-      domterm: { term: { normalBuffer: { historyLength: number } } };
-    }).domterm.term.normalBuffer.historyLength
+    (globalThis as unknown as Inspected).domtermInspect.term.normalBuffer
+      .historyLength
   );
 }
 
@@ -338,7 +333,7 @@ Deno.test("e2e menu: Select all, Clear scrollback (the session's history, not ju
       page.context().waitForEvent("page", { timeout: 15_000 }),
       runEntry(page, "new-window"),
     ]);
-    await popup.waitForFunction(() => "domterm" in globalThis);
+    await popup.waitForFunction(() => "domtermInspect" in globalThis);
     await waitForRow(popup, "$");
     const sessions = await Promise.all(
       [page, popup].map((p) =>

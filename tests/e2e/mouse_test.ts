@@ -7,6 +7,7 @@
 import { assert, assertEquals } from "../assert.ts";
 import type { Page } from "playwright-core";
 import { type Running, startDomterm, waitForRow } from "./domterm.ts";
+import type { Inspected } from "../../client/inspect.ts";
 
 const RECORDER = new URL("./fixtures/input/pty_recorder.ts", import.meta.url)
   .pathname;
@@ -140,8 +141,8 @@ test("default encoding: far columns arrive as raw bytes, not UTF-8", async () =>
   });
   try {
     const cols = await t.page.evaluate(() =>
-      (globalThis as unknown as { domterm: { term: { cols: number } } })
-        .domterm.term.cols
+      (globalThis as unknown as Inspected)
+        .domtermInspect.term.cols
     );
     const col = cols - 1;
     assert(col >= 95, `${cols} columns: too few to need a byte >= 0x80`);

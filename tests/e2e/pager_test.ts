@@ -52,11 +52,11 @@ function pagerState(
 ): Promise<{ paused: boolean; automatic: boolean; held: boolean }> {
   return page.evaluate(() => {
     // deno-lint-ignore no-explicit-any
-    const d = (globalThis as any).domterm;
+    const d = (globalThis as any).domtermInspect;
     return {
-      paused: d.pager.paused,
-      automatic: d.pager.automatic,
-      held: d.conn.held,
+      paused: d.pagerPaused,
+      automatic: d.pagerAutomatic,
+      held: d.outputHeld,
     };
   });
 }
@@ -66,7 +66,7 @@ async function waitPaused(page: Page, paused = true): Promise<void> {
   try {
     await page.waitForFunction(
       // deno-lint-ignore no-explicit-any
-      (p) => (globalThis as any).domterm.pager.paused === p,
+      (p) => (globalThis as any).domtermInspect.pagerPaused === p,
       paused,
       { timeout: 20_000 },
     );
@@ -83,7 +83,7 @@ async function waitPaused(page: Page, paused = true): Promise<void> {
 function bufferLines(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     // deno-lint-ignore no-explicit-any
-    const b = (globalThis as any).domterm.term.normalBuffer;
+    const b = (globalThis as any).domtermInspect.term.normalBuffer;
     const out: string[] = [];
     for (let i = 0; i < b.length; i++) {
       out.push(b.getLine(i).toString(true).trimEnd());
@@ -107,7 +107,7 @@ function assertSeq(lines: string[], n: number): void {
 async function lastNumber(page: Page): Promise<number> {
   return await page.evaluate(() => {
     // deno-lint-ignore no-explicit-any
-    const t = (globalThis as any).domterm.term;
+    const t = (globalThis as any).domtermInspect.term;
     const b = t.normalBuffer;
     for (let y = t.rows - 1; y >= 0; y--) {
       const s = b.getLine(b.length - t.rows + y).toString(true).trimEnd();
@@ -126,7 +126,7 @@ async function waitCursorLine(
   const line = () =>
     page.evaluate(() => {
       // deno-lint-ignore no-explicit-any
-      const t = (globalThis as any).domterm.term;
+      const t = (globalThis as any).domtermInspect.term;
       const b = t.normalBuffer;
       return b.getLine(b.length - t.rows + t.cursorY).toString(true).trimEnd();
     });
@@ -194,7 +194,7 @@ Deno.test("e2e pager: seq 1 300000 stops after a screenful with seq blocked; Spa
     assert((await pagerState(page)).automatic, "automatic pager on");
     const rows: number = await page.evaluate(() =>
       // deno-lint-ignore no-explicit-any
-      (globalThis as any).domterm.term.rows
+      (globalThis as any).domtermInspect.term.rows
     );
 
     await page.keyboard.type(`seq 1 ${SEQ_LINES}`);
@@ -243,7 +243,7 @@ Deno.test("e2e pager: seq 1 300000 stops after a screenful with seq blocked; Spa
     // continues and resumes at the byte it had processed.
     await page.evaluate(() =>
       // deno-lint-ignore no-explicit-any
-      (globalThis as any).domterm.conn.drop()
+      (globalThis as any).domtermInspect.dropConnection()
     );
     await new Promise((r) => setTimeout(r, 300));
     assert((await pagerState(page)).paused, "still paused after the drop");
@@ -256,7 +256,7 @@ Deno.test("e2e pager: seq 1 300000 stops after a screenful with seq blocked; Spa
     assert(!state.paused && !state.automatic && !state.held, "pager off");
     await page.waitForFunction(
       // deno-lint-ignore no-explicit-any
-      () => (globalThis as any).domterm.conn.connected,
+      () => (globalThis as any).domtermInspect.connected,
     );
     assertSeq(await bufferLines(page), SEQ_LINES);
   } finally {
@@ -329,7 +329,7 @@ Deno.test("e2e pager: Ctrl+Shift+M pauses a flood, arrows and PgUp move through 
     await page.waitForFunction(
       () => {
         // deno-lint-ignore no-explicit-any
-        const t = (globalThis as any).domterm.term;
+        const t = (globalThis as any).domtermInspect.term;
         const b = t.normalBuffer;
         return Number(b.getLine(b.length - 2).toString(true).trimEnd()) > 3000;
       },
@@ -373,7 +373,7 @@ Deno.test("e2e pager: Ctrl+Shift+M pauses a flood, arrows and PgUp move through 
     // stopped in the middle of a line).
     const shown: string[] = await page.evaluate(() => {
       // deno-lint-ignore no-explicit-any
-      const t = (globalThis as any).domterm.term;
+      const t = (globalThis as any).domtermInspect.term;
       const b = t.normalBuffer;
       const cursor = b.length - t.rows + t.cursorY;
       return [cursor - 2, cursor - 1, cursor].map((i) =>
@@ -394,7 +394,7 @@ Deno.test("e2e pager: Ctrl+Shift+M pauses a flood, arrows and PgUp move through 
     await page.waitForFunction(
       (n) => {
         // deno-lint-ignore no-explicit-any
-        const t = (globalThis as any).domterm.term;
+        const t = (globalThis as any).domtermInspect.term;
         const b = t.normalBuffer;
         const s = b.getLine(b.length - t.rows + t.cursorY - 1).toString(true)
           .trimEnd();
@@ -430,9 +430,9 @@ Deno.test("e2e pager: a reload while paused keeps the automatic pager, pauses ag
     await waitPaused(page);
     await page.reload();
     await page.waitForFunction(() =>
-      "domterm" in globalThis &&
+      "domtermInspect" in globalThis &&
       // deno-lint-ignore no-explicit-any
-      (globalThis as any).domterm.conn.connected
+      (globalThis as any).domtermInspect.connected
     );
     Deno.writeTextFileSync(gate, "");
     // The new page starts from the session's snapshot (all the server read)

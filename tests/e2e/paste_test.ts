@@ -7,17 +7,13 @@
  */
 import { assert, assertEquals } from "../assert.ts";
 import type { Page } from "playwright-core";
+import type { Inspected } from "../../client/inspect.ts";
 import { type Running, startDomterm, waitForRow } from "./domterm.ts";
 import { pasteText } from "../../bench/paste_bench.ts";
 
 const BASH = ["bash", "--norc", "--noprofile", "-i"];
 
-type DomtermGlobal = {
-  domterm: {
-    input: { paste(text: string): void };
-    lineInput: { mode: string; editing: boolean };
-  };
-};
+type DomtermGlobal = Inspected;
 
 /**
  * bash with a prompt hook (PROMPT_COMMAND stamps `prompt` each time it
@@ -49,7 +45,7 @@ async function withBash(
 
 function paste(page: Page, text: string): Promise<void> {
   return page.evaluate(
-    (t) => (globalThis as unknown as DomtermGlobal).domterm.input.paste(t),
+    (t) => (globalThis as unknown as DomtermGlobal).domtermInspect.paste(t),
     text,
   );
 }
@@ -77,9 +73,10 @@ Deno.test("e2e paste: 1 MiB into wc -l in automatic mode, counted right, in bulk
     const t0 = performance.now();
     await paste(page, pasteText(lines));
     // Not through the line editor: no edit line of a megabyte.
-    const state = await page.evaluate(() =>
-      (globalThis as unknown as DomtermGlobal).domterm.lineInput
-    );
+    const state = await page.evaluate(() => {
+      const i = (globalThis as unknown as DomtermGlobal).domtermInspect;
+      return { mode: i.inputMode, editing: i.lineEditing };
+    });
     assertEquals([state.mode, state.editing], ["auto", false]);
     await page.keyboard.press("Control+d");
     await waitForRow(page, `COUNT ${lines}`, 120_000);

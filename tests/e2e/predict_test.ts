@@ -9,6 +9,7 @@ import { assert, assertEquals } from "../assert.ts";
 import type { Page } from "playwright-core";
 import { launchChromium } from "./chromium.ts";
 import { spawnServer, startDomterm, waitForRow } from "./domterm.ts";
+import type { Inspected } from "../../client/inspect.ts";
 
 const ONE_WAY_MS = 50;
 
@@ -144,16 +145,14 @@ Deno.test("e2e predictive echo: with 100 ms round trip, keys show at once with p
     });
     const proxied = url.replace(`:${serverPort}/`, `:${proxy.port}/`);
     await page.evaluate((u) => location.replace(u), proxied);
-    await page.waitForFunction(() => "domterm" in globalThis);
+    await page.waitForFunction(() => "domtermInspect" in globalThis);
     await waitForRow(page, "$");
 
     const off = await keyToVisible(page, "echo");
     await page.keyboard.press("Control+u");
     await waitForRow(page, "$");
     await page.evaluate(() =>
-      (globalThis as unknown as {
-        domterm: { predict: { setMode(m: string): void } };
-      }).domterm.predict.setMode("on")
+      (globalThis as unknown as Inspected).domtermInspect.setPredict("on")
     );
     const on = await keyToVisible(page, "echo");
     console.log(

@@ -18,6 +18,7 @@ import {
   linear,
   open,
 } from "../fixtures/pretty_print.ts";
+import type { Inspected } from "../../client/inspect.ts";
 
 const CSI = "\x1b[";
 
@@ -55,13 +56,13 @@ function expectedRows(cols: number): string[] {
 /** The emulator's width and the rendered rows from "(defun" to "end-marker". */
 function shown(page: Page): Promise<{ cols: number; rows: string[] }> {
   return page.evaluate(() => {
-    const g = globalThis as unknown as { domterm: { term: { cols: number } } };
+    const g = globalThis as unknown as Inspected;
     const texts = Array.from(document.querySelectorAll("#terminal .dt-row"))
       .map((r) => (r.textContent ?? "").replace(/\s+$/, ""));
     const from = texts.findIndex((t) => t.startsWith("(defun"));
     const to = texts.indexOf("end-marker");
     return {
-      cols: g.domterm.term.cols,
+      cols: g.domtermInspect.term.cols,
       rows: from >= 0 && to > from ? texts.slice(from, to) : texts,
     };
   });

@@ -7,6 +7,7 @@
 import { assert, assertEquals } from "../assert.ts";
 import type { Page } from "playwright-core";
 import { startDomterm, waitForRow } from "./domterm.ts";
+import type { Inspected } from "../../client/inspect.ts";
 
 /** 240 characters: "w000 w001 ... w047 " (spaces fall on some wrap points). */
 const LONG = Array.from(
@@ -27,9 +28,7 @@ interface Layout {
 /** The rows that show the long line, from the first one on. */
 function longLineRows(page: Page): Promise<Layout> {
   return page.evaluate(() => {
-    const g = globalThis as unknown as {
-      domterm: { term: { cols: number } };
-    };
+    const g = globalThis as unknown as Inspected;
     const rows = Array.from(
       document.querySelectorAll("#terminal .dt-viewport .dt-row"),
     );
@@ -43,7 +42,7 @@ function longLineRows(page: Page): Promise<Layout> {
       wrapped.push(w);
       if (!w) break;
     }
-    return { cols: g.domterm.term.cols, texts, wrapped };
+    return { cols: g.domtermInspect.term.cols, texts, wrapped };
   });
 }
 
@@ -144,10 +143,8 @@ Deno.test("e2e reflow: copying across a soft-wrapped line gives one line", async
     // Where to press and release: in cell 3 of the first row of the long
     // line, and in cell 6 of "second line", just past the cell border.
     const points = await t.page.evaluate(() => {
-      const g = globalThis as unknown as {
-        domterm: { renderer: { measureCell(): { width: number } } };
-      };
-      const w = g.domterm.renderer.measureCell().width;
+      const g = globalThis as unknown as Inspected;
+      const w = g.domtermInspect.cell().width;
       const rows = Array.from(
         document.querySelectorAll(".dt-viewport .dt-row"),
       );

@@ -15,12 +15,13 @@ import {
   type RemoteServer,
   startRemote,
 } from "../server/remote/fixture.ts";
+import type { Inspected } from "../../client/inspect.ts";
 
 async function connected(page: Page): Promise<void> {
   await page.waitForFunction(() =>
-    "domterm" in globalThis &&
-    (globalThis as unknown as { domterm: { conn: { connected: boolean } } })
-      .domterm.conn.connected
+    "domtermInspect" in globalThis &&
+    (globalThis as unknown as Inspected)
+      .domtermInspect.connected
   );
 }
 

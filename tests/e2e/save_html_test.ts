@@ -99,7 +99,7 @@ Deno.test("e2e save as HTML: Ctrl+Shift+S writes a standalone file that looks an
 
     // Fold `seq 30` through the shell UI, as its button does.
     const folded = await page.evaluate(() => {
-      const ui = (globalThis as Any).domterm.shellUi;
+      const ui = (globalThis as Any).domtermInspect.shellUi;
       ui.update();
       const g = ui.groups.find((g: Any) =>
         ui.outputText(g).startsWith("1\n2\n3\n")
@@ -127,7 +127,7 @@ Deno.test("e2e save as HTML: Ctrl+Shift+S writes a standalone file that looks an
       });
       Object.assign(globalThis, { copied });
       const r = row.getBoundingClientRect();
-      const w = (globalThis as Any).domterm.renderer.measureCell().width;
+      const w = (globalThis as Any).domtermInspect.cell().width;
       return { y: r.top + r.height / 2, x0: r.left + 1, x1: r.left + 9 * w };
     });
     await page.mouse.move(box.x0, box.y);
@@ -144,7 +144,7 @@ Deno.test("e2e save as HTML: Ctrl+Shift+S writes a standalone file that looks an
     );
 
     // Save: Ctrl+Shift+S in the terminal gives a download (and nothing to the shell).
-    await page.evaluate(() => (globalThis as Any).domterm.input.focus());
+    await page.evaluate(() => (globalThis as Any).domtermInspect.focus());
     const [download] = await Promise.all([
       page.waitForEvent("download", { timeout: 15_000 }),
       page.keyboard.press("Control+Shift+S"),

@@ -15,6 +15,7 @@ import {
   type TerminalSnapshot,
 } from "../../core/emulator/terminal.ts";
 import { modelDiff, modelHash } from "../../core/serialize/model_hash.ts";
+import type { Inspected } from "../../client/inspect.ts";
 
 const FLOOD = "seq 1 200000";
 
@@ -51,9 +52,7 @@ async function pageModel(page: Page, server: Server, session: number) {
     });
     assert(res?.ok, `snapshot of session ${session}: ${res?.error}`);
     const offset = await page.evaluate(() =>
-      (globalThis as unknown as {
-        domterm: { conn: { position: { offset: number } } };
-      }).domterm.conn.position.offset
+      (globalThis as unknown as Inspected).domtermInspect.position().offset
     );
     if (offset === res!.offset) {
       serverSide = { snapshot: res!.snapshot, offset: res!.offset };
@@ -64,8 +63,8 @@ async function pageModel(page: Page, server: Server, session: number) {
   assert(serverSide !== null, "the page caught up with the server");
   const pageSnap = await page.evaluate(() =>
     JSON.stringify(
-      (globalThis as unknown as { domterm: { term: { snapshot(): unknown } } })
-        .domterm.term.snapshot(),
+      (globalThis as unknown as Inspected)
+        .domtermInspect.term.snapshot(),
     )
   );
   return {
@@ -76,9 +75,8 @@ async function pageModel(page: Page, server: Server, session: number) {
 
 async function sessionOf(page: Page): Promise<number> {
   return await page.evaluate(() =>
-    (globalThis as unknown as {
-      domterm: { conn: { position: { session: number } } };
-    }).domterm.conn.position.session
+    (globalThis as unknown as Inspected).domtermInspect.position()
+      .session as number
   );
 }
 
@@ -179,8 +177,8 @@ Deno.test("e2e sessions: a socket dropped during a flood reconnects by itself, n
     await waitForRow(page, "5000", 30_000).catch(() => {});
     for (let k = 0; k < 3; k++) {
       await page.evaluate(() =>
-        (globalThis as unknown as { domterm: { conn: { drop(): void } } })
-          .domterm.conn.drop()
+        (globalThis as unknown as Inspected)
+          .domtermInspect.dropConnection()
       );
       await new Promise((r) => setTimeout(r, 400));
     }
@@ -213,9 +211,9 @@ Deno.test("e2e sessions: a tab reload during a flood reattaches to the same shel
     await waitForRow(page, "5000", 30_000).catch(() => {});
     await page.reload();
     await page.waitForFunction(() =>
-      "domterm" in globalThis &&
-      (globalThis as unknown as { domterm: { conn: { connected: boolean } } })
-        .domterm.conn.connected
+      "domtermInspect" in globalThis &&
+      (globalThis as unknown as Inspected)
+        .domtermInspect.connected
     );
     assertEquals(await sessionOf(page), session);
     await waitForRow(page, "200000", 60_000);
@@ -248,17 +246,13 @@ Deno.test("e2e sessions: two windows on one session show the same input and outp
     // b typed last: the grid is b's, and a shows it (and says so).
     const grid = (p: Page) =>
       p.evaluate(() => {
-        const d = (globalThis as unknown as {
-          domterm: { term: { cols: number; rows: number } };
-        }).domterm;
+        const d = (globalThis as unknown as Inspected).domtermInspect;
         return [d.term.cols, d.term.rows];
       });
     const bGrid = await grid(b);
     await a.waitForFunction(
       ([c, r]) => {
-        const t = (globalThis as unknown as {
-          domterm: { term: { cols: number; rows: number } };
-        }).domterm.term;
+        const t = (globalThis as unknown as Inspected).domtermInspect.term;
         return t.cols === c && t.rows === r;
       },
       bGrid,
@@ -270,17 +264,13 @@ Deno.test("e2e sessions: two windows on one session show the same input and outp
     // b is made narrower: a follows.
     await b.setViewportSize({ width: 400, height: 300 });
     await b.waitForFunction((old) => {
-      const t = (globalThis as unknown as {
-        domterm: { term: { cols: number } };
-      }).domterm.term;
+      const t = (globalThis as unknown as Inspected).domtermInspect.term;
       return t.cols < old;
     }, bGrid[0]);
     const narrow = await grid(b);
     await a.waitForFunction(
       ([c, r]) => {
-        const t = (globalThis as unknown as {
-          domterm: { term: { cols: number; rows: number } };
-        }).domterm.term;
+        const t = (globalThis as unknown as Inspected).domtermInspect.term;
         return t.cols === c && t.rows === r;
       },
       narrow,

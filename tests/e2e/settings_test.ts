@@ -73,7 +73,7 @@ Deno.test("settings e2e: a settings file change recolours an open window at once
     await waitStyle(page, "background-color", "rgb(16, 32, 48)", "at attach");
     const cellBefore = await page.evaluate(() =>
       // deno-lint-ignore no-explicit-any
-      (globalThis as any).domterm.renderer.measureCell().height
+      (globalThis as any).domtermInspect.cell().height
     );
     writeSettings(
       path,
@@ -106,7 +106,7 @@ Deno.test("settings e2e: a settings file change recolours an open window at once
     await page.waitForFunction(
       (h) =>
         // deno-lint-ignore no-explicit-any
-        (globalThis as any).domterm.renderer.measureCell().height > h * 1.3,
+        (globalThis as any).domtermInspect.cell().height > h * 1.3,
       cellBefore,
       { timeout: 10_000 },
     );
@@ -187,7 +187,7 @@ Deno.test("settings e2e: domterm starts with a bad settings file and says where;
     assertEquals(await noticeText(page), "", "a click closes the notice");
     await page.evaluate(() =>
       // deno-lint-ignore no-explicit-any
-      (globalThis as any).domterm.input.focus()
+      (globalThis as any).domtermInspect.focus()
     );
     // The good key applies; the shell runs.
     await waitStyle(page, "background-color", "rgb(28, 31, 38)", "dark theme");
@@ -201,7 +201,7 @@ Deno.test("settings e2e: domterm starts with a bad settings file and says where;
     // The server keeps it for the session: a reload (a new window on the
     // same session) looks the same.
     await page.reload();
-    await page.waitForFunction(() => "domterm" in globalThis);
+    await page.waitForFunction(() => "domtermInspect" in globalThis);
     await waitStyle(
       page,
       "background-color",
@@ -231,7 +231,7 @@ Deno.test("settings e2e: the settings page shows every key, saves to the file, a
     await waitForRow(page, "hi");
     await page.waitForFunction(() =>
       // deno-lint-ignore no-explicit-any
-      (globalThis as any).domterm.settings.get().keys["Ctrl+Shift+Y"]
+      (globalThis as any).domtermInspect.settings().keys["Ctrl+Shift+Y"]
     );
     await page.keyboard.press("Control+Shift+KeyY");
     await page.waitForSelector("dialog.dt-settings[open]", { timeout: 10_000 });
@@ -292,7 +292,7 @@ Deno.test("settings e2e: the settings page shows every key, saves to the file, a
     assertEquals(
       await page.evaluate(() =>
         // deno-lint-ignore no-explicit-any
-        (globalThis as any).domterm.actions.get("settings")?.label
+        (globalThis as any).domtermInspect.actionLabel("settings")
       ),
       "Settings\u2026",
     );
@@ -315,7 +315,7 @@ Deno.test("settings e2e: with detach-on-close, closing the last window detaches 
     await waitForRow(dt.page, "hi");
     await dt.page.waitForFunction(() =>
       // deno-lint-ignore no-explicit-any
-      (globalThis as any).domterm.settings.get()["detach-on-close"] === true
+      (globalThis as any).domtermInspect.settings()["detach-on-close"] === true
     );
     await dt.page.close();
     // Longer than the grace a closed last window gets (CLOSE_GRACE_MS).

@@ -58,7 +58,7 @@ interface GroupInfo {
 function groups(page: Page): Promise<GroupInfo[]> {
   return page.evaluate(() => {
     // deno-lint-ignore no-explicit-any
-    const ui = (globalThis as any).domterm.shellUi;
+    const ui = (globalThis as any).domtermInspect.shellUi;
     ui.update();
     // deno-lint-ignore no-explicit-any
     return ui.groups.map((g: any) => ({
@@ -78,7 +78,7 @@ async function run(page: Page, command: string, groupsAfter: number) {
   await page.waitForFunction(
     (n) => {
       // deno-lint-ignore no-explicit-any
-      const ui = (globalThis as any).domterm.shellUi;
+      const ui = (globalThis as any).domtermInspect.shellUi;
       ui.update();
       return ui.groups.length >= n && ui.groups[n - 1].input !== null;
     },
@@ -170,7 +170,7 @@ async function groupsFoldAndNavigate(shell: Shell): Promise<void> {
     // The model is untouched.
     const modelHas100 = await page.evaluate(() => {
       // deno-lint-ignore no-explicit-any
-      const buf = (globalThis as any).domterm.term.normalBuffer;
+      const buf = (globalThis as any).domtermInspect.term.normalBuffer;
       for (let i = 0; i < buf.length; i++) {
         if (buf.getLine(i).toString(true) === "100") return true;
       }
@@ -201,7 +201,7 @@ async function groupsFoldAndNavigate(shell: Shell): Promise<void> {
       });
     await page.evaluate(() =>
       // deno-lint-ignore no-explicit-any
-      (globalThis as any).domterm.renderer.scrollToBottom()
+      (globalThis as any).domtermInspect.scrollToBottom()
     );
     await page.waitForFunction(() => {
       const vp = document.querySelector<HTMLElement>(".dt-viewport")!;
@@ -286,7 +286,7 @@ Deno.test("e2e shell: error output, DomTerm fold buttons, copy, click to move", 
     await waitForRow(page, "3");
     const copied = await page.evaluate(async () => {
       // deno-lint-ignore no-explicit-any
-      const ui = (globalThis as any).domterm.shellUi;
+      const ui = (globalThis as any).domtermInspect.shellUi;
       const g = ui.groups[ui.groups.length - 2];
       const ok = await ui.copyOutput(g);
       return { ok, text: await navigator.clipboard.readText() };
@@ -303,19 +303,19 @@ Deno.test("e2e shell: error output, DomTerm fold buttons, copy, click to move", 
     await waitForRow(page, "$ echo abcdef");
     const cursorX = () =>
       // deno-lint-ignore no-explicit-any
-      page.evaluate(() => (globalThis as any).domterm.term.cursorX);
+      page.evaluate(() => (globalThis as any).domtermInspect.term.cursorX);
     assertEquals(await cursorX(), 13);
     const row = page.locator(".dt-row", { hasText: "$ echo abcdef" });
     const box = (await row.boundingBox())!;
     const cellW = await page.evaluate(() =>
       // deno-lint-ignore no-explicit-any
-      (globalThis as any).domterm.renderer.measureCell().width
+      (globalThis as any).domtermInspect.cell().width
     );
     // The 'b' of abcdef is column 8.
     await page.mouse.click(box.x + cellW * 8.5, box.y + box.height / 2);
     await page.waitForFunction(
       // deno-lint-ignore no-explicit-any
-      () => (globalThis as any).domterm.term.cursorX === 8,
+      () => (globalThis as any).domtermInspect.term.cursorX === 8,
       undefined,
       { timeout: 5000 },
     );
@@ -345,7 +345,7 @@ Deno.test("e2e shell: a folded output stays folded when the window is resized (r
     await page.setViewportSize({ width: 400, height: 480 });
     await page.waitForFunction(() =>
       // deno-lint-ignore no-explicit-any
-      (globalThis as any).domterm.term.cols < 60
+      (globalThis as any).domtermInspect.term.cols < 60
     );
     await page.waitForFunction(() =>
       document.querySelector(".dt-fold-summary")?.getAttribute(
@@ -380,8 +380,8 @@ Deno.test("e2e shell: a long command's decoration sits after its text, or shows 
     const settled = () =>
       page.waitForFunction(() => {
         // deno-lint-ignore no-explicit-any
-        const d = (globalThis as any).domterm;
-        const fit = d.renderer.fit();
+        const d = (globalThis as any).domtermInspect;
+        const fit = d.fit();
         return fit.cols === d.term.cols && fit.rows === d.term.rows;
       });
     await settled();
@@ -389,7 +389,7 @@ Deno.test("e2e shell: a long command's decoration sits after its text, or shows 
     await settled();
     const cols = await page.evaluate(() =>
       // deno-lint-ignore no-explicit-any
-      (globalThis as any).domterm.term.cols as number
+      (globalThis as any).domtermInspect.term.cols as number
     );
     // Wraps once; its second row ends well before the right edge.
     const long = `echo ${"x".repeat(cols)}; false`;

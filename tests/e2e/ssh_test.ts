@@ -16,23 +16,14 @@ import { startSshd } from "../sshd.ts";
 import { TEST_DENO_DIR } from "../runtime_dir.ts";
 import { runDomterm as domterm } from "../run_domterm.ts";
 import { request, type SessionInfo, socketPath } from "../../server/control.ts";
+import type { Inspected } from "../../client/inspect.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
 /** Every line of the page's model (history and screen), trailing blanks trimmed. */
 function pageLines(page: Page): Promise<string[]> {
   return page.evaluate(() => {
-    const t = (globalThis as unknown as {
-      domterm: {
-        term: {
-          cols: number;
-          buffer: {
-            length: number;
-            getLine(i: number): { text(x: number): string };
-          };
-        };
-      };
-    }).domterm.term;
+    const t = (globalThis as unknown as Inspected).domtermInspect.term;
     const out: string[] = [];
     for (let i = 0; i < t.buffer.length; i++) {
       const line = t.buffer.getLine(i);
@@ -144,9 +135,8 @@ Deno.test({
           "the window in line mode",
           () =>
             page.evaluate(() =>
-              (globalThis as unknown as {
-                domterm: { lineInput?: { mode: string } };
-              }).domterm.lineInput?.mode === "line"
+              (globalThis as unknown as Inspected).domtermInspect.inputMode ===
+                "line"
             ),
         );
         const back = await domterm(["input-mode", "auto", id], localEnv);
@@ -189,9 +179,7 @@ Deno.test({
       // The remote program goes on meanwhile: its output grows past what
       // the window has.
       const pageOffset = await page.evaluate(() =>
-        (globalThis as unknown as {
-          domterm: { conn: { position: { offset: number } } };
-        }).domterm.conn.position.offset
+        (globalThis as unknown as Inspected).domtermInspect.position().offset
       );
       await waitFor("output during the drop", async () => {
         const snap = await request(socketPath(remoteDir), {
@@ -231,10 +219,8 @@ Deno.test({
       const before = (await localList())[0];
       await page.reload();
       await page.waitForFunction(() =>
-        "domterm" in globalThis &&
-        (globalThis as unknown as {
-          domterm: { conn: { connected: boolean } };
-        }).domterm.conn.connected
+        "domtermInspect" in globalThis &&
+        (globalThis as unknown as Inspected).domtermInspect.connected
       );
       await waitForRow(page, "after-5", 30_000);
       await page.keyboard.type("echo reloaded-$((3+4))");
@@ -272,10 +258,8 @@ Deno.test({
         const other = await browser.newPage();
         await other.goto(second);
         await other.waitForFunction(() =>
-          "domterm" in globalThis &&
-          (globalThis as unknown as {
-            domterm: { conn: { connected: boolean } };
-          }).domterm.conn.connected
+          "domtermInspect" in globalThis &&
+          (globalThis as unknown as Inspected).domtermInspect.connected
         );
         await other.close({ runBeforeUnload: true });
         await waitFor("the remote sleep to be hung up", async () => {

@@ -5,14 +5,15 @@
 import { assert, assertEquals } from "../assert.ts";
 import type { Page } from "playwright-core";
 import { rowTexts, startDomterm, waitForRow } from "./domterm.ts";
+import type { Inspected } from "../../client/inspect.ts";
 
 const BASH = ["bash", "--norc", "--noprofile", "-i"];
-type DomtermGlobal = { domterm: { term: { cols: number; rows: number } } };
+type DomtermGlobal = Inspected;
 
 /** The emulator's current size in the page. */
 function termSize(page: Page): Promise<{ cols: number; rows: number }> {
   return page.evaluate(() => {
-    const t = (globalThis as unknown as DomtermGlobal).domterm.term;
+    const t = (globalThis as unknown as DomtermGlobal).domtermInspect.term;
     return { cols: t.cols, rows: t.rows };
   });
 }
@@ -85,7 +86,7 @@ Deno.test("e2e: resizing the window changes stty size", async () => {
 
     await t.page.setViewportSize({ width: 1100, height: 640 });
     await t.page.waitForFunction((b) => {
-      const t = (globalThis as unknown as DomtermGlobal).domterm.term;
+      const t = (globalThis as unknown as DomtermGlobal).domtermInspect.term;
       return t.cols > b.cols && t.rows > b.rows;
     }, before);
     const after = await termSize(t.page);
@@ -103,10 +104,8 @@ Deno.test("e2e: a multi-line paste arrives bracketed and runs both lines", async
   try {
     await waitForRow(t.page, "$");
     const bracketed = await t.page.evaluate(() =>
-      (globalThis as unknown as {
-        domterm: { term: { modes: { bracketedPaste: boolean } } };
-      })
-        .domterm.term.modes.bracketedPaste
+      (globalThis as unknown as Inspected)
+        .domtermInspect.term.modes.bracketedPaste
     );
     await t.page.evaluate(() => {
       const dt = new DataTransfer();

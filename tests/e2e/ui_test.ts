@@ -7,6 +7,7 @@
 import { assert, assertEquals } from "../assert.ts";
 import type { Page } from "playwright-core";
 import { type Running, startDomterm, waitForRow } from "./domterm.ts";
+import type { Inspected } from "../../client/inspect.ts";
 
 const BASH = ["bash", "--norc", "--noprofile", "-i"];
 const ENV = {
@@ -21,17 +22,7 @@ async function run(page: Page, line: string): Promise<void> {
   await page.keyboard.press("Enter");
 }
 
-type Dt = {
-  domterm: {
-    term: {
-      cols: number;
-      rows: number;
-      normalBuffer: { length: number; scrollback: number };
-    };
-    bell: { count: number };
-    renderer: { measureCell(): { width: number; height: number } };
-  };
-};
+type Dt = Inspected;
 
 /** Viewport scroll state and the jump button's visibility. */
 function scrollState(page: Page) {
@@ -92,7 +83,7 @@ Deno.test("e2e ui: BEL flashes the terminal briefly, with or without motion", as
     for (const motion of ["no-preference", "reduce"] as const) {
       await page.emulateMedia({ reducedMotion: motion });
       const before = await page.evaluate(() =>
-        (globalThis as unknown as Dt).domterm.bell.count
+        (globalThis as unknown as Dt).domtermInspect.bellCount
       );
       await run(page, "printf '\\a'");
       // The flash is on now, with its animation...
@@ -111,7 +102,7 @@ Deno.test("e2e ui: BEL flashes the terminal briefly, with or without motion", as
         { timeout: 2000 },
       );
       const after = await page.evaluate(() =>
-        (globalThis as unknown as Dt).domterm.bell.count
+        (globalThis as unknown as Dt).domtermInspect.bellCount
       );
       assertEquals(after, before + 1);
     }
@@ -126,8 +117,8 @@ Deno.test("e2e ui: Shift+PgUp/PgDn/Home/End, the wheel and the jump button move 
     assert(s.max > 0 && s.top >= s.max - 1, "follows output");
     assert(!s.jump, "no jump button at the bottom");
     const pageH = await page.evaluate(() => {
-      const d = (globalThis as unknown as Dt).domterm;
-      return d.term.rows * d.renderer.measureCell().height;
+      const d = (globalThis as unknown as Dt).domtermInspect;
+      return d.term.rows * d.cell().height;
     });
 
     await page.keyboard.press("Shift+PageUp");
@@ -211,13 +202,13 @@ Deno.test("e2e ui: Shift+PgUp/PgDn/Home/End, the wheel and the jump button move 
 Deno.test("e2e ui: --scrollback limits the history; unlimited keeps it all", async () => {
   await withDomterm(async ({ page }) => {
     const sb = await page.evaluate(() =>
-      (globalThis as unknown as Dt).domterm.term.normalBuffer.scrollback
+      (globalThis as unknown as Dt).domtermInspect.term.normalBuffer.scrollback
     );
     assertEquals(sb, 100);
     await run(page, "seq 1 500");
     await waitForRow(page, "500");
     const r = await page.evaluate(() => {
-      const d = (globalThis as unknown as Dt).domterm;
+      const d = (globalThis as unknown as Dt).domtermInspect;
       // Rows in the DOM, drawn or not yet (a dormant chunk has none).
       const chunks = document.querySelectorAll<HTMLElement>(
         ".dt-viewport .dt-chunk",
@@ -232,7 +223,7 @@ Deno.test("e2e ui: --scrollback limits the history; unlimited keeps it all", asy
 
   await withDomterm(async ({ page }) => {
     const sb = await page.evaluate(() =>
-      (globalThis as unknown as Dt).domterm.term.normalBuffer.scrollback
+      (globalThis as unknown as Dt).domtermInspect.term.normalBuffer.scrollback
     );
     assertEquals(sb, Infinity);
     await run(page, "seq 1 12000");
@@ -249,7 +240,7 @@ Deno.test("e2e ui: --scrollback limits the history; unlimited keeps it all", asy
 /** Font size, emulator size and the size the program sees. */
 async function zoomState(page: Page) {
   return await page.evaluate(() => {
-    const d = (globalThis as unknown as Dt).domterm;
+    const d = (globalThis as unknown as Dt).domtermInspect;
     const root = document.getElementById("terminal")!;
     return {
       font: parseFloat(getComputedStyle(root).fontSize),
@@ -368,8 +359,8 @@ Deno.test("e2e ui: ~/.config/domterm/style.css restyles the terminal; none is no
       // grid message comes back.
       await page.waitForFunction(() => {
         const root = document.getElementById("terminal")!;
-        const d = (globalThis as unknown as Dt).domterm;
-        return d.term.rows * d.renderer.measureCell().height <=
+        const d = (globalThis as unknown as Dt).domtermInspect;
+        return d.term.rows * d.cell().height <=
           root.clientHeight;
       });
       const r = await page.evaluate(() => {
@@ -377,15 +368,15 @@ Deno.test("e2e ui: ~/.config/domterm/style.css restyles the terminal; none is no
         const span = Array.from(root.querySelectorAll(".dt-row span")).find(
           (s) => s.textContent === "red",
         )!;
-        const d = (globalThis as unknown as Dt).domterm;
+        const d = (globalThis as unknown as Dt).domtermInspect;
         return {
           bg: getComputedStyle(root).backgroundColor,
           red: getComputedStyle(span).color,
           font: getComputedStyle(root).fontSize,
           // The grid was refitted to the bigger font.
-          cellH: d.renderer.measureCell().height,
+          cellH: d.cell().height,
           rows: d.term.rows,
-          fits: d.term.rows * d.renderer.measureCell().height <=
+          fits: d.term.rows * d.cell().height <=
             root.clientHeight,
         };
       });

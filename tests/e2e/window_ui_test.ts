@@ -127,7 +127,7 @@ async function start(
     const page = await context.newPage();
     page.on("pageerror", (e) => console.error("page error:", e.message));
     await page.goto(url);
-    await page.waitForFunction(() => "domterm" in globalThis);
+    await page.waitForFunction(() => "domtermInspect" in globalThis);
     await waitForRow(page, "$");
     const b = browser;
     return {
@@ -223,7 +223,7 @@ Deno.test("e2e window: OSC 9, 777 and 99 notify when not focused, as plain text,
     assertEquals(
       await page.evaluate(() =>
         // deno-lint-ignore no-explicit-any
-        (globalThis as any).domterm.notifier.dropped
+        (globalThis as any).domtermInspect.notifications().dropped
       ),
       2,
     );
@@ -340,7 +340,7 @@ Deno.test("e2e window: title (OSC 2, command and OSC 7 directory), OSC 30 name, 
     // A reload (a new window on the session) shows the same progress,
     // name and title: they are part of the session's state.
     await page.reload();
-    await page.waitForFunction(() => "domterm" in globalThis);
+    await page.waitForFunction(() => "domtermInspect" in globalThis);
     await page.waitForFunction(() => document.title === "[40%] my title");
     await page.waitForTimeout(300);
     s = await progressState(page);
@@ -392,7 +392,7 @@ Deno.test("e2e window: a long command that ends unfocused notifies, only when tu
     assertEquals(
       await page.evaluate(() =>
         // deno-lint-ignore no-explicit-any
-        (globalThis as any).domterm.notifier.longCommands
+        (globalThis as any).domtermInspect.notifications().longCommands
       ),
       { on: false, thresholdSeconds: 10 },
     );
@@ -401,7 +401,7 @@ Deno.test("e2e window: a long command that ends unfocused notifies, only when tu
 
     await page.evaluate(() =>
       // deno-lint-ignore no-explicit-any
-      (globalThis as any).domterm.notifier.setNotifyLongCommands(true, 1)
+      (globalThis as any).domtermInspect.setNotifyLongCommands(true, 1)
     );
     await run(page, "echo short");
     await waitForRow(page, "short");

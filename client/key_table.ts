@@ -1,0 +1,190 @@
+/**
+ * The window's default key bindings: the one table the key handler
+ * dispatches from (client/keymap.ts), the menu takes its key labels from
+ * (the first key of an entry) and docs/keyboard-mouse.md lists (its table
+ * between the markers is {@link keyBindingsDoc}'s output, checked by
+ * tests/docs/keys_doc_test.ts). The settings' `[keys]` table binds more
+ * keys over these (docs/settings.md, "Key bindings").
+ *
+ * No DOM here: the docs generator and the doc test import it.
+ *
+ * @module
+ */
+import { normalizeKey } from "../core/settings/validate.ts";
+
+/** One action's default keys. */
+export interface KeyBinding {
+  /** The action's name (client/window_actions.ts registers it). */
+  action: string;
+  /**
+   * Its keys as the settings write them (normalized, see
+   * `normalizeKey`); the first is the one menus and docs show.
+   */
+  keys: readonly string[];
+  /** What the docs table says the keys do (Markdown). */
+  doc: string;
+  /** The keys as the docs table writes them (default: the first key). */
+  docKeys?: string;
+  /** A held key's repeats do not run it again. */
+  noRepeat?: boolean;
+}
+
+/** The zoom keys: Ctrl+Shift, or Cmd/Super with or without Shift. */
+function zoomKeys(...keys: string[]): string[] {
+  return ["Ctrl+Shift+", "Meta+", "Meta+Shift+"].flatMap((m) =>
+    keys.map((k) => m + k)
+  );
+}
+
+/**
+ * Every default binding, in the order the docs list them. Letters and
+ * digits are physical keys (Ctrl+Shift+F is the F key whatever the
+ * layout); the zoom keys are the physical `=`, `-` and `0` keys (the
+ * keypad's `+`, `-` and `0` too) or keys that type those characters.
+ */
+export const KEY_BINDINGS: readonly KeyBinding[] = [
+  {
+    action: "scroll-page-up",
+    keys: ["Shift+PageUp"],
+    doc:
+      "scroll the history a page up (outside the alternate screen; there the program gets the history keys)",
+  },
+  {
+    action: "scroll-page-down",
+    keys: ["Shift+PageDown"],
+    doc: "scroll the history a page down",
+  },
+  {
+    action: "scroll-top",
+    keys: ["Shift+Home"],
+    doc: "go to the top of the history",
+  },
+  {
+    action: "scroll-bottom",
+    keys: ["Shift+End"],
+    doc: "go to the bottom of the history",
+  },
+  {
+    action: "copy",
+    keys: ["Ctrl+Shift+C"],
+    doc: "copy the selection (soft-wrapped rows as one line)",
+  },
+  {
+    action: "paste",
+    keys: ["Ctrl+Shift+V"],
+    doc: "paste (bracketed when the program asked for it)",
+  },
+  {
+    action: "find",
+    keys: ["Ctrl+Shift+F"],
+    doc: "find in the whole history ([below](#find))",
+  },
+  {
+    action: "save-html",
+    keys: ["Ctrl+Shift+S"],
+    doc: "save the session as HTML ([save-html.md](save-html.md))",
+    noRepeat: true,
+  },
+  {
+    action: "pause-output",
+    keys: ["Ctrl+Shift+M"],
+    doc:
+      "pause output, and go on again ([pager.md](pager.md), which also lists the keys while output is paused)",
+  },
+  {
+    action: "zoom-in",
+    keys: zoomKeys("=", "+"),
+    docKeys: "Ctrl+Shift+= (Ctrl++), Cmd+=",
+    doc: "bigger font; the grid is refitted and the program gets the new size",
+  },
+  {
+    action: "zoom-out",
+    keys: zoomKeys("-", "_"),
+    docKeys: "Ctrl+Shift+-, Cmd+-",
+    doc: "smaller font",
+  },
+  {
+    action: "zoom-reset",
+    keys: zoomKeys("0", ")"),
+    docKeys: "Ctrl+Shift+0, Cmd+0",
+    doc: "the stylesheet's font size again",
+  },
+  {
+    action: "input-mode",
+    keys: ["Ctrl+Shift+L"],
+    doc: "the next input mode ([input-modes.md](input-modes.md))",
+  },
+  {
+    action: "previous-prompt",
+    keys: ["Ctrl+Shift+ArrowUp"],
+    docKeys: "Ctrl+Shift+Up",
+    doc:
+      "scroll the previous prompt to the top ([shell-integration.md](shell-integration.md))",
+  },
+  {
+    action: "next-prompt",
+    keys: ["Ctrl+Shift+ArrowDown"],
+    docKeys: "Ctrl+Shift+Down",
+    doc: "scroll the next prompt to the top",
+  },
+  {
+    action: "copy-output",
+    keys: ["Ctrl+Shift+O"],
+    doc:
+      "copy the output of the command at the top of the view (else of the last one)",
+  },
+  {
+    action: "menu",
+    keys: ["Shift+F10", "ContextMenu"],
+    docKeys: "Shift+F10, the ContextMenu key",
+    doc: "open the window's menu (and close it)",
+    noRepeat: true,
+  },
+  {
+    action: "detach",
+    keys: ["Ctrl+Shift+D"],
+    doc: "detach the window from its session (the session goes on)",
+  },
+];
+
+/** The table's entry for `action`, if it has default keys. */
+export function bindingOf(action: string): KeyBinding | undefined {
+  return KEY_BINDINGS.find((b) => b.action === action);
+}
+
+/**
+ * The key to action map: the defaults, then `overrides` (the settings'
+ * `[keys]`, which win).
+ */
+export function keyMap(
+  overrides: Readonly<Record<string, string>> = {},
+): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const b of KEY_BINDINGS) {
+    for (const k of b.keys) map.set(normalizeKey(k) ?? k, b.action);
+  }
+  for (const [k, action] of Object.entries(overrides)) {
+    map.set(normalizeKey(k) ?? k, action);
+  }
+  return map;
+}
+
+/** docs/keyboard-mouse.md's table of the default bindings (Markdown). */
+export function keyBindingsDoc(): string {
+  const rows = KEY_BINDINGS.map((b) => [
+    b.docKeys ?? b.keys[0],
+    `\`${b.action}\``,
+    b.doc,
+  ]);
+  const head = ["keys", "action", "what"];
+  const widths = head.map((h, i) =>
+    Math.max(h.length, ...rows.map((r) => r[i].length))
+  );
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
+  return [
+    line(head),
+    `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`,
+    ...rows.map(line),
+  ].join("\n");
+}

@@ -1,0 +1,550 @@
+/**
+ * One terminal of the page: its emulator, renderer, input, line editor,
+ * find bar, pager, shell UI, links, mouse, zoom and WebSocket connection,
+ * built in that order in the constructor, each given what it needs. A page
+ * holds one or more of them (client/window.ts); nothing here is shared
+ * between two views but the window they report to ({@link ViewHost}).
+ *
+ * @module
+ */
+import { Terminal, type TerminalSnapshot } from "../core/emulator/terminal.ts";
+import type {
+  InputMode,
+  ServerMessage,
+  SettingsMessage,
+} from "../core/protocol.ts";
+import type { TerminalEvent } from "../core/terminal_view.ts";
+import { Connection } from "./connection.ts";
+import { InputHandler } from "./input.ts";
+import { LineInput } from "./line_input.ts";
+import { LineEditorView } from "./line_editor_view.ts";
+import { PredictiveEcho } from "./predict_view.ts";
+import { MouseHandler } from "./mouse.ts";
+import { Renderer } from "./renderer.ts";
+import { installCopyHandler } from "./selection.ts";
+import { VisualBell } from "./bell.ts";
+import { ScrollControls } from "./scrollback.ts";
+import { Zoom } from "./zoom.ts";
+import { LinkHandler } from "./links.ts";
+import { ShellUi } from "./shell_ui.ts";
+import { installSaveHtml } from "./save_html.ts";
+import { FindBar } from "./find.ts";
+import { ClipboardRead, type ClipboardReadPolicy } from "./clipboard_read.ts";
+import { Pager } from "./pager.ts";
+import type { SettingsStore } from "./settings.ts";
+import type { Settings } from "../core/settings/schema.ts";
+import { applyLook } from "./apply_settings.ts";
+import { StatusLine } from "./status_line.ts";
+
+/** What a view asks of the window it is in. */
+export interface ViewHost {
+  /** The window's settings (OSC 88 sets this window's own). */
+  readonly settings: SettingsStore;
+  /** Window-level events (title, progress, notifications): true if taken. */
+  windowEvent(view: TerminalView, e: TerminalEvent): boolean;
+  /** The session said `ready` (its command line). */
+  ready(view: TerminalView, command: readonly string[]): void;
+  /** A snapshot was loaded: window state from the new model. */
+  loaded(view: TerminalView): void;
+  /** The grid or the window's size changed (the menu button follows). */
+  gridChanged(view: TerminalView): void;
+  /** The remote listener's login let this window in. */
+  login(): void;
+  /** The session is shared read-only. */
+  readOnly(message: string): void;
+  /** The server's settings, or the problems of its file. */
+  serverSettings(msg: SettingsMessage): void;
+  /** The session ended (exit) or the view was detached from it. */
+  ended(view: TerminalView, exit: boolean): void;
+  /** The view got the keyboard. */
+  focused(view: TerminalView): void;
+  warn(message: string): void;
+}
+
+/** Where a view keeps what a reload of the tab restores (sessionStorage keys). */
+export interface ViewStorage {
+  /** The session attached to. */
+  session: string;
+  /** The automatic pager's on/off. */
+  pager: string;
+}
+
+/** How to build a view. */
+export interface ViewOptions {
+  /** Its terminal element (gets the `domterm` class from the renderer). */
+  root: HTMLElement;
+  /** Its status banner (connection lost, exited); made next to root if absent. */
+  status?: HTMLElement;
+  /** Its note that the grid is another window's; made next to root if absent. */
+  gridNote?: HTMLElement;
+  /** The server key. */
+  key: string;
+  /** The session to attach to (null: a new one). */
+  session: number | null;
+  storage: ViewStorage;
+}
+
+/** What the "process exited" text says. */
+function exitText(msg: { code: number | null; signal: number | null }): string {
+  if (msg.signal !== null) return `Process killed by signal ${msg.signal}`;
+  return `Process exited with code ${msg.code}`;
+}
+
+/** One terminal: its parts, and the session it shows. */
+export class TerminalView {
+  readonly root: HTMLElement;
+  readonly term: Terminal;
+  readonly renderer: Renderer;
+  readonly bell: VisualBell;
+  readonly shellUi: ShellUi;
+  readonly lineInput: LineInput;
+  readonly input: InputHandler;
+  readonly lineView: LineEditorView;
+  readonly predict: PredictiveEcho;
+  readonly find: FindBar;
+  readonly pager: Pager;
+  readonly links: LinkHandler;
+  readonly mouse: MouseHandler;
+  readonly scroll: ScrollControls;
+  readonly zoom: Zoom;
+  readonly clipboardRead: ClipboardRead;
+  /** Saves the session as HTML (a download). */
+  readonly saveHtml: () => Promise<void>;
+  readonly status: StatusLine;
+  readonly conn: Connection;
+  readonly #host: ViewHost;
+  readonly #storage: ViewStorage;
+  readonly #gridNote: HTMLElement;
+  /** What fits the element, and the cell size last told to the server. */
+  #size: { cols: number; rows: number };
+  #cellSize: { width: number; height: number };
+  /** A snapshot was loaded and is not drawn yet (for the attach timing marks). */
+  #attachPending = false;
+  #ended = false;
+  #refitPending = 0;
+
+  constructor(options: ViewOptions, host: ViewHost) {
+    const { root } = options;
+    this.root = root;
+    this.#host = host;
+    this.#storage = options.storage;
+    this.status = new StatusLine(options.status ?? this.#make("dt-status"));
+    this.#gridNote = options.gridNote ?? this.#make("dt-grid-note");
+    this.term = new Terminal({
+      cols: 80,
+      rows: 24,
+      // The session's emulator in the server answers the program's queries
+      // (once, for every window): this copy only draws.
+      reply: () => {},
+      onEvent: (e) => this.#onEvent(e),
+    });
+    const term = this.term;
+    this.renderer = new Renderer(root, term);
+    installCopyHandler(root); // soft-wrapped rows copy as one line
+    this.bell = new VisualBell(root);
+    this.shellUi = new ShellUi(
+      term,
+      this.renderer,
+      (d) => this.conn.sendInput(d),
+    );
+    this.saveHtml = installSaveHtml(root, term, this.renderer, this.shellUi);
+    this.#size = this.renderer.fit();
+    term.resize(this.#size.cols, this.#size.rows);
+    this.#cellSize = this.renderer.measureCell();
+    term.setCellSize(this.#cellSize.width, this.#cellSize.height);
+    this.renderer.schedule();
+    this.lineInput = new LineInput({
+      sendBytes: (data) => this.conn.sendInput(data),
+      sendMessage: (msg) => this.conn.sendMessage(msg),
+      changed: () => this.lineView.update(),
+    });
+    this.input = this.#makeInput();
+    this.find = this.#makeFind();
+    this.pager = this.#makePager();
+    this.predict = this.#makePredict();
+    this.lineView = new LineEditorView(root, this.lineInput, {
+      cursorRect: () => this.renderer.cursorRect(),
+      cell: () => this.renderer.measureCell(),
+      cols: () => term.cols,
+    });
+    this.links = new LinkHandler(root, {
+      lineOfRow: (row) => this.renderer.lineOfRow(row),
+      cellWidth: () => this.renderer.measureCell().width,
+      ext: (id) => term.ext(id),
+      open: (msg) => this.conn.sendOpen(msg),
+    });
+    this.mouse = new MouseHandler(root, {
+      send: (data) => this.conn.sendInput(data),
+      modes: () => term.modes,
+      size: () => ({ cols: term.cols, rows: term.rows }),
+    });
+    this.scroll = new ScrollControls(
+      root,
+      this.renderer,
+      () => this.input.focus(),
+    );
+    this.zoom = new Zoom(root, () => this.refit());
+    this.clipboardRead = new ClipboardRead(root.ownerDocument, {
+      send: (data) => this.conn.sendInput(data),
+      reply: (sel, text) => term.clipboardReply(sel, text),
+      focusTerminal: () => this.input.refocus(),
+    });
+    this.renderer.onRender = () => this.#drawn();
+    new ResizeObserver(() => {
+      if (!this.#refitPending) {
+        this.#refitPending = requestAnimationFrame(() => this.refit());
+      }
+    }).observe(root);
+    this.conn = this.#connect(options.key, options.session);
+  }
+
+  /** A status or note element of this view, next to its root. */
+  #make(className: string): HTMLElement {
+    const el = this.root.ownerDocument.createElement("div");
+    el.className = className;
+    el.setAttribute("role", "status");
+    el.hidden = true;
+    this.root.after(el);
+    return el;
+  }
+
+  #makeInput(): InputHandler {
+    const { term, renderer, lineInput } = this;
+    const input = new InputHandler(this.root, {
+      send: (data) => {
+        // Keys that reach the program at once may be echoed ahead (off by default).
+        const direct = !lineInput.editing &&
+          (lineInput.mode === "char" || lineInput.mode === "auto");
+        lineInput.input(data);
+        if (direct) this.predict.sent(data);
+      },
+      paste: (text, data) => lineInput.paste(text, data),
+      modes: () => term.modes,
+      // While a line is edited, the IME opens at its caret.
+      cursorRect: () => this.lineView.caretRect() ?? renderer.cursorRect(),
+      onUserInput: () => {
+        this.pager.noteUser();
+        renderer.noteUserInput();
+        renderer.scrollToBottom();
+      },
+    });
+    input.onFocusChange = (focused) => {
+      renderer.setFocused(focused);
+      if (!focused) return;
+      this.conn.sendFocus();
+      this.#host.focused(this);
+    };
+    return input;
+  }
+
+  #makeFind(): FindBar {
+    const { term, renderer } = this;
+    const find = new FindBar(this.root.ownerDocument, {
+      term,
+      shownRow: (i) => renderer.shownRow(i),
+      revealLine: (i) => renderer.revealLine(i),
+      viewLines: () => renderer.viewLines(),
+      unfoldLine: (i) => !term.buffer.isAlt && this.shellUi.unfoldLine(i),
+      focusTerminal: () => this.input.refocus(),
+    });
+    // Scroll events do not bubble; a capturing listener sees the viewport's.
+    this.root.addEventListener("scroll", () => find.onScroll(), {
+      capture: true,
+      passive: true,
+    });
+    return find;
+  }
+
+  #makePager(): Pager {
+    const { term, renderer } = this;
+    const key = this.#storage.pager;
+    const pager = new Pager(this.root, {
+      term,
+      hold: () => this.conn.hold(),
+      release: () => this.conn.release(),
+      send: (d) => this.conn.sendInput(d),
+      scrollPages: (n) => renderer.scrollPages(n),
+      scrollToTop: () => renderer.scrollToTop(),
+      scrollToBottom: () => renderer.scrollToBottom(),
+      shownRow: (i) => renderer.shownRow(i),
+      focusTerminal: () => this.input.refocus(),
+      // A reload of this tab keeps the choice.
+      onAutomaticChange: (on) => sessionStorage.setItem(key, on ? "1" : "0"),
+    });
+    if (sessionStorage.getItem(key) === "1") pager.setAutomatic(true);
+    return pager;
+  }
+
+  #makePredict(): PredictiveEcho {
+    const { term, renderer } = this;
+    return new PredictiveEcho(this.root, {
+      get cursorX() {
+        return term.cursorX;
+      },
+      get cursorY() {
+        return term.cursorY;
+      },
+      get cols() {
+        return term.cols;
+      },
+      cellText: (x, y) => term.buffer.screenLine(y).text(x),
+    }, {
+      cursorRect: () => renderer.cursorRect(),
+      cell: () => renderer.measureCell(),
+    });
+  }
+
+  /** After each frame: what is drawn over the rows follows them. */
+  #drawn(): void {
+    this.shellUi.update();
+    this.lineView.update();
+    this.predict.update();
+    this.find.onRender();
+    if (this.#attachPending) {
+      this.#attachPending = false;
+      // bench/attach_bench.ts reads these marks.
+      performance.mark("domterm:attach-drawn");
+    }
+  }
+
+  #connect(key: string, session: number | null): Connection {
+    const { term, renderer } = this;
+    // An echo is drawn in the next animation frame, as all output is. Drawn
+    // at once when it had been processed (2-3 ms after the key), the rows
+    // were in the DOM sooner, but the frame that showed them came later:
+    // Chromium then drew at the next vsync (key to frame, median 7.4-7.9 ms)
+    // where a frame asked for by requestAnimationFrame came at once (3.4-3.9
+    // ms; docs/benchmarks.md, "Key to the frame that draws the echo").
+    const conn = new Connection(key, () => this.#size, {
+      admit: (data) => this.pager.admit(data),
+      output: (data) => {
+        term.write(data);
+        this.predict.output();
+        renderer.schedule();
+        this.find.noteOutput();
+      },
+      message: (msg) => this.#onMessage(msg),
+      closed: (code, reason) => {
+        if (this.#ended) return;
+        this.status.show(
+          `Disconnected from domterm${reason ? `: ${reason}` : ""} (${code})`,
+          true,
+        );
+      },
+      reconnecting: (ms, _attempt, reason) => {
+        if (ms === null) this.status.hide();
+        else {
+          // A remote session's server says its ssh link is down.
+          this.status.show(
+            `${reason || "Connection lost"}: reconnecting in ${
+              (ms / 1000).toFixed(1)
+            } s…`,
+          );
+        }
+      },
+    }, session);
+    // Closing or reloading the tab is on purpose; a crash or a lost network
+    // is not. With the detach-on-close setting a close only detaches.
+    addEventListener("pagehide", () => {
+      if (!this.#host.settings.get()["detach-on-close"]) conn.sendClosing();
+    });
+    return conn;
+  }
+
+  #onEvent(e: TerminalEvent): void {
+    // Title, window name, progress, notifications, command ends.
+    if (this.#host.windowEvent(this, e)) return;
+    if (e.type === "resize-request") {
+      // XTWINOPS 8: after this write (not inside it), within the window.
+      queueMicrotask(() => this.applySize(e.cols, e.rows));
+    } else if (e.type === "clipboard") {
+      // OSC 52: programs may write the clipboard; reading is below.
+      navigator.clipboard?.writeText(e.text).catch(() => {});
+    } else if (e.type === "clipboard-read") {
+      this.clipboardRead.request(e.selection);
+    } else if (e.type === "bell") this.bell.ring();
+    else if (e.type === "pager") this.pager.setAutomatic(e.automatic);
+    else if (e.type === "input-mode") this.lineInput.setMode(e.mode);
+    else if (e.type === "settings") {
+      // OSC 88: this window's own settings.
+      for (const p of this.#host.settings.setWindow(e.json)) {
+        this.#host.warn(p);
+      }
+    }
+    this.renderer.schedule();
+  }
+
+  #onMessage(msg: ServerMessage): void {
+    const { term, lineInput } = this;
+    switch (msg.type) {
+      case "ready":
+        sessionStorage.setItem(this.#storage.session, String(msg.session));
+        this.#host.ready(this, msg.command ?? []);
+        lineInput.reset();
+        break;
+      case "snapshot":
+        this.#loadSnapshot(msg.snapshot as TerminalSnapshot, msg.droppedLines);
+        break;
+      case "grid":
+        term.resize(msg.cols, msg.rows);
+        if (msg.clearHistory) term.normalBuffer.clearHistory();
+        this.find.noteOutput();
+        this.renderer.schedule();
+        this.#showGrid();
+        break;
+      case "detached":
+        this.#ended = true;
+        this.status.show(
+          `Detached from session ${msg.session}; it goes on. ` +
+            `\`domterm attach ${msg.session}\` shows it again.`,
+        );
+        this.#host.ended(this, false);
+        break;
+      case "exit":
+        this.#ended = true;
+        sessionStorage.removeItem(this.#storage.session);
+        this.status.show(exitText(msg));
+        this.#host.ended(this, true);
+        break;
+      case "error":
+        this.status.show(msg.message, true);
+        break;
+      case "edit":
+        this.predict.clear();
+        lineInput.onEdit(msg);
+        break;
+      case "raw":
+        lineInput.onRaw();
+        break;
+      case "input-mode":
+        lineInput.setMode(msg.mode);
+        break;
+      case "edit-state":
+        lineInput.onRemoteState(msg);
+        break;
+      case "login":
+        this.#host.login();
+        break;
+      case "read-only":
+        this.#host.readOnly(msg.message);
+        break;
+      case "settings":
+        this.#host.serverSettings(msg);
+        break;
+    }
+  }
+
+  #loadSnapshot(snapshot: TerminalSnapshot, droppedLines?: number): void {
+    performance.mark("domterm:snapshot-received");
+    try {
+      this.term.load(snapshot);
+    } catch (e) {
+      this.status.show(
+        `Cannot show the session: ${(e as Error).message}`,
+        true,
+      );
+      return;
+    }
+    performance.mark("domterm:snapshot-loaded");
+    this.#attachPending = true;
+    this.find.noteOutput();
+    this.renderer.reset();
+    this.shellUi.reset();
+    this.#host.loaded(this);
+    this.pager.reset();
+    if (droppedLines) {
+      this.#host.warn(
+        `${droppedLines} old history lines were too much to send`,
+      );
+    }
+    this.#showGrid();
+  }
+
+  /** True once the session exited or the view was detached from it. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** Says so when the grid is another window's, not what fits this one. */
+  #showGrid(): void {
+    this.#host.gridChanged(this);
+    const { term } = this;
+    const note = this.#gridNote;
+    const other = term.cols !== this.#size.cols ||
+      term.rows !== this.#size.rows;
+    note.hidden = !other;
+    if (other) {
+      note.textContent =
+        `${term.cols}\u00d7${term.rows}: the size of the window last used`;
+    }
+  }
+
+  /** Pixels between the grid's last column and the element's right edge. */
+  gapRight(): number {
+    const r = this.root.getBoundingClientRect();
+    const viewport = this.root.querySelector<HTMLElement>(".dt-viewport");
+    const pad = viewport
+      ? parseFloat(getComputedStyle(viewport).paddingLeft)
+      : 0;
+    return r.right - (r.left + pad + this.term.cols * this.#cellSize.width);
+  }
+
+  /** Resize the grid to cols x rows (0 = as many as fit), at most what fits. */
+  applySize(cols: number, rows: number): void {
+    const fit = this.renderer.fit();
+    const next = {
+      cols: cols > 0 ? Math.min(cols, fit.cols) : fit.cols,
+      rows: rows > 0 ? Math.min(rows, fit.rows) : fit.rows,
+    };
+    const cell = this.renderer.measureCell();
+    const size = this.#size, old = this.#cellSize;
+    if (
+      next.cols === size.cols && next.rows === size.rows &&
+      cell.width === old.width && cell.height === old.height
+    ) return;
+    // A zoom may keep the grid: the pixel size still changed.
+    this.#cellSize = cell;
+    this.#size = next;
+    // The grid changes when the server says so (a grid message), at the
+    // same point of the stream as the session's emulator.
+    this.term.setCellSize(cell.width, cell.height);
+    this.#showGrid();
+    this.conn.sendResize(
+      next.cols,
+      next.rows,
+      Math.round(cell.width * next.cols),
+      Math.round(cell.height * next.rows),
+    );
+    this.renderer.schedule();
+  }
+
+  /** Fit the grid to the element again (after a resize, a zoom, a font). */
+  refit(): void {
+    this.#refitPending = 0;
+    this.applySize(0, 0);
+  }
+
+  /** Give this view the keyboard. */
+  focus(): void {
+    this.input.focus();
+  }
+
+  /** The settings changed: the features' own keys, and the look. */
+  settingsChanged(s: Readonly<Settings>, changed: readonly string[]): void {
+    // Each takes its key only when it changed, so a window's own choice,
+    // e.g. Ctrl+Shift+L, stays until then.
+    if (changed.includes("input-mode")) {
+      this.lineInput.setMode(s["input-mode"] as InputMode);
+    }
+    if (changed.includes("pager.auto")) {
+      this.pager.setAutomatic(s["pager.auto"] === true);
+    }
+    if (changed.includes("clipboard.read")) {
+      this.clipboardRead.setPolicy(s["clipboard.read"] as ClipboardReadPolicy);
+    }
+    if (applyLook(this.root.ownerDocument, s, changed, this.renderer)) {
+      this.zoom.baseChanged();
+      this.refit();
+    }
+  }
+}
