@@ -85,7 +85,11 @@ export interface ViewOptions {
 }
 
 /** What the "process exited" text says. */
-function exitText(msg: { code: number | null; signal: number | null }): string {
+function exitText(
+  msg: { code: number | null; signal: number | null; reason?: string },
+): string {
+  // domterm ended it (the server stopped): say that, not the signal.
+  if (msg.reason) return `Process ended: ${msg.reason}`;
   if (msg.signal !== null) return `Process killed by signal ${msg.signal}`;
   return `Process exited with code ${msg.code}`;
 }

@@ -1,0 +1,23 @@
+/**
+ * A server stopped by a signal says so in every window: the exit notice
+ * names the server's stop, not the signal the program died of.
+ */
+import { startDomterm, waitForRow } from "./domterm.ts";
+
+Deno.test("e2e server stop: SIGTERM to the server is said in the window", async () => {
+  const t = await startDomterm(["sh", "-c", "echo STOP-READY; exec sleep 60"]);
+  try {
+    await waitForRow(t.page, "STOP-READY");
+    t.child.kill("SIGTERM");
+    await t.page.waitForFunction(
+      () =>
+        document.body.innerText.includes(
+          "Process ended: the domterm server was stopped (SIGTERM)",
+        ),
+      undefined,
+      { timeout: 15_000 },
+    );
+  } finally {
+    await t.close();
+  }
+});
