@@ -186,9 +186,11 @@ Deno.test("e2e predictive echo: off, a key the program does not echo changes not
   ]);
   try {
     await waitForRow(t.page, "READY");
-    // A first key gives the window the focus (which does change classes).
+    // A first key gives the window the focus (which does change classes),
+    // and the server's answer about the terminal's modes (raw: no edit
+    // line) settles the input mode: under load that took over 300 ms.
     await t.page.keyboard.press("x");
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, 1500));
     await t.page.evaluate(() => {
       const g = globalThis as unknown as { changes: string[] };
       g.changes = [];
