@@ -18,6 +18,7 @@
  */
 import type {
   ClientMessage,
+  ColorsMessage,
   HelloMessage,
   OpenMessage,
   ServerMessage,
@@ -202,6 +203,9 @@ export class Connection {
           this.#hasStream = true;
         }
         this.#synced = true;
+        // The new socket's session learns the colours this window shows.
+        this.#colorsSent = "";
+        this.#sendColors();
         if (this.#pendingResize) {
           this.#send(this.#pendingResize);
           this.#pendingResize = null;
@@ -217,6 +221,9 @@ export class Connection {
         break;
       case "grid":
         p.gridSeq = msg.seq;
+        break;
+      case "read-only":
+        this.#readOnly = true; // its colours do not count
         break;
       case "exit":
       case "detached":
@@ -309,6 +316,31 @@ export class Connection {
 
   /** A size change made while no socket was attached. */
   #pendingResize: ClientMessage | null = null;
+
+  /**
+   * Tell the session the colours this window shows (its colour queries
+   * answer them while this window is the active one): now if they
+   * changed, and again after every reconnect. Not from a read-only window.
+   */
+  sendColors(colors: Omit<ColorsMessage, "type">): void {
+    this.#colors = { type: "colors", ...colors };
+    this.#sendColors();
+  }
+
+  /** The colours this window shows (null: not known yet). */
+  #colors: ColorsMessage | null = null;
+  /** The colours last sent on this socket (JSON). */
+  #colorsSent = "";
+  /** The session is shared read-only with this window. */
+  #readOnly = false;
+
+  #sendColors(): void {
+    if (this.#colors === null || this.#readOnly || !this.connected) return;
+    const text = JSON.stringify(this.#colors);
+    if (text === this.#colorsSent) return;
+    this.#colorsSent = text;
+    this.#ws!.send(text);
+  }
 
   /** Ask the server to open a link the user clicked (see client/links.ts). */
   sendOpen(msg: OpenMessage): void {

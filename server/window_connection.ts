@@ -254,6 +254,8 @@ export class WindowConnection implements Viewer {
         return session.ack(win, m.bytes);
       case "focus":
         return session.focus(win);
+      case "colors":
+        return session.setColors(win, m);
       case "closing":
         return session.closing(win);
       case "detach":
