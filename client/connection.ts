@@ -161,6 +161,11 @@ export class Connection {
     ws.onopen = () => {
       const { cols, rows } = this.#size();
       const hello: HelloMessage = { type: "hello", key: this.#key, cols, rows };
+      // A session this starts answers its program's first colour query.
+      if (this.#colors !== null) {
+        const { type: _, ...colors } = this.#colors;
+        hello.colors = colors;
+      }
       const p = this.position;
       if (p.session !== null) {
         hello.session = p.session;
@@ -170,6 +175,7 @@ export class Connection {
           hello.gridSeq = p.gridSeq;
         }
       }
+      this.#helloColors = this.#colors ? JSON.stringify(this.#colors) : "";
       ws.send(JSON.stringify(hello));
       performance.mark("domterm:hello"); // bench/attach_bench.ts
     };
@@ -203,8 +209,9 @@ export class Connection {
           this.#hasStream = true;
         }
         this.#synced = true;
-        // The new socket's session learns the colours this window shows.
-        this.#colorsSent = "";
+        // The new socket's session learns the colours this window shows
+        // (the hello had them: this sends them only if they changed since).
+        this.#colorsSent = this.#helloColors;
         this.#sendColors();
         if (this.#pendingResize) {
           this.#send(this.#pendingResize);
@@ -331,6 +338,8 @@ export class Connection {
   #colors: ColorsMessage | null = null;
   /** The colours last sent on this socket (JSON). */
   #colorsSent = "";
+  /** The colours the hello of this socket had (JSON of a colors message). */
+  #helloColors = "";
   /** The session is shared read-only with this window. */
   #readOnly = false;
 

@@ -74,6 +74,12 @@ export interface HelloMessage {
   offset?: number;
   /** With `offset`: the last grid change (`seq`) the window applied. */
   gridSeq?: number;
+  /**
+   * The colours the window shows, as a {@link ColorsMessage} has them: a
+   * session the hello starts answers colour queries with them from the
+   * program's first byte on.
+   */
+  colors?: Omit<ColorsMessage, "type">;
 }
 
 /** Client -> server: the window's text area changed size. */
@@ -529,6 +535,14 @@ export function parseClientMessage(text: string): ClientMessage | string {
             !Number.isSafeInteger(o.gridSeq) || (o.gridSeq as number) < 0
           ) return "hello: bad gridSeq";
           h.gridSeq = o.gridSeq as number;
+        }
+        if (o.colors !== undefined) {
+          const c = typeof o.colors === "object" && o.colors !== null
+            ? parseColors(o.colors as Record<string, unknown>)
+            : "colors: must be an object";
+          if (typeof c === "string") return `hello: ${c}`;
+          const { type: _, ...colors } = c;
+          h.colors = colors;
         }
         return h;
       }

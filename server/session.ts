@@ -65,6 +65,11 @@ export interface SessionOptions extends LaunchOptions {
   scrollback?: number;
   /** A name to attach it by (`domterm new --name`). */
   name?: string;
+  /**
+   * The colours its colour queries answer until a window says (the
+   * colours of the window whose hello starts it).
+   */
+  colors?: Omit<ColorsMessage, "type">;
   /** The program printed `OSC 88 ; json` (settings for the session's windows). */
   onSettings?: (json: string) => void;
   /**
@@ -181,6 +186,7 @@ export class Session {
       options.onSettings,
       { pinned: pinnedEmulators() },
     );
+    if (options.colors) this.#useColors(options.colors);
     // The emulator thread holds a flood's output for larger writes until
     // the program pauses (emulator_worker.ts).
     pty.onReadWait = () => this.#term.idle();
@@ -469,10 +475,15 @@ export class Session {
   /** Give the emulator `w`'s colours, if it said and they changed. */
   #applyColors(w: Window): void {
     if (w.colors === undefined || this.exitStatus) return;
-    const key = JSON.stringify(w.colors);
+    this.#useColors(w.colors);
+  }
+
+  /** The emulator's colour queries answer `colors` from here on (unless they are already). */
+  #useColors(colors: Omit<ColorsMessage, "type">): void {
+    const key = JSON.stringify(colors);
     if (key === this.#colorsKey) return;
     this.#colorsKey = key;
-    this.#term.setDefaultColors(w.colors);
+    this.#term.setDefaultColors(colors);
   }
 
   /**

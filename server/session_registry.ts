@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { Session } from "./session.ts";
+import { Session, type SessionOptions } from "./session.ts";
 import type { SettingsStore } from "./settings/file.ts";
 import { WindowSettings } from "./settings/windows.ts";
 import { checkAfterOutput } from "./line_input.ts";
@@ -41,6 +41,8 @@ export interface RegistryOptions {
 export interface NewSessionExtra {
   cwd?: string;
   name?: string;
+  /** The colours its colour queries answer at first (the window's that starts it). */
+  colors?: SessionOptions["colors"];
 }
 
 /** The server's sessions. */
@@ -102,6 +104,7 @@ export class SessionRegistry {
       env: o.env,
       cwd: extra.cwd ?? o.cwd,
       name: extra.name,
+      colors: extra.colors,
       shellIntegration: o.shellIntegration,
       highWater: o.highWater,
       lowWater: o.lowWater,

@@ -202,6 +202,7 @@ export class WindowConnection implements Viewer {
         : undefined,
     );
     this.#win = win;
+    if (m.colors !== undefined && !this.#readOnly) s.setColors(win, m.colors);
     windowAttached(s, win);
     this.message(registry.settings.message(s.id));
     if (this.#readOnly) {
@@ -225,7 +226,11 @@ export class WindowConnection implements Viewer {
       return found;
     }
     try {
-      return registry.create(undefined, { cols: m.cols, rows: m.rows });
+      // Its program's first colour query answers this window's colours.
+      const colors = this.#readOnly ? undefined : m.colors;
+      return registry.create(undefined, { cols: m.cols, rows: m.rows }, {
+        colors,
+      });
     } catch (e) {
       const message = (e as Error).message;
       log(message);

@@ -11,14 +11,12 @@ import type { Page } from "playwright-core";
 import type { Inspected } from "../../client/inspect.ts";
 
 /**
- * For each line of input: ask the terminal's background and foreground in
+ * At once, then for each line of input: ask the terminal's background and foreground in
  * raw mode, read the answers, print them as `bg=... fg=...`.
  */
 const ASKER = [
   "n=0",
-  "echo ready",
-  "while IFS= read -r go; do",
-  "  n=$((n+1))",
+  "while :; do",
   "  stty raw -echo",
   "  printf '\\033]11;?\\007'",
   "  IFS= read -r -d $'\\a' -t 5 bg",
@@ -26,6 +24,8 @@ const ASKER = [
   "  IFS= read -r -d $'\\a' -t 5 fg",
   "  stty sane",
   '  echo "$n:bg=${bg##*;} fg=${fg##*;}"',
+  "  IFS= read -r go || break",
+  "  n=$((n+1))",
   "done",
 ].join("\n");
 
@@ -63,8 +63,28 @@ Deno.test("e2e theme colours: OSC 11 / OSC 10 queries answer the theme the windo
     await waitForRow(page, `${n}:${want}`);
   };
   try {
+    // The program asked at once: the colours of the window's hello.
+    await page.waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll("#terminal .dt-row")).some((r) =>
+          /^0:bg=/.test(r.textContent ?? "")
+        ),
+      undefined,
+      { timeout: 10_000 },
+    );
+    const first = await page.evaluate(() => {
+      const { term } = (globalThis as unknown as Inspected).domtermInspect;
+      const bg = term.defaultColors.background.slice(1);
+      const rows = Array.from(document.querySelectorAll("#terminal .dt-row"));
+      return {
+        want: `0:bg=rgb:${bg.replace(/(..)/g, "$1$1/").slice(0, -1)}`,
+        got: rows.map((r) => r.textContent ?? "").find((t) =>
+          t.startsWith("0:")
+        )!.replace(/ fg=.*/, ""),
+      };
+    });
+    assertEquals(first.got, first.want);
     await page.emulateMedia({ colorScheme: "dark" });
-    await waitForRow(page, "ready");
     await page.locator("#terminal").click();
     // domterm.css: the dark theme is #d5d9e0 on #1c1f26.
     await pageBackground(page, "#1c1f26");

@@ -3,13 +3,17 @@
  * queries (OSC 10 / 11 / 12 / 4) with the colours of the window that most
  * recently had input or focus (its `colors` message), not the built-in
  * d0d0d0 on black; a read-only window's do not count; the colours stay
- * when the emulator moves to the emulator thread and back. And the
- * message's validation (core/protocol.ts).
+ * when the emulator moves to the emulator thread and back. Over a real
+ * WebSocket: the hello's colours answer the very first query of the
+ * program it starts; a `colors` message changes them. And the message's
+ * validation (core/protocol.ts).
  */
 import { assert, assertEquals } from "../assert.ts";
 import { Session } from "../../server/session.ts";
 import type { Viewer } from "../../server/viewer.ts";
 import { SessionEmulator } from "../../server/session_emulator.ts";
+import { startServer } from "../../server/http.ts";
+import { TestClient } from "./ws_client.ts";
 import { type ColorsMessage, parseClientMessage } from "../../core/protocol.ts";
 
 const enc = new TextEncoder();
@@ -56,6 +60,64 @@ Deno.test("protocol: a colors message is validated", () => {
     ]
   ) {
     assertEquals(typeof parseClientMessage(JSON.stringify(bad)), "string");
+  } // The hello may carry them too.
+  const hello = { type: "hello" as const, key: "k", cols: 80, rows: 24 };
+  assertEquals(
+    parseClientMessage(JSON.stringify({ ...hello, colors: LIGHT })),
+    { ...hello, colors: LIGHT },
+  );
+  for (const colors of [{ ...LIGHT, cursor: 3 }, "#ffffff", null]) {
+    const bad = parseClientMessage(JSON.stringify({ ...hello, colors }));
+    assertEquals(typeof bad, "string");
+  }
+});
+
+/** The program's script: ask the background and palette 1 for each line (the first at once). */
+const ASK = [
+  "ask() {",
+  "  stty raw -echo",
+  "  printf '\\033]11;?\\007'",
+  "  IFS= read -r -d $'\\a' -t 5 bg",
+  "  printf '\\033]4;1;?\\007'",
+  "  IFS= read -r -d $'\\a' -t 5 c1",
+  "  stty sane",
+  '  echo "bg=${bg##*;} c1=${c1##*;}"',
+  "}",
+  "ask",
+  "while IFS= read -r go; do ask; done",
+].join("\n");
+
+Deno.test("session colours over a WebSocket: the hello's colours answer the first query of the program it starts; a colors message changes them", async () => {
+  const s = await startServer({
+    command: "/bin/bash",
+    args: ["--norc", "--noprofile", "-c", ASK],
+    assets: {},
+    log: () => {},
+    shellIntegration: false,
+  });
+  const c = new TestClient(`ws://127.0.0.1:${s.port}/ws`);
+  const answers = () => c.text.match(/bg=\S+ c1=\S+/g) ?? [];
+  try {
+    await c.opened;
+    c.send({ type: "hello", key: s.key, cols: 80, rows: 24, colors: LIGHT });
+    await c.until(() => answers().length === 1, "the first answer");
+    assertEquals(answers()[0], "bg=rgb:fbfb/fbfb/fafa c1=rgb:1010/0000/0000");
+    c.send({ type: "colors", ...DARK });
+    c.input("go\r");
+    await c.until(() => answers().length === 2, "the second answer");
+    assertEquals(answers()[1], "bg=rgb:1c1c/1f1f/2626 c1=rgb:1010/0000/0000");
+    // A bad one is reported and changes nothing.
+    c.send({ type: "colors", ...LIGHT, background: "white" });
+    await c.until(
+      () => c.messages.some((m) => m.type === "error"),
+      "the error",
+    );
+    c.input("go\r");
+    await c.until(() => answers().length === 3, "the third answer");
+    assertEquals(answers()[2], "bg=rgb:1c1c/1f1f/2626 c1=rgb:1010/0000/0000");
+  } finally {
+    await c.close();
+    await s.shutdown();
   }
 });
 
