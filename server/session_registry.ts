@@ -63,6 +63,19 @@ export class SessionRegistry {
     }); // ssh hosts
   }
 
+  /**
+   * The colours a window last said it shows (any session's): a session
+   * started without a window (`domterm new`) answers colour queries with
+   * them until a window of its own says.
+   */
+  #lastColors: SessionOptions["colors"];
+
+  /** A window (not read-only) said it shows `colors`. */
+  noteColors(colors: NonNullable<SessionOptions["colors"]>): void {
+    const { foreground, background, cursor, palette } = colors;
+    this.#lastColors = { foreground, background, cursor, palette };
+  }
+
   /** The local sessions by number (ended ones leave it). */
   get sessions(): ReadonlyMap<number, Session> {
     return this.#sessions;
@@ -104,7 +117,7 @@ export class SessionRegistry {
       env: o.env,
       cwd: extra.cwd ?? o.cwd,
       name: extra.name,
-      colors: extra.colors,
+      colors: extra.colors ?? this.#lastColors,
       shellIntegration: o.shellIntegration,
       highWater: o.highWater,
       lowWater: o.lowWater,

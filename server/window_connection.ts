@@ -202,7 +202,10 @@ export class WindowConnection implements Viewer {
         : undefined,
     );
     this.#win = win;
-    if (m.colors !== undefined && !this.#readOnly) s.setColors(win, m.colors);
+    if (m.colors !== undefined && !this.#readOnly) {
+      registry.noteColors(m.colors);
+      s.setColors(win, m.colors);
+    }
     windowAttached(s, win);
     this.message(registry.settings.message(s.id));
     if (this.#readOnly) {
@@ -260,6 +263,7 @@ export class WindowConnection implements Viewer {
       case "focus":
         return session.focus(win);
       case "colors":
+        this.#ctx.registry.noteColors(m);
         return session.setColors(win, m);
       case "closing":
         return session.closing(win);

@@ -87,7 +87,7 @@ const ASK = [
   "while IFS= read -r go; do ask; done",
 ].join("\n");
 
-Deno.test("session colours over a WebSocket: the hello's colours answer the first query of the program it starts; a colors message changes them", async () => {
+Deno.test("session colours over a WebSocket: the hello's colours answer the first query of the program it starts; a colors message changes them; a session without a window takes the last colours", async () => {
   const s = await startServer({
     command: "/bin/bash",
     args: ["--norc", "--noprofile", "-c", ASK],
@@ -115,6 +115,16 @@ Deno.test("session colours over a WebSocket: the hello's colours answer the firs
     c.input("go\r");
     await c.until(() => answers().length === 3, "the third answer");
     assertEquals(answers()[2], "bg=rgb:1c1c/1f1f/2626 c1=rgb:1010/0000/0000");
+    // A session started without a window (domterm new) answers with the
+    // colours a window said last.
+    const alone = s.registry.create(["/bin/bash", "--norc", "-c", ASK]);
+    const out = textViewer();
+    alone.attach(out, 80, 24);
+    await c.until(() => /bg=\S+ c1=\S+/.test(out.text), "its answer");
+    assertEquals(
+      out.text.match(/bg=\S+ c1=\S+/)![0],
+      "bg=rgb:1c1c/1f1f/2626 c1=rgb:1010/0000/0000",
+    );
   } finally {
     await c.close();
     await s.shutdown();
