@@ -18,6 +18,7 @@
  */
 import type {
   ClientMessage,
+  ColorsMessage,
   HelloMessage,
   OpenMessage,
   ServerMessage,
@@ -160,6 +161,11 @@ export class Connection {
     ws.onopen = () => {
       const { cols, rows } = this.#size();
       const hello: HelloMessage = { type: "hello", key: this.#key, cols, rows };
+      // A session this starts answers its program's first colour query.
+      if (this.#colors !== null) {
+        const { type: _, ...colors } = this.#colors;
+        hello.colors = colors;
+      }
       const p = this.position;
       if (p.session !== null) {
         hello.session = p.session;
@@ -169,6 +175,7 @@ export class Connection {
           hello.gridSeq = p.gridSeq;
         }
       }
+      this.#helloColors = this.#colors ? JSON.stringify(this.#colors) : "";
       ws.send(JSON.stringify(hello));
       performance.mark("domterm:hello"); // bench/attach_bench.ts
     };
@@ -202,6 +209,10 @@ export class Connection {
           this.#hasStream = true;
         }
         this.#synced = true;
+        // The new socket's session learns the colours this window shows
+        // (the hello had them: this sends them only if they changed since).
+        this.#colorsSent = this.#helloColors;
+        this.#sendColors();
         if (this.#pendingResize) {
           this.#send(this.#pendingResize);
           this.#pendingResize = null;
@@ -217,6 +228,9 @@ export class Connection {
         break;
       case "grid":
         p.gridSeq = msg.seq;
+        break;
+      case "read-only":
+        this.#readOnly = true; // its colours do not count
         break;
       case "exit":
       case "detached":
@@ -309,6 +323,33 @@ export class Connection {
 
   /** A size change made while no socket was attached. */
   #pendingResize: ClientMessage | null = null;
+
+  /**
+   * Tell the session the colours this window shows (its colour queries
+   * answer them while this window is the active one): now if they
+   * changed, and again after every reconnect. Not from a read-only window.
+   */
+  sendColors(colors: Omit<ColorsMessage, "type">): void {
+    this.#colors = { type: "colors", ...colors };
+    this.#sendColors();
+  }
+
+  /** The colours this window shows (null: not known yet). */
+  #colors: ColorsMessage | null = null;
+  /** The colours last sent on this socket (JSON). */
+  #colorsSent = "";
+  /** The colours the hello of this socket had (JSON of a colors message). */
+  #helloColors = "";
+  /** The session is shared read-only with this window. */
+  #readOnly = false;
+
+  #sendColors(): void {
+    if (this.#colors === null || this.#readOnly || !this.connected) return;
+    const text = JSON.stringify(this.#colors);
+    if (text === this.#colorsSent) return;
+    this.#colorsSent = text;
+    this.#ws!.send(text);
+  }
 
   /** Ask the server to open a link the user clicked (see client/links.ts). */
   sendOpen(msg: OpenMessage): void {

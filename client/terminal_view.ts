@@ -35,6 +35,7 @@ import type { SettingsStore } from "./settings.ts";
 import type { Settings } from "../core/settings/schema.ts";
 import { applyLook } from "./apply_settings.ts";
 import { StatusLine } from "./status_line.ts";
+import { shownColors } from "./theme_colors.ts";
 
 /** What a view asks of the window it is in. */
 export interface ViewHost {
@@ -200,6 +201,19 @@ export class TerminalView {
       }
     }).observe(root);
     this.conn = this.#connect(options.key, options.session);
+    this.syncColors();
+  }
+
+  /**
+   * The colours shown may have changed (theme, colour settings, the
+   * desktop's light/dark, a user stylesheet): the page's emulator and the
+   * session's (which answers the program's colour queries) take them.
+   */
+  syncColors(): void {
+    const colors = shownColors(this.root);
+    if (colors === null) return;
+    this.term.setDefaultColors(colors);
+    this.conn.sendColors(colors);
   }
 
   /** A status or note element of this view, next to its root. */
@@ -550,5 +564,6 @@ export class TerminalView {
       this.zoom.baseChanged();
       this.refit();
     }
+    this.syncColors();
   }
 }

@@ -100,8 +100,18 @@ export class DomtermWindow implements ViewHost {
       // Its colour-scheme rules follow the theme setting too.
       if (!loaded) return;
       applyTheme(doc, this.settings.get().theme as string);
-      for (const v of this.views) v.refit();
+      for (const v of this.views) {
+        v.refit();
+        v.syncColors();
+      }
     });
+    // The desktop switched between light and dark: so may the theme.
+    matchMedia("(prefers-color-scheme: light)").addEventListener(
+      "change",
+      () => {
+        for (const v of this.views) v.syncColors();
+      },
+    );
     first.focus();
   }
 

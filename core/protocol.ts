@@ -74,6 +74,12 @@ export interface HelloMessage {
   offset?: number;
   /** With `offset`: the last grid change (`seq`) the window applied. */
   gridSeq?: number;
+  /**
+   * The colours the window shows, as a {@link ColorsMessage} has them: a
+   * session the hello starts answers colour queries with them from the
+   * program's first byte on.
+   */
+  colors?: Omit<ColorsMessage, "type">;
 }
 
 /** Client -> server: the window's text area changed size. */
@@ -231,6 +237,47 @@ export interface SaveSettingsMessage {
   settings: Record<string, unknown>;
 }
 
+/**
+ * Client -> server: the colours this window shows (its theme and the
+ * colours settings, as the page computes them), each "#rrggbb". Sent
+ * after the hello and whenever they change (the theme or colour settings,
+ * the desktop's light/dark switch). The session's emulator answers the
+ * program's colour queries (OSC 4, 10, 11, 12) with the colours of the
+ * window that most recently had input or focus (the one the PTY size
+ * follows). A read-only window's are ignored.
+ */
+export interface ColorsMessage {
+  type: "colors";
+  foreground: string;
+  background: string;
+  cursor: string;
+  /** Palette entries 0-15. */
+  palette: string[];
+}
+
+/** A colour of a {@link ColorsMessage}. */
+const HEX_COLOR = /^#[0-9a-f]{6}$/;
+
+/** Validate a `colors` message's fields (lower-cased). */
+function parseColors(o: Record<string, unknown>): ColorsMessage | string {
+  const ok = (v: unknown): v is string =>
+    typeof v === "string" && HEX_COLOR.test(v.toLowerCase());
+  const { foreground, background, cursor, palette } = o;
+  if (!ok(foreground) || !ok(background) || !ok(cursor)) {
+    return "colors: foreground, background and cursor must be #rrggbb";
+  }
+  if (!Array.isArray(palette) || palette.length !== 16 || !palette.every(ok)) {
+    return "colors: palette must be 16 #rrggbb colours";
+  }
+  return {
+    type: "colors",
+    foreground: foreground.toLowerCase(),
+    background: background.toLowerCase(),
+    cursor: cursor.toLowerCase(),
+    palette: palette.map((c: string) => c.toLowerCase()),
+  };
+}
+
 /** A reload attaches again within this time, or a closed last window hangs the program up. */
 export const CLOSE_GRACE_MS = 3000;
 
@@ -248,7 +295,8 @@ export type ClientMessage =
   | KeyMessage
   | LineMessage
   | EditStateMessage
-  | SaveSettingsMessage;
+  | SaveSettingsMessage
+  | ColorsMessage;
 
 /** Server -> client: answer to a valid hello. */
 export interface ReadyMessage {
@@ -488,6 +536,14 @@ export function parseClientMessage(text: string): ClientMessage | string {
           ) return "hello: bad gridSeq";
           h.gridSeq = o.gridSeq as number;
         }
+        if (o.colors !== undefined) {
+          const c = typeof o.colors === "object" && o.colors !== null
+            ? parseColors(o.colors as Record<string, unknown>)
+            : "colors: must be an object";
+          if (typeof c === "string") return `hello: ${c}`;
+          const { type: _, ...colors } = c;
+          h.colors = colors;
+        }
         return h;
       }
     case "resize": {
@@ -564,6 +620,8 @@ export function parseClientMessage(text: string): ClientMessage | string {
         type: "save-settings",
         settings: o.settings as Record<string, unknown>,
       };
+    case "colors":
+      return parseColors(o);
     case "closing":
     case "detach":
     case "focus":

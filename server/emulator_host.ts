@@ -11,6 +11,7 @@
  * @module
  */
 import { Terminal } from "../core/emulator/terminal.ts";
+import type { DefaultColors } from "../core/emulator/colors.ts";
 import type { TerminalEvent } from "../core/terminal_view.ts";
 
 export { EMULATOR_HIGH, EMULATOR_LOW } from "./emulator_backlog.ts";
@@ -57,6 +58,11 @@ export interface EmulatorSetup {
    * reload) looks the same.
    */
   onSettings?: (json: string) => void;
+  /**
+   * The default colours its colour queries answer (the active window's
+   * theme); not in a snapshot: configuration, given again after a move.
+   */
+  colors?: Partial<DefaultColors>;
 }
 
 /**
@@ -80,6 +86,7 @@ export function newEmulatorTerminal(setup: EmulatorSetup): Terminal {
     scrollback: setup.scrollback,
     skipHiddenOutput: true,
     reply: setup.reply,
+    colors: setup.colors,
     onEvent: (e: TerminalEvent) => {
       if (e.type === "settings") onSettings?.(e.json);
     },
@@ -118,6 +125,11 @@ export interface EmulatorHost {
   setTitleReports(on: boolean): void;
   /** Drop the normal screen's history (as ED 3 does). */
   clearHistory(): void;
+  /**
+   * The default colours (the active window's theme) that colour queries
+   * answer and colour resets go back to (`Terminal.setDefaultColors`).
+   */
+  setDefaultColors(colors: Partial<DefaultColors>): void;
   /** The window's cell size in pixels (for `CSI 14 t` and the like). */
   setCellSize(width: number, height: number): void;
   /**

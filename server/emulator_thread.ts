@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { DefaultColors } from "../core/emulator/colors.ts";
 
 /** Main thread -> worker. `id` names one emulator on the thread. */
 export type ToEmulator =
@@ -19,12 +20,15 @@ export type ToEmulator =
      */
     start: { cols: number; rows: number } | { snapshot: string };
     scrollback: number;
+    /** `EmulatorSetup.colors`. */
+    colors?: Partial<DefaultColors>;
   }
   | { t: "write"; id: number; data: Uint8Array }
   | { t: "resize"; id: number; cols: number; rows: number }
   | { t: "cell"; id: number; width: number; height: number }
   | { t: "clear-history"; id: number }
   | { t: "title-reports"; id: number; on: boolean }
+  | { t: "colors"; id: number; colors: Partial<DefaultColors> }
   | { t: "snapshot"; id: number; req: number; maxChars: number }
   | { t: "flush"; id: number }
   | { t: "idle"; id: number }

@@ -45,6 +45,9 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
     case "cell":
       terms.get(m.id)?.setCellSize(m.width, m.height);
       break;
+    case "colors":
+      terms.get(m.id)?.setDefaultColors(m.colors);
+      break;
     case "title-reports":
       terms.get(m.id)?.setTitleReports(m.on);
       break;
@@ -84,6 +87,7 @@ function newTerminal(m: Extract<ToEmulator, { t: "new" }>): Terminal {
   return newEmulatorTerminal({
     start: m.start,
     scrollback: m.scrollback,
+    colors: m.colors,
     reply: (data) => post({ t: "reply", id, data }),
     onSettings: (json) => post({ t: "settings", id, json }),
   });

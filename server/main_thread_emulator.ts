@@ -20,6 +20,7 @@
  */
 import { setImmediate } from "node:timers";
 import type { Terminal } from "../core/emulator/terminal.ts";
+import type { DefaultColors } from "../core/emulator/colors.ts";
 import { TimeSlicedQueue } from "../core/time_sliced_queue.ts";
 import { capSnapshot, MAX_SNAPSHOT_CHARS } from "./snapshot_cap.ts";
 import { fullGc } from "./full_gc.ts";
@@ -218,6 +219,11 @@ export class MainThreadEmulator implements EmulatorHost {
 
   setCellSize(width: number, height: number): void {
     this.#later((t) => t.setCellSize(width, height));
+  }
+
+  /** The default colours colour queries answer (in order with the output). */
+  setDefaultColors(colors: Partial<DefaultColors>): void {
+    this.#later((t) => t.setDefaultColors(colors));
   }
 
   /** The emulator's snapshot after everything written so far, as JSON text (null once closed or failed). */

@@ -21,7 +21,9 @@
  *
  * The PTY's size follows the window that most recently had input or focus
  * (tmux's `window-size latest`); a grid change is sent in the stream, so
- * every window's emulator resizes at the same point as the server's.
+ * every window's emulator resizes at the same point as the server's. The
+ * colours the emulator's colour queries answer (OSC 4, 10, 11, 12) follow
+ * the same window: the theme it shows (its `colors` message).
  *
  * Flow control: each window acknowledges the bytes it has processed. When
  * a window is more than HIGH_WATER behind, the session stops reading the
@@ -36,6 +38,7 @@
 import type { ExitStatus, Pty } from "./pty/pty.ts";
 import {
   CLOSE_GRACE_MS,
+  type ColorsMessage,
   HIGH_WATER,
   LOW_WATER,
   type ReadyMessage,
@@ -62,6 +65,11 @@ export interface SessionOptions extends LaunchOptions {
   scrollback?: number;
   /** A name to attach it by (`domterm new --name`). */
   name?: string;
+  /**
+   * The colours its colour queries answer until a window says (the
+   * colours of the window whose hello starts it).
+   */
+  colors?: Omit<ColorsMessage, "type">;
   /** The program printed `OSC 88 ; json` (settings for the session's windows). */
   onSettings?: (json: string) => void;
   /**
@@ -140,6 +148,8 @@ export class Session {
   #replay: ReplayLog;
   /** The window whose size the PTY follows. */
   #active: Window | null = null;
+  /** The colours last given to the emulator (JSON), to skip repeats. */
+  #colorsKey = "";
   #staleTimer: ReturnType<typeof setTimeout> | undefined;
   /**
    * The last window was paused (its pager) when it closed on purpose, a
@@ -176,6 +186,7 @@ export class Session {
       options.onSettings,
       { pinned: pinnedEmulators() },
     );
+    if (options.colors) this.#useColors(options.colors);
     // The emulator thread holds a flood's output for larger writes until
     // the program pauses (emulator_worker.ts).
     pty.onReadWait = () => this.#term.idle();
@@ -328,6 +339,7 @@ export class Session {
     if (this.#active === w) {
       this.#active = [...this.windows].pop() ?? null;
       if (this.#active) {
+        this.#applyColors(this.#active);
         this.#setGrid(
           this.#active.cols,
           this.#active.rows,
@@ -444,7 +456,34 @@ export class Session {
   focus(w: Window): void {
     if (this.#active === w || !this.windows.has(w)) return;
     this.#active = w;
+    this.#applyColors(w);
     this.#setGrid(w.cols, w.rows, undefined, undefined, false);
+  }
+
+  /**
+   * Window `w` shows these colours (its theme and colour settings): the
+   * emulator's colour queries answer them while `w` is the active window.
+   * A read-only window's are ignored.
+   */
+  setColors(w: Window, colors: Omit<ColorsMessage, "type">): void {
+    if (w.viewer.readOnly) return;
+    const { foreground, background, cursor, palette } = colors;
+    w.colors = { foreground, background, cursor, palette };
+    if (this.#active === w) this.#applyColors(w);
+  }
+
+  /** Give the emulator `w`'s colours, if it said and they changed. */
+  #applyColors(w: Window): void {
+    if (w.colors === undefined || this.exitStatus) return;
+    this.#useColors(w.colors);
+  }
+
+  /** The emulator's colour queries answer `colors` from here on (unless they are already). */
+  #useColors(colors: Omit<ColorsMessage, "type">): void {
+    const key = JSON.stringify(colors);
+    if (key === this.#colorsKey) return;
+    this.#colorsKey = key;
+    this.#term.setDefaultColors(colors);
   }
 
   /**

@@ -28,6 +28,11 @@ import type {
 import { MainThreadEmulator } from "./main_thread_emulator.ts";
 import { WorkerThreadEmulator } from "./worker_thread_emulator.ts";
 import { MAX_SNAPSHOT_CHARS } from "./snapshot_cap.ts";
+import {
+  BUILTIN_DEFAULT_COLORS,
+  type DefaultColors,
+  withDefaultColors,
+} from "../core/emulator/colors.ts";
 
 /** When a session's emulator moves (see {@link SessionEmulator}). */
 export interface PlacementOptions {
@@ -84,8 +89,10 @@ export class SessionEmulator {
   /** Bytes of output among `#waiting`. */
   #waitingBytes = 0;
   #moved: Promise<void> = Promise.resolve();
-  /** The one setting a snapshot does not carry, given again after a move. */
+  /** The settings a snapshot does not carry, given again after a move. */
   #titleReports: boolean | null = null;
+  /** The default colours given so far (null: the built-in ones). */
+  #colors: DefaultColors | null = null;
   /** Output in the current flood window, which began at `#windowStart`. */
   #windowBytes = 0;
   #windowStart = 0;
@@ -192,6 +199,9 @@ export class SessionEmulator {
    */
   #move(place: EmulatorPlace): void {
     const from = this.#inner;
+    // The colours of the snapshot's point in the stream: later changes
+    // wait in order with the rest.
+    const colors = this.#colors ?? undefined;
     const waiting: ((to: EmulatorHost) => void)[] = [];
     this.#waiting = waiting;
     this.#moved = from.snapshot(Infinity).then((snap) => {
@@ -203,6 +213,7 @@ export class SessionEmulator {
             scrollback: this.#scrollback,
             reply: this.#reply,
             onSettings: this.#onSettings,
+            colors,
           });
           if (this.#titleReports !== null) {
             to.setTitleReports(this.#titleReports);
@@ -256,6 +267,18 @@ export class SessionEmulator {
   /** Drop the normal screen's history (as ED 3 does). */
   clearHistory(): void {
     this.#do((t) => t.clearHistory());
+  }
+
+  /**
+   * The default colours (the active window's theme) that colour queries
+   * answer from this point of the stream on; kept across moves.
+   */
+  setDefaultColors(colors: Partial<DefaultColors>): void {
+    this.#colors = withDefaultColors(
+      this.#colors ?? BUILTIN_DEFAULT_COLORS,
+      colors,
+    );
+    this.#do((t) => t.setDefaultColors(colors));
   }
 
   setCellSize(width: number, height: number): void {

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { Session } from "./session.ts";
+import { Session, type SessionOptions } from "./session.ts";
 import type { SettingsStore } from "./settings/file.ts";
 import { WindowSettings } from "./settings/windows.ts";
 import { checkAfterOutput } from "./line_input.ts";
@@ -41,6 +41,8 @@ export interface RegistryOptions {
 export interface NewSessionExtra {
   cwd?: string;
   name?: string;
+  /** The colours its colour queries answer at first (the window's that starts it). */
+  colors?: SessionOptions["colors"];
 }
 
 /** The server's sessions. */
@@ -59,6 +61,19 @@ export class SessionRegistry {
     this.remotes = new RemoteSessions(() => this.#nextId++, () => { // ssh hosts
       if (this.#sessions.size === 0) options.onIdle?.(); // ssh hosts
     }); // ssh hosts
+  }
+
+  /**
+   * The colours a window last said it shows (any session's): a session
+   * started without a window (`domterm new`) answers colour queries with
+   * them until a window of its own says.
+   */
+  #lastColors: SessionOptions["colors"];
+
+  /** A window (not read-only) said it shows `colors`. */
+  noteColors(colors: NonNullable<SessionOptions["colors"]>): void {
+    const { foreground, background, cursor, palette } = colors;
+    this.#lastColors = { foreground, background, cursor, palette };
   }
 
   /** The local sessions by number (ended ones leave it). */
@@ -102,6 +117,7 @@ export class SessionRegistry {
       env: o.env,
       cwd: extra.cwd ?? o.cwd,
       name: extra.name,
+      colors: extra.colors ?? this.#lastColors,
       shellIntegration: o.shellIntegration,
       highWater: o.highWater,
       lowWater: o.lowWater,

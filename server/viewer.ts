@@ -13,7 +13,7 @@
  *
  * @module
  */
-import type { ServerMessage } from "../core/protocol.ts";
+import type { ColorsMessage, ServerMessage } from "../core/protocol.ts";
 
 /** The session's screen as JSON text at a stream offset (see `Session.snapshot`). */
 export interface SessionSnapshot {
@@ -70,6 +70,11 @@ export interface Window {
   rows: number;
   /** Left out of flow control: no output until it catches up, then a snapshot. */
   stale: boolean;
+  /**
+   * The colours it shows (its last `colors` message): the session's
+   * colour queries answer them while it is the active window.
+   */
+  colors?: Omit<ColorsMessage, "type">;
   /** The window said it is going away on purpose. */
   closing: boolean;
   /**

@@ -202,6 +202,10 @@ export class WindowConnection implements Viewer {
         : undefined,
     );
     this.#win = win;
+    if (m.colors !== undefined && !this.#readOnly) {
+      registry.noteColors(m.colors);
+      s.setColors(win, m.colors);
+    }
     windowAttached(s, win);
     this.message(registry.settings.message(s.id));
     if (this.#readOnly) {
@@ -225,7 +229,11 @@ export class WindowConnection implements Viewer {
       return found;
     }
     try {
-      return registry.create(undefined, { cols: m.cols, rows: m.rows });
+      // Its program's first colour query answers this window's colours.
+      const colors = this.#readOnly ? undefined : m.colors;
+      return registry.create(undefined, { cols: m.cols, rows: m.rows }, {
+        colors,
+      });
     } catch (e) {
       const message = (e as Error).message;
       log(message);
@@ -254,6 +262,9 @@ export class WindowConnection implements Viewer {
         return session.ack(win, m.bytes);
       case "focus":
         return session.focus(win);
+      case "colors":
+        this.#ctx.registry.noteColors(m);
+        return session.setColors(win, m);
       case "closing":
         return session.closing(win);
       case "detach":

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { DefaultColors } from "../core/emulator/colors.ts";
 import { MAX_SNAPSHOT_CHARS } from "./snapshot_cap.ts";
 import { EMULATOR_LOW, EmulatorBacklog } from "./emulator_backlog.ts";
 import type {
@@ -43,8 +44,8 @@ export class WorkerThreadEmulator implements EmulatorHost {
     });
     this.#id = id;
     this.#w = thread;
-    const { start, scrollback } = setup;
-    this.#post({ t: "new", id, start, scrollback });
+    const { start, scrollback, colors } = setup;
+    this.#post({ t: "new", id, start, scrollback, colors });
   }
 
   #post(m: ToEmulator): void {
@@ -105,6 +106,11 @@ export class WorkerThreadEmulator implements EmulatorHost {
 
   setCellSize(width: number, height: number): void {
     this.#post({ t: "cell", id: this.#id, width, height });
+  }
+
+  /** The default colours colour queries answer (in order with the output). */
+  setDefaultColors(colors: Partial<DefaultColors>): void {
+    this.#post({ t: "colors", id: this.#id, colors });
   }
 
   /** The emulator's snapshot after everything posted so far, as JSON text (null once closed). */
