@@ -35,6 +35,17 @@ export interface Action {
 /** The registry of the window's actions. */
 export class Actions {
   #byName = new Map<string, Action>();
+  /** Actions this window may not offer (a read-only share's). */
+  #withheld = new Set<string>();
+
+  /**
+   * Withhold these actions: no menu entry, no key (a read-only window must
+   * not offer to paste, clear, detach or close what it only watches; the
+   * server would drop what they send anyway).
+   */
+  withhold(names: Iterable<string>): void {
+    for (const n of names) this.#withheld.add(n);
+  }
 
   /** Adds or replaces the action of that name. */
   register(action: Action): void {
@@ -43,17 +54,19 @@ export class Actions {
 
   /** The action of that name, if any. */
   get(name: string): Action | undefined {
-    return this.#byName.get(name);
+    return this.#withheld.has(name) ? undefined : this.#byName.get(name);
   }
 
-  /** Every action, in the order first registered. */
+  /** Every action offered, in the order first registered. */
   list(): Action[] {
-    return [...this.#byName.values()];
+    return [...this.#byName.values()].filter((a) =>
+      !this.#withheld.has(a.name)
+    );
   }
 
   /** Runs the action of that name; false when there is none or it is disabled. */
   run(name: string): boolean {
-    const a = this.#byName.get(name);
+    const a = this.get(name);
     if (!a || (a.enabled && !a.enabled())) return false;
     void a.run();
     return true;

@@ -15,6 +15,17 @@ import { applyTheme } from "./apply_settings.ts";
 import { Keymap } from "./keymap.ts";
 import { Menu } from "./menu.ts";
 import { showReadOnlyBadge } from "./read_only_badge.ts";
+
+/** What a read-only share's window does not offer: it only watches. */
+const READ_ONLY_WITHHELD = [
+  "paste",
+  "clear-scrollback",
+  "settings",
+  "new-window",
+  "detach",
+  "close",
+  "input-mode",
+];
 import { copySelectionHtml, terminalSelection } from "./selection.ts";
 import { SettingsStore } from "./settings.ts";
 import { SettingsNotice } from "./settings_notice.ts";
@@ -229,6 +240,7 @@ export class DomtermWindow implements ViewHost {
 
   readOnly(message: string): void {
     showReadOnlyBadge(this.doc, message);
+    this.actions.withhold(READ_ONLY_WITHHELD);
   }
 
   serverSettings(msg: SettingsMessage): void {

@@ -110,10 +110,22 @@ Deno.test({
         "read-only",
       );
       await waitForRow(viewer, "logged-in-42");
-      assert(
-        !(await menuLabels(viewer)).includes("Log out\u2026"),
-        "a share has no login to end",
-      );
+      const labels = await menuLabels(viewer);
+      assert(!labels.includes("Log out\u2026"), "a share has no login to end");
+      // It only watches: nothing that would change the session is offered.
+      for (
+        const l of [
+          "Paste",
+          "Clear scrollback",
+          "Settings\u2026",
+          "Detach",
+          "Close",
+          "New window",
+        ]
+      ) {
+        assert(!labels.includes(l), `a read-only window offers ${l}`);
+      }
+      assert(labels.includes("Copy"), labels.join(", "));
 
       await viewer.click("#terminal");
       await viewer.keyboard.type("echo viewer-typed-$((1+1))");
