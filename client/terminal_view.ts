@@ -22,6 +22,7 @@ import { PredictiveEcho } from "./predict_view.ts";
 import { MouseHandler } from "./mouse.ts";
 import { Renderer } from "./renderer.ts";
 import { installCopyHandler } from "./selection.ts";
+import { installWordSelect } from "./word_select.ts";
 import { VisualBell } from "./bell.ts";
 import { ScrollControls } from "./scrollback.ts";
 import { Zoom } from "./zoom.ts";
@@ -146,6 +147,7 @@ export class TerminalView {
     const term = this.term;
     this.renderer = new Renderer(root, term);
     installCopyHandler(root); // soft-wrapped rows copy as one line
+    installWordSelect(root); // double-click: root@vm, a path, a URL
     this.bell = new VisualBell(root);
     this.shellUi = new ShellUi(
       term,
