@@ -99,7 +99,10 @@ function historyKeyOf(session: LineInputSession): string {
   const pgrp = session.pty.foregroundGroup();
   if (pgrp === null) return "default";
   try {
-    const env = Deno.readTextFileSync(`/proc/${pgrp}/environ`).split("\0");
+    const path = `/proc/${pgrp}/environ`;
+    // Read while the program is in exec(), it can be empty: once more then.
+    const text = Deno.readTextFileSync(path) || Deno.readTextFileSync(path);
+    const env = text.split("\0");
     const chosen = env.find((e) => e.startsWith(HISTORY_ENV));
     const key = chosen?.slice(HISTORY_ENV.length).trim();
     if (key) return key.slice(0, 100);
