@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { replaceSection, writeSection } from "./doc_section.ts";
 import { keyBindingsDoc } from "../client/key_table.ts";
 
 /** The markers around the generated table. */
@@ -14,24 +15,19 @@ export const END = "<!-- keys-table:end -->";
 
 /** `doc` with its table replaced by the current one. */
 export function withTable(doc: string): string {
-  const a = doc.indexOf(BEGIN), b = doc.indexOf(END);
-  if (a < 0 || b < a) {
-    throw new Error("docs/keyboard-mouse.md lacks the key table markers");
-  }
-  return doc.slice(0, a + BEGIN.length) + "\n\n" + keyBindingsDoc() + "\n\n" +
-    doc.slice(b);
+  return replaceSection(
+    doc,
+    BEGIN,
+    END,
+    "\n\n" + keyBindingsDoc() + "\n\n",
+    "docs/keyboard-mouse.md",
+  );
 }
 
 if (import.meta.main) {
-  const path = new URL("../docs/keyboard-mouse.md", import.meta.url);
-  const doc = await Deno.readTextFile(path);
-  const next = withTable(doc);
-  if (next !== doc) {
-    await Deno.writeTextFile(path, next);
-    // The table's layout is deno fmt's.
-    await new Deno.Command(Deno.execPath(), {
-      args: ["fmt", "-q", path.pathname],
-    }).output();
-  }
+  await writeSection(
+    new URL("../docs/keyboard-mouse.md", import.meta.url),
+    withTable,
+  );
   console.log("docs/keyboard-mouse.md updated");
 }
