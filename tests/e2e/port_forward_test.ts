@@ -8,6 +8,7 @@
 import { assertEquals, assertMatch } from "../assert.ts";
 import { spawnServer, waitForRow } from "./domterm.ts";
 import { launchChromium } from "./chromium.ts";
+import { rawUpgrade } from "../server/ws_client.ts";
 
 /** A TCP proxy on a free port to 127.0.0.1:`target`. */
 function proxy(target: number): { port: number; close(): void } {
@@ -43,26 +44,12 @@ function proxy(target: number): { port: number; close(): void } {
 }
 
 /** The status line of a raw WebSocket upgrade to `port` with these headers. */
-async function upgrade(
+function upgrade(
   port: number,
   host: string,
   origin: string | null,
 ): Promise<string> {
-  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-  const lines = [
-    "GET /ws HTTP/1.1",
-    `Host: ${host}`,
-    "Upgrade: websocket",
-    "Connection: Upgrade",
-    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
-    "Sec-WebSocket-Version: 13",
-  ];
-  if (origin) lines.push(`Origin: ${origin}`);
-  await conn.write(new TextEncoder().encode(lines.join("\r\n") + "\r\n\r\n"));
-  const buf = new Uint8Array(1024);
-  const n = await conn.read(buf);
-  conn.close();
-  return new TextDecoder().decode(buf.subarray(0, n ?? 0)).split("\r\n")[0];
+  return rawUpgrade(port, origin, host);
 }
 
 Deno.test("e2e port forward: the page works through a TCP proxy on another port; other origins and names are refused", async () => {

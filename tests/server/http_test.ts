@@ -6,7 +6,7 @@
 import { assert, assertEquals, assertMatch } from "../assert.ts";
 import { startServer } from "../../server/http.ts";
 import { CLOSE_BAD_KEY } from "../../core/protocol.ts";
-import { TestClient } from "./ws_client.ts";
+import { rawUpgrade, TestClient } from "./ws_client.ts";
 
 const ASSETS = {
   "/": { type: "text/html", body: "<!DOCTYPE html><title>t</title>" },
@@ -33,28 +33,6 @@ async function hello(c: TestClient, key: string, cols = 80, rows = 24) {
   await c.opened;
   c.send({ type: "hello", key, cols, rows });
   await c.until(() => c.messages.some((m) => m.type === "ready"), "ready");
-}
-
-/** Send a raw HTTP upgrade request and return the status line. */
-async function rawUpgrade(
-  port: number,
-  origin: string | null,
-): Promise<string> {
-  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-  const lines = [
-    "GET /ws HTTP/1.1",
-    `Host: 127.0.0.1:${port}`,
-    "Upgrade: websocket",
-    "Connection: Upgrade",
-    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
-    "Sec-WebSocket-Version: 13",
-  ];
-  if (origin) lines.push(`Origin: ${origin}`);
-  await conn.write(new TextEncoder().encode(lines.join("\r\n") + "\r\n\r\n"));
-  const buf = new Uint8Array(1024);
-  const n = await conn.read(buf);
-  conn.close();
-  return new TextDecoder().decode(buf.subarray(0, n ?? 0)).split("\r\n")[0];
 }
 
 Deno.test("server: serves the page with a restrictive CSP, 404 elsewhere", async () => {

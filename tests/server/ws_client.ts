@@ -108,3 +108,29 @@ export class TestClient {
     await this.closed;
   }
 }
+
+/**
+ * The status line the server answers a raw WebSocket upgrade to `port`
+ * with: sent to `host` (the Host header), with `origin` if not null.
+ */
+export async function rawUpgrade(
+  port: number,
+  origin: string | null,
+  host = `127.0.0.1:${port}`,
+): Promise<string> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  const lines = [
+    "GET /ws HTTP/1.1",
+    `Host: ${host}`,
+    "Upgrade: websocket",
+    "Connection: Upgrade",
+    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+    "Sec-WebSocket-Version: 13",
+  ];
+  if (origin) lines.push(`Origin: ${origin}`);
+  await conn.write(new TextEncoder().encode(lines.join("\r\n") + "\r\n\r\n"));
+  const buf = new Uint8Array(1024);
+  const n = await conn.read(buf);
+  conn.close();
+  return new TextDecoder().decode(buf.subarray(0, n ?? 0)).split("\r\n")[0];
+}
