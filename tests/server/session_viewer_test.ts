@@ -10,15 +10,20 @@ import { Session } from "../../server/session.ts";
 import type { Viewer, ViewerEnd } from "../../server/viewer.ts";
 import { encodeServerMessage } from "../../core/protocol.ts";
 
-Deno.test("session viewer: ready, snapshot, output, grid, exit and the end, in stream order", async () => {
-  const session = Session.start({
-    id: 1,
+/** Session `id` running `sh -c script` on an 80x24 PTY, no shell integration. */
+function shSession(id: number, script: string): Session {
+  return Session.start({
+    id,
     command: "/bin/sh",
-    args: ["-c", "read line; echo got-$line; exit 3"],
+    args: ["-c", script],
     cols: 80,
     rows: 24,
     shellIntegration: false,
   });
+}
+
+Deno.test("session viewer: ready, snapshot, output, grid, exit and the end, in stream order", async () => {
+  const session = shSession(1, "read line; echo got-$line; exit 3");
   const seen: string[] = [];
   let text = "";
   const decoder = new TextDecoder();
@@ -64,14 +69,7 @@ Deno.test("session viewer: ready, snapshot, output, grid, exit and the end, in s
 });
 
 Deno.test("session viewer: detachAll tells every viewer and ends it with 'detached'; the program goes on", async () => {
-  const session = Session.start({
-    id: 2,
-    command: "/bin/sh",
-    args: ["-c", "sleep 30"],
-    cols: 80,
-    rows: 24,
-    shellIntegration: false,
-  });
+  const session = shSession(2, "sleep 30");
   try {
     const log: string[][] = [[], []];
     const viewers = log.map((l): Viewer => ({
@@ -113,14 +111,7 @@ Deno.test("protocol: a snapshot frame is the message with the JSON text put in a
 });
 
 Deno.test("session viewer: a read-only viewer that never acks or pauses does not hold the program back", async () => {
-  const session = Session.start({
-    id: 3,
-    command: "/bin/sh",
-    args: ["-c", "seq 1 400000; echo seq-done"],
-    cols: 80,
-    rows: 24,
-    shellIntegration: false,
-  });
+  const session = shSession(3, "seq 1 400000; echo seq-done");
   const decoder = new TextDecoder();
   let ownerText = "";
   let watcherBytes = 0;
@@ -164,14 +155,7 @@ Deno.test("session viewer: a read-only viewer that never acks or pauses does not
 });
 
 Deno.test("session viewer: a session domterm ends says why in its exit message", async () => {
-  const session = Session.start({
-    id: 4,
-    command: "/bin/sh",
-    args: ["-c", "sleep 30"],
-    cols: 80,
-    rows: 24,
-    shellIntegration: false,
-  });
+  const session = shSession(4, "sleep 30");
   const exits: unknown[] = [];
   session.attach(
     {
