@@ -35,3 +35,24 @@ export async function assertRejects(
   nodeAssert.ok(err instanceof Error, "expected an error");
   nodeAssert.match((err as Error).message, re);
 }
+
+/**
+ * `fn` throws an instance of `type` (whose message includes `says`, when
+ * given); returns it.
+ */
+export function assertThrows<E extends Error>(
+  fn: () => unknown,
+  // deno-lint-ignore no-explicit-any
+  type: new (...args: any[]) => E,
+  says?: string,
+): E {
+  let err: unknown = null;
+  try {
+    fn();
+  } catch (e) {
+    err = e;
+  }
+  nodeAssert.ok(err instanceof type, `expected a ${type.name}, got ${err}`);
+  if (says !== undefined) nodeAssert.ok((err as E).message.includes(says));
+  return err as E;
+}
