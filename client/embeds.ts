@@ -231,7 +231,15 @@ export class EmbedPainter {
       return;
     }
     // Right to left, so an insertion does not move the columns still to do.
-    const items = (e.inline ?? []).map((item, i) => ({ item, i }))
+    const inline = e.inline ?? [];
+    // An empty line's row holds a <br> (client/render: it keeps the line in
+    // copied text); inline HTML drawn after it would start a second visual
+    // line, one row down, over the next row. The HTML is the line instead.
+    const only = row.firstChild;
+    if (
+      inline.length > 0 && only?.nodeName === "BR" && only === row.lastChild
+    ) only.remove();
+    const items = inline.map((item, i) => ({ item, i }))
       .sort((a, b) => b.item.x - a.item.x || b.i - a.i);
     for (const { item } of items) {
       const span = doc.createElement("span");

@@ -98,13 +98,41 @@ export class CursorPainter {
     if (wide) cls += " dt-cursor-wide";
     if ((a & A_BOLD) !== 0) cls += " dt-bold";
     if ((a & A_ITALIC) !== 0) cls += " dt-italic";
-    const state = `${cls}|${x}|${ch}`;
+    const shift = inlineShift(host, line.extras?.inline, x);
+    const state = `${cls}|${x}|${ch}|${shift}`;
     if (state !== this.#state) {
       this.#state = state;
       if (cur.className !== cls) cur.className = cls;
       cur.style.setProperty("--dt-cx", String(x));
+      cur.style.setProperty("--dt-cshift", `${shift}px`);
       cur.dataset.ch = ch === " " ? "" : ch;
     }
     if (cur.parentElement !== host) host.appendChild(cur);
   }
+}
+
+/**
+ * How far inline HTML drawn before column `x` of `row` pushes its cells
+ * right, in pixels: the widths of the row's inline embeds (in column
+ * order, as client/embeds.ts inserts them) anchored at or before `x`.
+ * Rows without inline embeds (nearly all) cost nothing; the others read
+ * layout once per frame the cursor is on them.
+ */
+function inlineShift(
+  row: HTMLElement,
+  inline: readonly { x: number }[] | undefined,
+  x: number,
+): number {
+  if (inline === undefined || inline.length === 0) return 0;
+  const before = inline.filter((e) => e.x <= x).length;
+  if (before === 0) return 0;
+  // The row's own embeds (not one inside another's HTML), in order.
+  const spans = Array.from(row.querySelectorAll(".dt-embed-inline")).filter(
+    (s) => s.parentElement?.closest(".dt-embed") === null,
+  );
+  let px = 0;
+  for (let i = 0; i < before && i < spans.length; i++) {
+    px += spans[i].getBoundingClientRect().width;
+  }
+  return Math.round(px * 100) / 100;
 }

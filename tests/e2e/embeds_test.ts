@@ -213,3 +213,57 @@ Deno.test("e2e embeds: OSC 721 replaces content that scrolled into the scrollbac
     later,
   );
 });
+
+Deno.test("e2e embeds: inline HTML alone on a line stays on its row; the cursor after inline HTML is drawn after it", async () => {
+  // `domterm html '<b>..</b>'` then a prompt on the next line: the line
+  // holds only the fragment. Then a line with a fragment, then text, and
+  // the cursor left after that text.
+  const out = `${OSC}72;<b class="alone">plain bold html</b>${BEL}\r\n` +
+    "next\r\n" +
+    `${OSC}72;<b class="lead">LEADING HTML</b>${BEL}$ `;
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/out`, out);
+  const t = await startDomterm(["sh", "-c", `cat '${dir}/out'; sleep 60`]);
+  try {
+    const page = t.page;
+    await waitForRow(page, "next", 20_000);
+    await page.waitForFunction(() =>
+      document.querySelector(".lead")?.closest(".dt-row")
+        ?.querySelector(".dt-cursor") != null
+    );
+    const r = await page.evaluate(() => {
+      const box = (e: Element | null | undefined) => e!.getBoundingClientRect();
+      const alone = document.querySelector(".alone")!;
+      const aloneRow = alone.closest(".dt-row")!;
+      const nextRow = Array.from(document.querySelectorAll("#terminal .dt-row"))
+        .find((r) => (r.textContent ?? "").trim() === "next")!;
+      const lead = document.querySelector(".lead")!;
+      const cursor = lead.closest(".dt-row")!.querySelector(".dt-cursor")!;
+      return {
+        aloneTop: box(alone).top,
+        aloneRowTop: box(aloneRow).top,
+        aloneRowHeight: box(aloneRow).height,
+        nextTop: box(nextRow).top,
+        firstChild: aloneRow.firstChild?.nodeName,
+        leadRight: box(lead).right,
+        cursorLeft: box(cursor).left,
+        cellWidth: box(cursor).width,
+      };
+    });
+    // On its own row (no <br> before it pushing it onto the next one).
+    assert(r.firstChild !== "BR", `the row starts with ${r.firstChild}`);
+    assert(
+      Math.abs(r.aloneTop - r.aloneRowTop) < 4,
+      `the fragment's top ${r.aloneTop} is not its row's ${r.aloneRowTop}`,
+    );
+    assert(r.nextTop >= r.aloneRowTop + r.aloneRowHeight - 1, "rows overlap");
+    // The cursor is after "$ ", which is after the fragment.
+    assert(
+      r.cursorLeft >= r.leadRight + 1.5 * r.cellWidth,
+      `cursor at ${r.cursorLeft}, fragment ends at ${r.leadRight}`,
+    );
+  } finally {
+    await t.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
