@@ -64,6 +64,11 @@ export class Renderer {
   #alt: RowGrid;
   #frames: FrameScheduler;
   #scroll: ScrollFollow;
+  /**
+   * The rows the viewport has room for, as the ResizeObserver last saw it
+   * (no layout read per frame); Infinity before it has.
+   */
+  #viewRows = Infinity;
   #palette: PaletteSync;
   #screenFit = new ScreenFit();
   #altShown = false;
@@ -175,7 +180,15 @@ export class Renderer {
     if (typeof ResizeObserver !== "undefined") {
       // A resized viewport that was following stays at the bottom. Layout
       // is fresh when observers run, so no render is needed for this.
-      this.#resizeObserver = new ResizeObserver(() => {
+      this.#resizeObserver = new ResizeObserver((entries) => {
+        if (entries.some((e) => e.target === this.#viewport)) {
+          const rows = this.fit().rows;
+          if (rows !== this.#viewRows) {
+            this.#viewRows = rows;
+            this.#needFit = true;
+            this.schedule();
+          }
+        }
         if (this.#scroll.follow && !this.#altShown) {
           this.#viewport.scrollTop = this.#viewport.scrollHeight;
         }
@@ -289,6 +302,7 @@ export class Renderer {
         rows,
         this.term.cursorY,
         () => this.#cells.cell?.height ?? this.measureCell().height,
+        this.#viewRows,
       );
       changed ||= fitted;
       reshaped ||= fitted;

@@ -1,7 +1,9 @@
 /**
- * Fitting a screen that holds a block embed into the window: blank rows at
- * the bottom of the screen are hidden to give back the height a tall
- * embed takes.
+ * Fitting a screen into the window: blank rows at the bottom of the screen
+ * are hidden to give back the height a tall block embed takes, or the
+ * height the screen has beyond a window smaller than the session's grid
+ * (the grid follows the window last used; another window, or a read-only
+ * viewer, may be smaller).
  *
  * @module
  */
@@ -23,9 +25,12 @@ export class ScreenFit {
    * screen, below the cursor (row `cursorY`) and the last drawn row, give
    * that height back: they are hidden (`data-dt-collapsed`) until
    * something is drawn on them or the cursor gets there. Only when no
-   * blank rows are left does the screen grow past the window. Reads
-   * layout, and only with a block on the screen (`cellHeight` is asked
-   * then). Returns true if rows were hidden or shown.
+   * blank rows are left does the screen grow past the window. A window
+   * with room for fewer rows than the screen has (`fitRows`) hides blank
+   * rows the same way: else following the output showed the screen's
+   * empty bottom and not the cursor. Reads layout, and only with a block
+   * on the screen (`cellHeight` is asked then). Returns true if rows were
+   * hidden or shown.
    */
   fit(
     grid: RowGrid,
@@ -33,6 +38,7 @@ export class ScreenFit {
     rows: number,
     cursorY: number,
     cellHeight: () => number,
+    fitRows = Infinity,
   ): boolean {
     const start = Math.max(0, buf.length - rows);
     const end = Math.min(buf.length, grid.els.length);
@@ -42,9 +48,10 @@ export class ScreenFit {
       if (el && grid.lines[k]?.extras?.block !== undefined) tall.push(el);
     }
     const hide: HTMLElement[] = [];
-    if (tall.length > 0) {
+    const over = Math.max(0, rows - fitRows);
+    if (tall.length > 0 || over > 0) {
       const cellH = cellHeight();
-      let extra = 0;
+      let extra = over * cellH;
       for (const el of tall) {
         extra += Math.max(0, el.getBoundingClientRect().height - cellH);
       }
