@@ -13,6 +13,7 @@
  * @module
  */
 import { INPUT_MODE_NAMES, type LineInput } from "./line_input.ts";
+import type { SearchState } from "../core/line_editor/editor.ts";
 
 /** What the view needs from the page. */
 export interface LineEditorViewOptions {
@@ -90,6 +91,8 @@ export class LineEditorView {
     }
     this.#place();
     const parts: Node[] = [];
+    const search = local ? li.editor.search : null;
+    if (search) parts.push(searchPrompt(search));
     const span = (s: string, start: number, cls?: string) => {
       if (s === "") return;
       const el = document.createElement("span");
@@ -205,4 +208,21 @@ export class LineEditorView {
     const i = this.#indexAt(e.clientX, e.clientY);
     if (i !== null) this.input.setCaret(i, true);
   };
+}
+
+/**
+ * The incremental search's prompt, as readline shows it, before the line
+ * it found: "(reverse-i-search)`query': ", "(failed reverse-i-search)..."
+ * when nothing matches, "forward" for Ctrl-S.
+ */
+function searchPrompt(s: SearchState): HTMLElement {
+  const el = document.createElement("span");
+  el.className = s.failed
+    ? "dt-edit-search dt-edit-search-failed"
+    : "dt-edit-search";
+  const dir = s.backward ? "reverse" : "forward";
+  el.textContent = `(${
+    s.failed ? "failed " : ""
+  }${dir}-i-search)\`${s.query}': `;
+  return el;
 }

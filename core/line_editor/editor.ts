@@ -50,6 +50,8 @@ export interface SearchState {
   backward: boolean;
   /** The history index of the current match, or -1 when nothing matches. */
   match: number;
+  /** The query as it is now matches no entry (readline's "failed" search). */
+  failed: boolean;
   /** The line being edited when the search started (Ctrl-G restores it). */
   saved: string;
   savedCaret: number;
@@ -499,6 +501,7 @@ export class LineEditor {
       query: "",
       backward,
       match: -1,
+      failed: false,
       saved: this.text,
       savedCaret: this.caret,
     };
@@ -507,8 +510,10 @@ export class LineEditor {
   /** Finds the query at or beyond history index `from` in the search's direction. */
   #searchFrom(from: number): void {
     const s = this.search!;
+    s.failed = false;
     if (s.query === "") return;
     const found = findInHistory(this.history, s.query, from, s.backward);
+    s.failed = found < 0;
     if (found >= 0) {
       s.match = found;
       this.historyIndex = found;
@@ -538,6 +543,7 @@ export class LineEditor {
         s.query = s.query.slice(0, -1);
         if (s.query === "") {
           s.match = -1;
+          s.failed = false;
         } else {
           this.#searchFrom(s.backward ? this.history.length - 1 : 0);
         }

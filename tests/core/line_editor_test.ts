@@ -381,3 +381,28 @@ Deno.test("CSI 80 ; N u asks for an input mode; other numbers do not", () => {
     ],
   );
 });
+
+Deno.test("line editor: incremental search says when the query matches nothing", () => {
+  const ed = setup({ name: "", history: ["cat a", "ls"], input: "", want: "" });
+  const state = () => {
+    const s = ed.search;
+    return s && { query: s.query, failed: s.failed, backward: s.backward };
+  };
+  const keys = (input: string) => {
+    for (const k of splitKeys(input)) ed.key(k);
+  };
+  keys("\x12");
+  assertEquals(state(), { query: "", failed: false, backward: true });
+  keys("ca");
+  assertEquals(state(), { query: "ca", failed: false, backward: true });
+  keys("z");
+  // Nothing matches "caz": the last match stays, the search says failed.
+  assertEquals(state(), { query: "caz", failed: true, backward: true });
+  assertEquals(show(ed), "|cat a");
+  keys("\x7f");
+  assertEquals(state(), { query: "ca", failed: false, backward: true });
+  keys("\x7f\x7f");
+  assertEquals(state(), { query: "", failed: false, backward: true });
+  keys("\x07");
+  assertEquals(state(), null);
+});

@@ -46,7 +46,11 @@ async function waitForEditLine(page: Page, want: string): Promise<void> {
     await page.waitForFunction(
       (w) => {
         const el = document.querySelector<HTMLElement>(".dt-edit-line");
-        return el !== null && !el.hidden && el.textContent === w;
+        // The line itself: not the search prompt before it.
+        const text = Array.from(el?.children ?? [])
+          .filter((c) => !c.classList.contains("dt-edit-search"))
+          .map((c) => c.textContent).join("");
+        return el !== null && !el.hidden && text === w;
       },
       want,
       { timeout: 10_000 },
@@ -233,16 +237,47 @@ Deno.test("e2e line editor: history recall with Up in a python REPL-like loop", 
     await page.keyboard.type("d");
     await page.keyboard.press("Enter");
     await waitForRow(page, "dcba");
-    // Ctrl-R finds an older line by a part of it.
+    // Ctrl-R finds an older line by a part of it, saying so as readline
+    // does, with the caret on the match; a query that matches nothing
+    // says "failed".
     await page.keyboard.press("Control+r");
+    await page.waitForSelector(".dt-edit-search");
+    assertEquals(
+      await page.textContent(".dt-edit-search"),
+      "(reverse-i-search)`': ",
+    );
     await page.keyboard.type("yz");
     await waitForEditLine(page, "xyz");
+    assertEquals(
+      await page.textContent(".dt-edit-search"),
+      "(reverse-i-search)`yz': ",
+    );
+    const caretAt = () =>
+      page.evaluate(() => {
+        const caret = document.querySelector(".dt-edit-caret")!;
+        const search = document.querySelector(".dt-edit-search")!;
+        return {
+          start: Number((caret as HTMLElement).dataset.start),
+          afterPrompt: caret.getBoundingClientRect().left >=
+            search.getBoundingClientRect().right - 1,
+        };
+      });
+    assertEquals(await caretAt(), { start: 1, afterPrompt: true });
+    await page.keyboard.type("q");
+    await page.waitForSelector(".dt-edit-search-failed");
+    assertEquals(
+      await page.textContent(".dt-edit-search"),
+      "(failed reverse-i-search)`yzq': ",
+    );
+    await page.keyboard.press("Backspace");
+    await page.waitForSelector(".dt-edit-search:not(.dt-edit-search-failed)");
     await page.keyboard.press("Enter");
     await page.waitForFunction(() =>
       Array.from(document.querySelectorAll("#terminal .dt-row")).filter((r) =>
         (r.textContent ?? "").trimEnd() === "zyx"
       ).length === 2
     );
+    assertEquals(await page.$(".dt-edit-search"), null);
   });
 });
 
