@@ -96,7 +96,11 @@ export class Menu {
 
   /** Fits the button to the strip right of the grid (after a resize or refit). */
   placeButton(): void {
-    const gap = Math.floor(this.#options.gapRight());
+    // Left of the viewport's scrollbar, not over its arrow.
+    const vp = this.#root.querySelector<HTMLElement>(".dt-viewport");
+    const bar = vp ? Math.max(0, vp.offsetWidth - vp.clientWidth) : 0;
+    const gap = Math.floor(this.#options.gapRight()) - bar;
+    this.#button.style.right = `${bar}px`;
     this.#button.style.width = `${Math.max(BUTTON_MIN_WIDTH, gap)}px`;
   }
 

@@ -360,3 +360,41 @@ Deno.test("e2e menu: Select all, Clear scrollback (the session's history, not ju
     await run.close();
   }
 });
+
+Deno.test("e2e menu: in a window 500px tall the whole menu shows; its button is left of the scrollbar", async () => {
+  const t = await startDomterm(["bash", "--norc", "-i"], {
+    env: { PS1: "$ " },
+    viewport: { width: 700, height: 500 },
+  });
+  try {
+    await waitForRow(t.page, "$", 20_000);
+    await t.page.keyboard.type("seq 100\n");
+    await waitForRow(t.page, "100");
+    await t.page.click("#terminal", {
+      button: "right",
+      position: { x: 300, y: 400 },
+    });
+    await t.page.waitForSelector(".dt-menu");
+    const r = await t.page.evaluate(() => {
+      const m = document.querySelector<HTMLElement>(".dt-menu")!;
+      const box = m.getBoundingClientRect();
+      const vp = document.querySelector<HTMLElement>(".dt-viewport")!;
+      const btn = document.querySelector(".dt-menu-button")!
+        .getBoundingClientRect();
+      return {
+        scrolls: m.scrollHeight > m.clientHeight + 1,
+        top: box.top,
+        bottom: box.bottom,
+        inner: innerHeight,
+        buttonRight: btn.right,
+        scrollbarLeft: vp.getBoundingClientRect().left + vp.clientLeft +
+          vp.clientWidth,
+      };
+    });
+    assert(!r.scrolls, "the menu scrolls: some entries are cut off");
+    assert(r.top >= 0 && r.bottom <= r.inner, JSON.stringify(r));
+    assert(r.buttonRight <= r.scrollbarLeft + 0.5, JSON.stringify(r));
+  } finally {
+    await t.close();
+  }
+});
