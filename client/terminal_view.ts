@@ -38,6 +38,9 @@ import { applyLook } from "./apply_settings.ts";
 import { StatusLine } from "./status_line.ts";
 import { shownColors } from "./theme_colors.ts";
 
+/** How long a notice (a link that could not be opened) stays shown. */
+const NOTICE_MS = 6000;
+
 /** What a view asks of the window it is in. */
 export interface ViewHost {
   /** The window's settings (OSC 88 sets this window's own). */
@@ -429,6 +432,9 @@ export class TerminalView {
       case "error":
         this.status.show(msg.message, true);
         break;
+      case "notice":
+        this.#notice(msg.message);
+        break;
       case "edit":
         this.predict.clear();
         lineInput.onEdit(msg);
@@ -452,6 +458,15 @@ export class TerminalView {
         this.#host.serverSettings(msg);
         break;
     }
+  }
+
+  /** Shows `message` for {@link NOTICE_MS}, unless something replaced it. */
+  #notice(message: string): void {
+    const status = this.status;
+    status.show(message, true);
+    setTimeout(() => {
+      if (!this.#ended && status.text === message) status.hide();
+    }, NOTICE_MS);
   }
 
   #loadSnapshot(snapshot: TerminalSnapshot, droppedLines?: number): void {

@@ -382,6 +382,15 @@ export interface ErrorMessage {
 }
 
 /**
+ * Server -> client: something the user should know that ends nothing (a
+ * link the opener could not open); shown for a while.
+ */
+export interface NoticeMessage {
+  type: "notice";
+  message: string;
+}
+
+/**
  * Server -> client: edit this key locally (it was not written to the PTY):
  * the terminal is canonical, or an earlier key was handed back. Carries the
  * terminal's state for the editor: `echo` (false when the terminal is
@@ -463,6 +472,7 @@ export type ServerMessage =
   | DetachedMessage
   | ExitMessage
   | ErrorMessage
+  | NoticeMessage
   | EditMessage
   | RawMessage
   | InputModeMessage

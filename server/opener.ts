@@ -24,8 +24,13 @@ export interface OpenerOptions {
   cwd?: string;
   /** System opener command (default: $DOMTERM_OPENER, else xdg-open/open). */
   systemOpener?: string;
-  /** Where to report what was ignored or failed. */
+  /** Where to report what was ignored or failed (the server's log). */
   log: (message: string) => void;
+  /**
+   * The window that asked, told the same in a sentence (an app-mode
+   * window's user never sees the server's log).
+   */
+  tell?: (message: string) => void;
   /** This machine's name, as file URLs carry it (default: the system's). */
   hostname?: string;
 }
@@ -181,6 +186,7 @@ export async function openLink(
   const plan = planOpen(msg, options);
   if ("ignored" in plan) {
     options.log(`open: ignored: ${plan.ignored}`);
+    options.tell?.(`Not opened: ${plan.ignored}`);
     return null;
   }
   const [cmd, ...args] = plan.argv;
@@ -193,10 +199,14 @@ export async function openLink(
       stderr: "inherit",
     }).spawn();
     const { code } = await child.status;
-    if (code !== 0) options.log(`open: ${cmd} exited with ${code}`);
+    if (code !== 0) {
+      options.log(`open: ${cmd} exited with ${code}`);
+      options.tell?.(`Could not open it: ${cmd} failed (exit status ${code})`);
+    }
     return code;
   } catch (e) {
     options.log(`open: cannot run ${cmd}: ${(e as Error).message}`);
+    options.tell?.(`Could not open it: cannot run ${cmd}`);
     return null;
   }
 }

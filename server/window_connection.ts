@@ -291,6 +291,7 @@ export class WindowConnection implements Viewer {
           fileOpener: this.#ctx.fileOpener(),
           cwd: processCwd(session.pid),
           log: this.#ctx.log,
+          tell: (message) => this.message({ type: "notice", message }),
         });
         return;
     }

@@ -242,3 +242,33 @@ Deno.test("e2e links: hover underlines, Ctrl+click opens through the server's op
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("e2e links: an opener that fails says so in the window", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir());
+  const opener = `${dir}/failing-opener`;
+  await Deno.writeTextFile(opener, "#!/bin/sh\nexit 3\n");
+  await Deno.chmod(opener, 0o755);
+  const t = await startDomterm([
+    "sh",
+    "-c",
+    "echo 'go https://example.org/x now'; echo OPEN-READY; sleep 60",
+  ], { env: { DOMTERM_OPENER: opener } });
+  try {
+    const page = t.page;
+    await waitForRow(page, "OPEN-READY");
+    const p = await cellPoint(page, "go https", 5);
+    await page.keyboard.down("Control");
+    await page.mouse.click(p.x, p.y);
+    await page.keyboard.up("Control");
+    await page.waitForFunction(
+      () => document.querySelector<HTMLElement>(".dt-status:not([hidden])"),
+    );
+    assertEquals(
+      await page.textContent(".dt-status"),
+      `Could not open it: ${opener} failed (exit status 3)`,
+    );
+  } finally {
+    await t.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
