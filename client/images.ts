@@ -196,6 +196,16 @@ export function renderImage(
     box.append(notice(doc, `image of type ${image.mime} not shown`));
     return box;
   }
+  // Refuse by the size its header declares, before the browser decodes it
+  // (a small file can declare 30000x30000: decoding that takes seconds and
+  // gigabytes, and some decoders then fail without an error event).
+  const declared = (image.pixelWidth ?? 0) * (image.pixelHeight ?? 0);
+  if (declared > MAX_IMAGE_PIXELS) {
+    box.append(
+      notice(doc, tooLargeText(image.pixelWidth!, image.pixelHeight!)),
+    );
+    return box;
+  }
   const img = doc.createElement("img");
   img.className = "dt-img";
   img.alt = image.name;
@@ -209,10 +219,7 @@ export function renderImage(
   img.addEventListener("load", () => {
     if (img.naturalWidth * img.naturalHeight > MAX_IMAGE_PIXELS) {
       img.replaceWith(
-        notice(
-          doc,
-          `image of ${img.naturalWidth}x${img.naturalHeight} pixels not shown`,
-        ),
+        notice(doc, tooLargeText(img.naturalWidth, img.naturalHeight)),
       );
     }
     onSize();
@@ -224,4 +231,11 @@ export function renderImage(
   img.src = `data:${image.mime};base64,${image.data}`;
   box.append(img);
   return box;
+}
+
+/** The notice of a raster image over {@link MAX_IMAGE_PIXELS}. */
+function tooLargeText(width: number, height: number): string {
+  return `image of ${width}x${height} pixels not shown (larger than ${
+    MAX_IMAGE_PIXELS / 1e6
+  } megapixels)`;
 }

@@ -210,3 +210,74 @@ Deno.test("e2e images: a small sixel that draws a billion pixels is refused at o
     await t.close();
   }
 });
+
+/** The first bytes of an image whose header declares `w` x `h` pixels. */
+function hugeHeader(type: "png" | "gif" | "jpeg", w: number, h: number) {
+  const out = new Uint8Array(2048);
+  const v = new DataView(out.buffer);
+  if (type === "png") {
+    out.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    v.setUint32(8, 13); // IHDR length
+    out.set([0x49, 0x48, 0x44, 0x52], 12);
+    v.setUint32(16, w);
+    v.setUint32(20, h);
+    out.set([8, 6, 0, 0, 0], 24); // 8-bit RGBA
+  } else if (type === "gif") {
+    out.set(new TextEncoder().encode("GIF89a"));
+    v.setUint16(6, w, true);
+    v.setUint16(8, h, true);
+  } else {
+    // SOI, then a baseline frame header (SOF0): length 17, 8 bits, size.
+    out.set([0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 0x08]);
+    v.setUint16(7, h);
+    v.setUint16(9, w);
+    out.set([3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1], 11);
+  }
+  return out;
+}
+
+Deno.test("e2e images: raster images over 50 megapixels say so; an HTML <img> 30000 pixels square is capped to the terminal's width", async () => {
+  const dir = await Deno.makeTempDir();
+  const file = (b: Uint8Array) =>
+    `\x1b]1337;File=inline=1:${btoa(String.fromCharCode(...b))}\x07\r\n`;
+  await Deno.writeTextFile(
+    `${dir}/out`,
+    file(hugeHeader("png", 30000, 30000)) +
+      file(hugeHeader("gif", 65535, 65535)) +
+      file(hugeHeader("jpeg", 65500, 65500)) +
+      `\x1b]72;<img class="big" width="30000" height="30000" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">\x07\r\nIMG-DONE\r\n`,
+  );
+  const t = await startDomterm(["sh", "-c", `cat '${dir}/out'; exec cat`]);
+  try {
+    await waitForRow(t.page, "IMG-DONE", 30_000);
+    await t.page.waitForFunction(
+      () => document.querySelectorAll(".dt-image-error").length === 3,
+      undefined,
+      { timeout: 5000 },
+    );
+    const notices = await t.page.evaluate(() =>
+      Array.from(document.querySelectorAll(".dt-image-error")).map((e) =>
+        e.textContent ?? ""
+      )
+    );
+    for (
+      const [i, size] of ["30000x30000", "65535x65535", "65500x65500"].entries()
+    ) {
+      assert(
+        notices[i]?.includes(size) && /not shown/.test(notices[i]),
+        `notice ${i}: ${notices[i]}`,
+      );
+    }
+    const big = await t.page.evaluate(() => {
+      const r = document.querySelector(".big")!.getBoundingClientRect();
+      return { w: r.width, h: r.height, inner: innerWidth };
+    });
+    assert(
+      big.w <= big.inner && big.h <= big.inner,
+      `the <img> is ${big.w}x${big.h}`,
+    );
+  } finally {
+    await t.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
