@@ -12,8 +12,9 @@
  * and replaced.
  *
  * The protocol: one JSON request per connection, one line, answered by one
- * JSON line. Requests: `{op: "list"}`, `{op: "new", command?, cwd?,
- * name?}`, `{op: "attach", session}`, `{op: "kill", session}`, `{op:
+ * JSON line. Requests: `{op: "list"}` (sessions and windows), `{op:
+ * "new", command?, cwd?, name?, pane?}`, `{op: "attach", session?,
+ * window?, pane?}` (`pane`: into a pane of a window), `{op: "kill", session}`, `{op:
  * "detach", session}`, `{op: "kill-server"}`, `{op: "info"}`, `{op: "share",
  * session, readOnly}` (a URL with a token for that session). Every answer
  * has `ok`; a failed one has `error`.
