@@ -205,6 +205,20 @@ const MOVES: [
     "col(s[1*]/s[2*])",
   ],
   [
+    "a tab onto its own area's edge: its stack splits",
+    [["tab", 1, 2]],
+    2,
+    (l) => ({ kind: "side", pane: paneOf(l, 2), side: "right" }),
+    "row(s[1*]|s[2*])",
+  ],
+  [
+    "onto the edge of a stack whose neighbour goes",
+    [["split", 1, 2, "right"], ["split", 2, 3, "below"], ["tab", 3, 4]],
+    1,
+    (l) => ({ kind: "side", pane: paneOf(l, 4), side: "left" }),
+    "col(s[2*]/row(s[1*]|s[3,4*]))",
+  ],
+  [
     "the only pane of a stack onto its own edge: nothing changes",
     [["split", 1, 2, "right"]],
     2,
