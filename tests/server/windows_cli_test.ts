@@ -154,6 +154,27 @@ Deno.test("window commands: new --tab/--pane and attach --pane act on this windo
       if (/\n\d+\s+-\s+0 \(/.test(l)) break;
       await new Promise((r) => setTimeout(r, 100));
     }
+    // A pane for a window no page shows: its URL (or its browser) opens it;
+    // a browser that fails ends the session made for it.
+    const panesNow = async () =>
+      JSON.parse((await run(["list", "--json"])).stdout).flatMap((
+        x: { panes: unknown[] },
+      ) => x.panes).length;
+    const before = await panesNow();
+    const failing = await run([
+      "new",
+      "--tab",
+      "--window",
+      String(win),
+      "--browser",
+      "/bin/false",
+    ]);
+    assertEquals(failing.code, 1, failing.stderr);
+    assertMatch(failing.stderr, /session \d+ was ended/);
+    for (let i = 0; i < 50 && await panesNow() !== before; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assertEquals(await panesNow(), before);
     const back = await run(["attach", "--no-browser"]);
     assertEquals(back.code, 0, back.stderr);
     const backUrl = new URL(back.stdout.trim());
@@ -161,7 +182,11 @@ Deno.test("window commands: new --tab/--pane and attach --pane act on this windo
     const bySession = await run(["attach", String(first), "--no-browser"]);
     assertEquals(bySession.stdout, back.stdout);
     c = await page(server.url, win, null);
-    assertEquals(lastLayout(c).layout, layout);
+    // The same layout (the pane that came and went used up an id).
+    assertEquals({ ...lastLayout(c).layout, nextId: 0 }, {
+      ...layout,
+      nextId: 0,
+    });
   } finally {
     await c?.close();
     await run(["kill-server"]);
