@@ -108,6 +108,13 @@ export type ControlRequest =
     pane?: PaneTarget;
   }
   | { op: "kill"; session: number | string }
+  /** Window `window` (else the one showing session `from`) is called `name`. */
+  | {
+    op: "name-window";
+    name: string;
+    window?: number | string;
+    from?: number;
+  }
   | { op: "detach"; session: number | string }
   | { op: "snapshot"; session: number | string }
   | { op: "input-mode"; session: number | string; mode: InputMode }
@@ -358,6 +365,15 @@ export function parseRequest(text: string): ControlRequest | string {
       };
     case "attach":
       return parseAttach(o, ref);
+    case "name-window": {
+      if (typeof o.name !== "string" || !WINDOW_NAME.test(o.name)) {
+        return "name-window: a name is 1-64 letters, digits, '_', '.' or '-', not all digits";
+      }
+      const target = parsePaneTarget({ ...o, where: "tab" });
+      if (typeof target === "string") return `name-window: ${target}`;
+      const { where: _, ...at } = target;
+      return { op: "name-window", name: o.name, ...at };
+    }
     case "kill":
     case "detach":
     case "snapshot":
@@ -369,6 +385,9 @@ export function parseRequest(text: string): ControlRequest | string {
       return `unknown op ${JSON.stringify(o.op)}`.slice(0, 100);
   }
 }
+
+/** A window's name: not all digits (those name windows by number). */
+const WINDOW_NAME = /^(?!\d+$)[\w.-]{1,64}$/;
 
 function parsePaneTarget(v: unknown): PaneTarget | string {
   const o = v as Record<string, unknown>;

@@ -16,7 +16,7 @@ import type { Session } from "./session.ts";
 import { VERSION } from "./version.ts";
 import { setSessionInputMode } from "./line_input.ts";
 import { remoteControl } from "./ssh/control.ts"; // ssh hosts
-import { attachWindow, placeInWindow } from "./windows/control.ts";
+import { attachWindow, nameWindow, placeInWindow } from "./windows/control.ts";
 
 /** The page URL that attaches to `session`. */
 export function attachUrl(server: DomtermServer, session: number): string {
@@ -111,6 +111,8 @@ export function sessionControl(
         }
         case "attach":
           return attach(server, req);
+        case "name-window":
+          return nameWindow(server.windows, req);
         case "kill": {
           const s = find(server, req.session);
           if (!s) {

@@ -303,6 +303,16 @@ const COMMAND_TABLE = [
     rest: "command...",
   },
   {
+    name: "name-window",
+    group: "sessions",
+    summary: "name the window this runs in (or --window's), for --window NAME",
+    options: [windowOption],
+    operands: [{
+      name: "NAME",
+      missing: "name-window needs a name",
+    }],
+  },
+  {
     name: "detach",
     group: "sessions",
     summary:

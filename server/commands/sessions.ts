@@ -238,6 +238,19 @@ export async function newSession(a: ParsedArgs): Promise<number> {
   return await showWindow(a, res, true);
 }
 
+/** `domterm name-window [--window W] NAME`: default, the window this runs in. */
+export async function nameWindow(a: ParsedArgs): Promise<number> {
+  const window = text(a, "window");
+  const from = ownSession();
+  await ask({
+    op: "name-window",
+    name: a.operands[0],
+    ...(window !== undefined ? { window: refOf(window) } : {}),
+    ...(from !== null ? { from } : {}),
+  });
+  return 0;
+}
+
 /** `domterm kill N|name`. */
 export async function kill(a: ParsedArgs): Promise<number> {
   await ask({ op: "kill", session: ref(a.operands[0], "a number or a name") });

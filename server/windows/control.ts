@@ -8,7 +8,11 @@
  *
  * @module
  */
-import type { ControlResponse, PaneTarget } from "../control.ts";
+import type {
+  ControlRequest,
+  ControlResponse,
+  PaneTarget,
+} from "../control.ts";
 import { addPane, type PaneContent } from "./ops.ts";
 import type { WindowRegistry } from "./registry.ts";
 import type { TopWindow } from "./top_window.ts";
@@ -32,6 +36,21 @@ function targetWindow(
   }
   return windows.windowOf(target.from) ??
     `no window shows session ${target.from}: name one with --window W`;
+}
+
+/** `domterm name-window`: the window (this one, or `--window`'s) gets a name. */
+export function nameWindow(
+  windows: WindowRegistry,
+  req: Extract<ControlRequest, { op: "name-window" }>,
+): ControlResponse {
+  const win = targetWindow(windows, { where: "tab", ...req });
+  if (typeof win === "string") return { ok: false, error: win };
+  const other = windows.find(req.name);
+  if (other && other !== win) {
+    return { ok: false, error: `window ${other.id} is named ${req.name}` };
+  }
+  windows.rename(win, req.name);
+  return { ok: true, window: win.id };
 }
 
 /** The answer for a pane added to `win` (its URL, in case no page shows it). */

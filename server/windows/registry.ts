@@ -153,6 +153,12 @@ export class WindowRegistry {
     this.onChange?.();
   }
 
+  /** `win` is called `name` (null: no name). */
+  rename(win: TopWindow, name: string | null): void {
+    win.name = name;
+    this.onChange?.();
+  }
+
   /** Session `id` ended: its panes leave every layout. */
   sessionEnded(id: number): void {
     for (const w of this.showing(id)) {

@@ -120,6 +120,15 @@ Deno.test("window commands: new --tab/--pane and attach --pane act on this windo
     const byWindow = await run(["new", "--tab", "--window", String(win)]);
     assertEquals(byWindow.code, 0, byWindow.stderr);
     await count(5);
+    // Named from inside it, then found by that name.
+    const named = await run(["name-window", "main"], first);
+    assertEquals(named.code, 0, named.stderr);
+    const byName = await run(["new", "--tab", "--window", "main"]);
+    assertEquals(byName.code, 0, byName.stderr);
+    await count(6);
+    const digits = await run(["name-window", "--window", "main", "12"]);
+    assertEquals(digits.code, 1);
+    assertMatch(digits.stderr, /not all digits/);
     const nowhere = await run(["new", "--tab"]);
     assertEquals(nowhere.code, 1);
     assertMatch(nowhere.stderr, /not run inside a domterm window/);
@@ -131,6 +140,7 @@ Deno.test("window commands: new --tab/--pane and attach --pane act on this windo
       table.stdout,
       /\nWINDOW\s+NAME\s+PAGES\s+PANE\s+SESSION\s+TAB\n/,
     );
+    assertMatch(table.stdout, new RegExp(`\n${win}\\s+main\\s+1\\s`));
     const layout = lastLayout(c).layout;
     for (const p of panes(layout)) {
       assertMatch(
