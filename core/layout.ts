@@ -180,12 +180,17 @@ export type Drop =
 export function movePane(layout: Layout, id: number, drop: Drop): Layout {
   const out = structuredClone(layout);
   const from = mustFind(out, id);
-  // The stack whose edge it is dropped on: found before the pane leaves,
-  // since that pane may be the one moved (a tab dragged to its own area's
-  // edge).
-  const sideOf = drop.kind === "side" ? mustFind(out, drop.pane).stack : null;
-  // Its own stack's edge, when it is alone there: nothing would change.
-  if (sideOf === from.stack && from.stack.panes.length === 1) return out;
+  let sideStack: Stack | undefined;
+  if (drop.kind === "side") {
+    const target = mustFind(out, drop.pane);
+    // Its own stack's edge, when it is alone there: nothing would change.
+    if (target.stack === from.stack && from.stack.panes.length === 1) {
+      return out;
+    }
+    // The stack, not the pane: the pane named may be the one that moves
+    // (a tab dropped on its own stack's edge).
+    sideStack = target.stack;
+  }
   const targetStack = drop.kind === "tabs"
     ? mustFindStack(out, drop.stack)
     : undefined;
@@ -202,16 +207,15 @@ export function movePane(layout: Layout, id: number, drop: Drop): Layout {
     stack.panes.splice(i, 0, from.pane);
     stack.shown = from.pane.id;
   } else {
-    // The stack is still there (only the moved pane's own stack can go,
-    // and then it was not the target), though its ancestors may have moved.
-    const path = stackPath(out.root, sideOf!)!;
+    // The stack keeps a pane (it was not emptied: see above).
+    const target = mustFind(out, sideStack!.shown);
     const fresh: Stack = {
       kind: "stack",
       id: out.nextId++,
       panes: [from.pane],
       shown: from.pane.id,
     };
-    placeBeside(out, sideOf!, path, drop.side, fresh);
+    placeBeside(out, target.stack, target.path, drop.side, fresh);
   }
   out.focus = from.pane.id;
   return out;
@@ -467,17 +471,6 @@ function mustFindStack(layout: Layout, id: number): Stack {
   const s = stacks(layout).find((s) => s.id === id);
   if (!s) throw new LayoutError(`no stack ${id}`);
   return s;
-}
-
-/** The splits from `node` down to `stack`'s parent; undefined when absent. */
-function stackPath(node: LayoutNode, stack: Stack): Split[] | undefined {
-  if (node === stack) return [];
-  if (node.kind === "stack") return undefined;
-  for (const c of node.children) {
-    const below = stackPath(c, stack);
-    if (below) return [node, ...below];
-  }
-  return undefined;
 }
 
 function findSplit(node: LayoutNode, id: number): Split | undefined {
