@@ -253,7 +253,11 @@ const COMMAND_TABLE = [
     group: "sessions",
     summary:
       "the sessions: number, name, pid, size, windows, state (attached, detached) and command; then the windows: their panes and the sessions these show",
-    options: [{ name: "json", help: "print them as JSON" }],
+    options: [{
+      name: "json",
+      help:
+        "print the sessions as JSON, each with the panes that show it (window and pane ids)",
+    }],
     operands: [],
   },
   {
