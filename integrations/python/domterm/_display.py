@@ -5,11 +5,12 @@ What is shown, in this order (Jupyter's): ``text/html``, ``text/markdown``
 (a small subset, see ``_markdown``), ``image/svg+xml``, ``image/png``,
 ``image/jpeg``, from ``_repr_mimebundle_`` or the ``_repr_*_`` methods. HTML
 goes out as ``OSC 72`` (wrapped in a ``<div class="domterm-display">``, so it
-is a block of its own), images as iTerm2 ``OSC 1337 ; File=``.
+is a block of its own; ``<style>`` elements left out), images as iTerm2 ``OSC 1337 ; File=``.
 """
 
 import base64
 import html as _html
+import re
 import sys
 from html.parser import HTMLParser
 
@@ -23,6 +24,9 @@ RICH_TYPES = (
     ("image/png", "_repr_png_"),
     ("image/jpeg", "_repr_jpeg_"),
 )
+#: ``<style>`` elements: domterm's sanitizer removes them (with a notice), so
+#: they are left out (pandas puts one before each table).
+_STYLE = re.compile(r"<style\b[^>]*>.*?</style\s*>", re.IGNORECASE | re.DOTALL)
 _IMAGE_MAGIC = (
     (b"\x89PNG\r\n\x1a\n", "image/png"),
     (b"\xff\xd8\xff", "image/jpeg"),
@@ -163,7 +167,7 @@ def rich_bytes(mime, data, width=None, height=None):
     """The escape sequence that shows ``data`` of type ``mime``, or None
     when it is too large for domterm."""
     if mime in ("text/html", "text/markdown"):
-        fragment = data if mime == "text/html" else \
+        fragment = _STYLE.sub("", data) if mime == "text/html" else \
             _markdown.markdown_to_html(data)
         fragment = _term.clean_html(
             '<div class="domterm-display">%s</div>' % fragment)

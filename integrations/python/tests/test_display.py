@@ -56,6 +56,15 @@ class DisplayTest(PtyCase):
             self.written(),
             b'\x1b]72;<div class="domterm-display"><b>bold</b></div>\x07')
 
+    def test_style_elements_are_left_out(self):
+        domterm.display(domterm.HTML(
+            "<div><style scoped>\n.x { color: red }\n</style><p>t</p></div>"),
+            file=self.out)
+        self.assertEqual(
+            self.written(),
+            b'\x1b]72;<div class="domterm-display"><div><p>t</p></div></div>'
+            b"\x07")
+
     def test_repr_html_object(self):
         domterm.display(Table(), file=self.out)
         self.assertEqual(
