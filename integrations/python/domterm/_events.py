@@ -21,7 +21,8 @@ PREFIX = b"\x1b]7101;"
 #: An event's JSON is at most 4096 bytes; anything longer is not one.
 MAX_EVENT = 4096 + 64
 
-_enabled = False
+#: None: never enabled; then whether the mode is on (as far as we know).
+_enabled = None
 
 
 def enable_events(file=None):
@@ -33,17 +34,25 @@ def enable_events(file=None):
     if not _term.is_domterm(out):
         return False
     _term.write(ENABLE, out)
-    if not _enabled:
-        atexit.register(disable_events, out)
+    if _enabled is None:
+        atexit.register(_disable_at_exit, out)
     _enabled = True
     return True
 
 
+def _disable_at_exit(out):
+    if _enabled:
+        disable_events(out)
+
+
 def disable_events(file=None):
     """Turn the event mode off: the elements printed so far go inert."""
+    global _enabled
     out = sys.stdout if file is None else file
     if not _term.is_domterm(out):
         return False
+    if _enabled:
+        _enabled = False
     try:
         _term.write(DISABLE, out)
     except (OSError, ValueError):  # closed at exit

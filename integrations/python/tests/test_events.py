@@ -66,6 +66,22 @@ class EventsTest(PtyCase):
         self.assertTrue(domterm.disable_events(self.out))
         self.assertEqual(self.written(), b"\x1b[?7101l")
 
+    def test_the_mode_goes_off_at_exit_once(self):
+        import subprocess
+        import sys
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        env = dict(os.environ, PYTHONPATH=root)
+        for code, want in (
+            ("import domterm; domterm.enable_events()",
+             b"\x1b[?7101h\x1b[?7101l"),
+            ("import domterm; domterm.enable_events(); "
+             "domterm.disable_events(); print('x')",
+             b"\x1b[?7101h\x1b[?7101lx\n"),
+        ):
+            subprocess.run([sys.executable, "-c", code], env=env,
+                           stdout=self.out, check=True)
+            self.assertEqual(self.written(), want)
+
     def test_events_reads_the_terminal_and_restores_it(self):
         slave = self.out.fileno()
         attrs = termios.tcgetattr(slave)
