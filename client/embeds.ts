@@ -138,6 +138,14 @@ export function fragmentContent(doc: Document, r: SanitizeResult): Node {
   return out;
 }
 
+/**
+ * A fragment printed under the element-event mode says in which
+ * generation (client/element_events.ts decides whether that is live).
+ */
+function markEvents(box: HTMLElement, events: number | undefined): void {
+  if (events !== undefined) box.dataset.dtEvents = String(events);
+}
+
 /** Renders embeds; one per renderer (it caches sanitized fragments). */
 export class EmbedPainter {
   #cache = new Map<string, SanitizeResult>();
@@ -222,6 +230,7 @@ export class EmbedPainter {
       row.classList.add("dt-embed-row");
       const box = doc.createElement("div");
       box.className = "dt-embed dt-embed-block";
+      markEvents(box, e.block.events);
       box.append(
         e.block.image
           ? this.#image(doc, e.block.image)
@@ -244,6 +253,7 @@ export class EmbedPainter {
     for (const { item } of items) {
       const span = doc.createElement("span");
       span.className = "dt-embed dt-embed-inline";
+      markEvents(span, item.events);
       span.append(this.#content(doc, item.html));
       insertAtColumn(row, item.x, span);
     }

@@ -45,7 +45,13 @@ const MAX_REASONS = 32;
 const HTML_NS = "http://www.w3.org/1999/xhtml";
 const SVG_NS = "http://www.w3.org/2000/svg";
 
-/** HTML elements that may appear. No form controls, frames, media, scripting or metadata. */
+/**
+ * HTML elements that may appear. No forms, frames, media, scripting or
+ * metadata; of the form controls only those that send nothing anywhere by
+ * themselves (buttons, checkboxes, radios, text inputs and selects: see
+ * {@link checkInteractive}), which the element-event mode lets talk to the
+ * program that printed them (docs/interactive.md).
+ */
 const HTML_TAGS = [
   "a",
   "abbr",
@@ -58,6 +64,7 @@ const HTML_TAGS = [
   "big",
   "blockquote",
   "br",
+  "button",
   "caption",
   "center",
   "cite",
@@ -88,13 +95,17 @@ const HTML_TAGS = [
   "hr",
   "i",
   "img",
+  "input",
   "ins",
   "kbd",
+  "label",
   "li",
   "main",
   "mark",
   "nav",
   "ol",
+  "optgroup",
+  "option",
   "p",
   "pre",
   "q",
@@ -104,6 +115,7 @@ const HTML_TAGS = [
   "s",
   "samp",
   "section",
+  "select",
   "small",
   "span",
   "strike",
@@ -155,6 +167,9 @@ const ATTRS = [
   "scope", "headers", "abbr", "start", "reversed", "type", "value", "open",
   "datetime", "color", "face", "size", "bgcolor", "nowrap", "char",
   "charoff", "clear", "noshade", "hspace", "vspace", "loading", "decoding",
+  // form controls (no form, action, formaction, autofocus or tabindex)
+  "checked", "selected", "disabled", "placeholder", "maxlength", "name",
+  "label",
   // SVG
   "xlink:href", "xmlns", "xmlns:xlink", "version", "viewbox",
   "preserveaspectratio", "x", "y", "x1", "x2", "y1", "y2", "cx", "cy", "r",
@@ -256,6 +271,12 @@ function getPurifier(): Purifier {
       state.reasons.push(
         `<base href> ignored (only an absolute http(s) URL counts)`,
       );
+    }
+  });
+  // `name` groups radio buttons (prefixed like ids): on inputs only.
+  p.addHook("uponSanitizeAttribute", (node, data) => {
+    if (data.attrName === "name" && node.nodeName !== "INPUT") {
+      data.keepAttr = false;
     }
   });
   return purifier = p;
@@ -616,6 +637,45 @@ function cleanStyle(el: Element, tag: string, reasons: Reasons): void {
   }
 }
 
+/** Elements that may carry `data-dt-event` (docs/interactive.md). */
+const EVENT_TAGS = new Set(["button", "a", "details", "input", "select"]);
+/** The input types allowed: they send nothing by themselves. */
+const INPUT_TYPES = new Set(["checkbox", "radio", "text"]);
+/** What a `data-dt-event` name may be (core/protocol.ts's EVENT_NAME_RE). */
+const EVENT_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+/**
+ * The form controls and `data-dt-event`: an `input` other than a
+ * checkbox, radio or text field goes (file pickers, passwords, image and
+ * submit buttons); a `button` is `type="button"` (there is no form it
+ * could submit, and this keeps it so); `data-dt-event` stays only on the
+ * elements that send events, with a valid name.
+ */
+function checkInteractive(fragment: DocumentFragment, reasons: Reasons): void {
+  for (const el of Array.from(fragment.querySelectorAll("input"))) {
+    const type = (el.getAttribute("type") ?? "text").trim().toLowerCase();
+    if (INPUT_TYPES.has(type)) el.setAttribute("type", type);
+    else {
+      el.remove();
+      reasons.add(`<input type="${type.slice(0, 20)}"> element`);
+    }
+  }
+  for (const el of Array.from(fragment.querySelectorAll("button"))) {
+    el.setAttribute("type", "button");
+  }
+  for (const el of Array.from(fragment.querySelectorAll("[data-dt-event]"))) {
+    const tag = tagOf(el);
+    const name = el.getAttribute("data-dt-event")!;
+    if (el.namespaceURI !== HTML_NS || !EVENT_TAGS.has(tag)) {
+      el.removeAttribute("data-dt-event");
+      reasons.add(`data-dt-event on <${tag}>`);
+    } else if (!EVENT_NAME.test(name)) {
+      el.removeAttribute("data-dt-event");
+      reasons.add(`data-dt-event="${name.slice(0, 20)}" (not a valid name)`);
+    }
+  }
+}
+
 function isBlock(fragment: DocumentFragment): boolean {
   for (const el of Array.from(fragment.querySelectorAll("*"))) {
     if (BLOCK_TAGS.has(tagOf(el))) return true;
@@ -681,6 +741,7 @@ export function sanitizeHtml(
     return { fragment: null, removed: reasons.list(), block: false };
   }
   enforcePolicy(fragment, call.base, reasons);
+  checkInteractive(fragment, reasons);
 
   const empty = fragment.querySelector("*") === null &&
     (fragment.textContent ?? "").trim() === "";

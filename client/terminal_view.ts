@@ -27,6 +27,7 @@ import { VisualBell } from "./bell.ts";
 import { ScrollControls } from "./scrollback.ts";
 import { Zoom } from "./zoom.ts";
 import { LinkHandler } from "./links.ts";
+import { ElementEvents } from "./element_events.ts";
 import { ShellUi } from "./shell_ui.ts";
 import { installSaveHtml } from "./save_html.ts";
 import { FindBar } from "./find.ts";
@@ -113,6 +114,8 @@ export class TerminalView {
   readonly find: FindBar;
   readonly pager: Pager;
   readonly links: LinkHandler;
+  /** Events from printed elements to the program (docs/interactive.md). */
+  readonly elementEvents: ElementEvents;
   readonly mouse: MouseHandler;
   readonly scroll: ScrollControls;
   readonly zoom: Zoom;
@@ -183,6 +186,11 @@ export class TerminalView {
       ext: (id) => term.ext(id),
       open: (msg) => this.conn.sendOpen(msg),
     });
+    this.elementEvents = new ElementEvents(
+      root,
+      term,
+      (msg) => this.conn.sendMessage(msg),
+    );
     this.mouse = new MouseHandler(root, {
       send: (data) => this.conn.sendInput(data),
       modes: () => term.modes,
@@ -388,6 +396,7 @@ export class TerminalView {
     } else if (e.type === "bell") this.bell.ring();
     else if (e.type === "pager") this.pager.setAutomatic(e.automatic);
     else if (e.type === "input-mode") this.lineInput.setMode(e.mode);
+    else if (e.type === "element-events") this.elementEvents.update();
     else if (e.type === "settings") {
       // OSC 88: this window's own settings.
       for (const p of this.#host.settings.setWindow(e.json)) {
@@ -411,6 +420,7 @@ export class TerminalView {
       case "grid":
         term.resize(msg.cols, msg.rows);
         if (msg.clearHistory) term.normalBuffer.clearHistory();
+        if (msg.eventsOff) term.stopElementEvents();
         this.find.noteOutput();
         this.renderer.schedule();
         this.#showGrid();
@@ -427,6 +437,8 @@ export class TerminalView {
         this.#ended = true;
         sessionStorage.removeItem(this.#storage.session);
         this.status.show(exitText(msg));
+        // What the program printed can no longer reach it.
+        term.stopElementEvents();
         this.#host.ended(this, true);
         break;
       case "error":
@@ -452,6 +464,7 @@ export class TerminalView {
         this.#host.login();
         break;
       case "read-only":
+        this.elementEvents.setReadOnly(true);
         this.#host.readOnly(msg.message);
         break;
       case "settings":
@@ -485,6 +498,7 @@ export class TerminalView {
     this.find.noteOutput();
     this.renderer.reset();
     this.shellUi.reset();
+    this.elementEvents.update();
     this.#host.loaded(this);
     this.pager.reset();
     if (droppedLines) {

@@ -285,6 +285,66 @@ function parseColors(o: Record<string, unknown>): ColorsMessage | string {
   };
 }
 
+/**
+ * Client -> server: the user clicked, toggled or changed an element that a
+ * program printed with `data-dt-event` while the element-event mode
+ * (?7101) was on (docs/interactive.md). The server checks that the mode is
+ * still on in the generation the element was printed in, that the program
+ * that set it is still in the foreground and that the window may type,
+ * then writes the program one `ESC ] 7101 ; JSON BEL LF` line.
+ */
+export interface ElementEventMessage {
+  type: "element-event";
+  /** The events generation of the fragment the element is in. */
+  generation: number;
+  /** The element's `data-dt-event`. */
+  name: string;
+  /** The replace-key of the element or its nearest ancestor with one. */
+  key: string | null;
+  event: "click" | "toggle" | "change";
+  /**
+   * click: null; toggle: "open" or "closed"; a checkbox or radio change:
+   * checked or not; a text or select change: the value.
+   */
+  value: null | boolean | string;
+}
+
+/** What a `data-dt-event` name may be. */
+export const EVENT_NAME_RE = /^[A-Za-z0-9_.:-]{1,64}$/;
+/** Longest replace-key an element event may carry (as OSC 721's). */
+export const MAX_EVENT_KEY = 256;
+
+/** Validate an `element-event` message's fields. */
+function parseElementEvent(
+  o: Record<string, unknown>,
+): ElementEventMessage | string {
+  const { generation, name, key, event, value } = o;
+  if (!Number.isSafeInteger(generation) || (generation as number) < 0) {
+    return "element-event: bad generation";
+  }
+  if (typeof name !== "string" || !EVENT_NAME_RE.test(name)) {
+    return "element-event: bad name";
+  }
+  if (
+    key !== null && (typeof key !== "string" || key.length > MAX_EVENT_KEY)
+  ) return "element-event: bad key";
+  const ok = event === "click"
+    ? value === null
+    : event === "toggle"
+    ? value === "open" || value === "closed"
+    : event === "change" &&
+      (typeof value === "boolean" || typeof value === "string");
+  if (!ok) return "element-event: bad event or value";
+  return {
+    type: "element-event",
+    generation: generation as number,
+    name,
+    key,
+    event: event as ElementEventMessage["event"],
+    value: value as null | boolean | string,
+  };
+}
+
 /** A reload attaches again within this time, or a closed last window hangs the program up. */
 export const CLOSE_GRACE_MS = 3000;
 
@@ -303,7 +363,8 @@ export type ClientMessage =
   | LineMessage
   | EditStateMessage
   | SaveSettingsMessage
-  | ColorsMessage;
+  | ColorsMessage
+  | ElementEventMessage;
 
 /** Server -> client: answer to a valid hello. */
 export interface ReadyMessage {
@@ -360,6 +421,11 @@ export interface GridMessage {
   seq: number;
   /** The history is cleared here too (the grid may be unchanged). */
   clearHistory?: true;
+  /**
+   * The element-event mode (?7101) goes off here (the program that set it
+   * left the foreground): `Terminal.stopElementEvents` at this point.
+   */
+  eventsOff?: true;
 }
 
 /** Server -> client: the session was detached on purpose; the socket closes with 4004. */
@@ -639,6 +705,8 @@ export function parseClientMessage(text: string): ClientMessage | string {
       };
     case "colors":
       return parseColors(o);
+    case "element-event":
+      return parseElementEvent(o);
     case "closing":
     case "detach":
     case "focus":

@@ -208,4 +208,10 @@ export type TerminalEvent =
    * object of dotted keys (core/settings/schema.ts), unchecked; the page
    * checks it and applies it over the settings file's values.
    */
-  | { type: "settings"; json: string };
+  | { type: "settings"; json: string }
+  /**
+   * The element-event mode (?7101) went on or off (a reset, DECSTR, the
+   * server's `eventsOff`); `generation` is the events generation now
+   * (`core/emulator/element_events.ts`).
+   */
+  | { type: "element-events"; on: boolean; generation: number };

@@ -49,13 +49,31 @@ export const REQUIREMENTS: Requirement[] = [
   ["openssl", "openssl"],
   ["sshd", "openssh-server"],
   ["ssh", "openssh-client"],
+  // Debian's Python and the libraries the Python integration is tested
+  // with (tests/integrations/python_test.ts): files, not commands.
+  ["/usr/bin/python3", "python3"],
+  [
+    "/usr/lib/python3/dist-packages/matplotlib/__init__.py",
+    "python3-matplotlib",
+  ],
+  ["/usr/lib/python3/dist-packages/pandas/__init__.py", "python3-pandas"],
+  ["/usr/bin/ipython3", "ipython3"],
 ].map(([command, pkg]) => ({ command, pkg }));
 
 /** Browsers the tests prefer to the bundled one (tests/e2e/chromium.ts). */
 const BROWSERS = ["chromium", "chromium-browser", "google-chrome"];
 const PATH_EXTRA = ["/usr/sbin", "/sbin"]; // sshd lives there
 
+/** Whether `command` is on PATH; a `command` that is a path: whether it exists. */
 function onPath(command: string): boolean {
+  if (command.startsWith("/")) {
+    try {
+      Deno.statSync(command);
+      return true;
+    } catch {
+      return false;
+    }
+  }
   const dirs = (Deno.env.get("PATH") ?? "").split(":").concat(PATH_EXTRA);
   for (const d of dirs) {
     try {

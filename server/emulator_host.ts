@@ -59,6 +59,12 @@ export interface EmulatorSetup {
    */
   onSettings?: (json: string) => void;
   /**
+   * The element-event mode (?7101) went on or off, with the events
+   * generation now (`core/emulator/element_events.ts`): the session
+   * checks the events windows send against it.
+   */
+  onElementEvents?: (on: boolean, generation: number) => void;
+  /**
    * The default colours its colour queries answer (the active window's
    * theme); not in a snapshot: configuration, given again after a move.
    */
@@ -81,7 +87,7 @@ export interface EmulatorSetup {
  * emulator pinned to the main thread showed no difference beyond noise.
  */
 export function newEmulatorTerminal(setup: EmulatorSetup): Terminal {
-  const onSettings = setup.onSettings;
+  const { onSettings, onElementEvents } = setup;
   const options = {
     scrollback: setup.scrollback,
     skipHiddenOutput: true,
@@ -89,6 +95,9 @@ export function newEmulatorTerminal(setup: EmulatorSetup): Terminal {
     colors: setup.colors,
     onEvent: (e: TerminalEvent) => {
       if (e.type === "settings") onSettings?.(e.json);
+      else if (e.type === "element-events") {
+        onElementEvents?.(e.on, e.generation);
+      }
     },
   };
   const start = setup.start;
@@ -125,6 +134,11 @@ export interface EmulatorHost {
   setTitleReports(on: boolean): void;
   /** Drop the normal screen's history (as ED 3 does). */
   clearHistory(): void;
+  /**
+   * Turn the element-event mode off here in the stream, as `CSI ? 7101 l`
+   * would (`Terminal.stopElementEvents`).
+   */
+  stopElementEvents(): void;
   /**
    * The default colours (the active window's theme) that colour queries
    * answer and colour resets go back to (`Terminal.setDefaultColors`).

@@ -27,6 +27,7 @@ export type ToEmulator =
   | { t: "resize"; id: number; cols: number; rows: number }
   | { t: "cell"; id: number; width: number; height: number }
   | { t: "clear-history"; id: number }
+  | { t: "events-off"; id: number }
   | { t: "title-reports"; id: number; on: boolean }
   | { t: "colors"; id: number; colors: Partial<DefaultColors> }
   | { t: "snapshot"; id: number; req: number; maxChars: number }
@@ -39,6 +40,7 @@ export type FromEmulator =
   | { t: "reply"; id: number; data: string }
   | { t: "parsed"; id: number; bytes: number }
   | { t: "settings"; id: number; json: string }
+  | { t: "element-events"; id: number; on: boolean; generation: number }
   | {
     t: "snapshot";
     req: number;
@@ -54,6 +56,8 @@ export interface ThreadMember {
   parsed(bytes: number): void;
   /** An `OSC 88` the program printed. */
   settings(json: string): void;
+  /** The element-event mode went on or off (`EmulatorSetup.onElementEvents`). */
+  elementEvents(on: boolean, generation: number): void;
   /** The thread failed: nothing more will be parsed. */
   failed(): void;
 }
@@ -113,7 +117,9 @@ function start(): Worker {
     if (m.t === "reply") members.get(m.id)?.reply(m.data);
     else if (m.t === "parsed") members.get(m.id)?.parsed(m.bytes);
     else if (m.t === "settings") members.get(m.id)?.settings(m.json);
-    else {
+    else if (m.t === "element-events") {
+      members.get(m.id)?.elementEvents(m.on, m.generation);
+    } else {
       const done = waiting.get(m.req);
       waiting.delete(m.req);
       done?.(

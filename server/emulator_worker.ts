@@ -54,6 +54,9 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
     case "clear-history":
       terms.get(m.id)?.normalBuffer.clearHistory();
       break;
+    case "events-off":
+      terms.get(m.id)?.stopElementEvents();
+      break;
     case "snapshot": {
       const term = terms.get(m.id);
       if (!term) {
@@ -90,6 +93,8 @@ function newTerminal(m: Extract<ToEmulator, { t: "new" }>): Terminal {
     colors: m.colors,
     reply: (data) => post({ t: "reply", id, data }),
     onSettings: (json) => post({ t: "settings", id, json }),
+    onElementEvents: (on, generation) =>
+      post({ t: "element-events", id, on, generation }),
   });
 }
 

@@ -217,6 +217,11 @@ export class MainThreadEmulator implements EmulatorHost {
     this.#later((t) => t.normalBuffer.clearHistory());
   }
 
+  /** See `EmulatorHost.stopElementEvents`. */
+  stopElementEvents(): void {
+    this.#later((t) => t.stopElementEvents());
+  }
+
   setCellSize(width: number, height: number): void {
     this.#later((t) => t.setCellSize(width, height));
   }

@@ -26,6 +26,8 @@ export interface ReplayGrid {
   cols: number;
   rows: number;
   clearHistory?: true;
+  /** The element-event mode goes off here (`GridMessage.eventsOff`). */
+  eventsOff?: true;
 }
 /** One entry of the log. */
 export type ReplayEntry = ReplayBytes | ReplayGrid;
@@ -78,11 +80,20 @@ export class ReplayLog {
   /** Grid changes logged so far (the last one's `seq`). */
   gridSeq = 0;
 
-  /** The grid changed (or the history was cleared) here; returns the change's number. */
-  pushGrid(cols: number, rows: number, clearHistory = false): number {
+  /**
+   * The grid changed (or the history was cleared, or the element-event
+   * mode went off) here; returns the change's number.
+   */
+  pushGrid(
+    cols: number,
+    rows: number,
+    clearHistory = false,
+    eventsOff = false,
+  ): number {
     const seq = ++this.gridSeq;
     const e: ReplayGrid = { offset: this.end, seq, cols, rows };
     if (clearHistory) e.clearHistory = true;
+    if (eventsOff) e.eventsOff = true;
     this.#entries.push(e);
     return seq;
   }

@@ -39,6 +39,7 @@ import type { ExitStatus, Pty } from "./pty/pty.ts";
 import {
   CLOSE_GRACE_MS,
   type ColorsMessage,
+  type ElementEventMessage,
   HIGH_WATER,
   LOW_WATER,
   type ReadyMessage,
@@ -46,6 +47,7 @@ import {
 } from "../core/protocol.ts";
 import { EMULATOR_HIGH } from "./emulator_host.ts";
 import { SessionEmulator } from "./session_emulator.ts";
+import { eventReport } from "../core/emulator/element_events.ts";
 import { DEFAULT_SCROLLBACK } from "../core/model/buffer.ts";
 import { VERSION } from "./version.ts";
 import {
@@ -162,6 +164,16 @@ export class Session {
   #detachedTimeoutMs: number | undefined;
   #closeGraceMs: number;
   #afterOutput: (() => void) | undefined;
+  /**
+   * The element-event mode (?7101) as the session's emulator last said,
+   * and the PTY's foreground process group when it went on: events go
+   * only to that group (docs/interactive.md).
+   */
+  #events: { on: boolean; generation: number; pgrp: number | null } = {
+    on: false,
+    generation: 0,
+    pgrp: null,
+  };
 
   private constructor(options: SessionOptions, pty: Pty, command: string[]) {
     this.id = options.id;
@@ -186,6 +198,11 @@ export class Session {
       options.onSettings,
       { pinned: pinnedEmulators() },
     );
+    this.#term.onElementEvents = (on, generation) => {
+      // The program that turned it on is the one in the foreground now.
+      const pgrp = on ? this.pty.foregroundGroup() : null;
+      this.#events = { on, generation, pgrp };
+    };
     if (options.colors) this.#useColors(options.colors);
     // The emulator thread holds a flood's output for larger writes until
     // the program pauses (emulator_worker.ts).
@@ -283,6 +300,7 @@ export class Session {
             rows: e.rows,
             seq: e.seq,
             ...(e.clearHistory ? { clearHistory: true } : {}),
+            ...(e.eventsOff ? { eventsOff: true } : {}),
           });
         }
       }
@@ -377,16 +395,57 @@ export class Session {
     this.#announceGrid(true);
   }
 
-  /** Log the grid (a change, or a clearing of the history) and tell every window. */
-  #announceGrid(clearHistory = false): void {
-    const seq = this.#replay.pushGrid(this.cols, this.rows, clearHistory);
+  /**
+   * Log the grid (a change, a clearing of the history, the element-event
+   * mode going off) and tell every window.
+   */
+  #announceGrid(clearHistory = false, eventsOff = false): void {
+    const seq = this.#replay.pushGrid(
+      this.cols,
+      this.rows,
+      clearHistory,
+      eventsOff,
+    );
     this.#broadcast({
       type: "grid",
       cols: this.cols,
       rows: this.rows,
       seq,
       ...(clearHistory ? { clearHistory: true } : {}),
+      ...(eventsOff ? { eventsOff: true } : {}),
     });
+  }
+
+  /**
+   * Window `w`'s user clicked, toggled or changed an element printed with
+   * `data-dt-event` (docs/interactive.md): the program reads one
+   * `ESC ] 7101 ; JSON BEL LF` line, written to the PTY as typed input
+   * (no line editor on the way), if the mode is on, the element was
+   * printed in its current generation, the window is not read-only, and
+   * the process group that turned the mode on is still in the foreground.
+   * When it is not, the mode goes off here, in the emulator and every
+   * window (a `grid` message with `eventsOff`): its elements are inert.
+   */
+  elementEvent(w: Window, m: ElementEventMessage): boolean {
+    if (w.viewer.readOnly || this.exitStatus || !this.windows.has(w)) {
+      return false;
+    }
+    const ev = this.#events;
+    if (!ev.on || m.generation !== ev.generation) return false;
+    const pgrp = this.pty.foregroundGroup();
+    if (pgrp === null || pgrp !== ev.pgrp) {
+      this.#events = { on: false, generation: ev.generation + 1, pgrp: null };
+      this.#term.stopElementEvents();
+      this.#announceGrid(false, true);
+      return false;
+    }
+    const { name, key, event, value } = m;
+    const line = encoder.encode(eventReport({ name, key, event, value }));
+    // Only to the program that asked: dropped should it leave meanwhile.
+    this.pty.write(line, () => this.pty.foregroundGroup() === pgrp).catch(
+      () => {},
+    );
+    return true;
   }
 
   /** Detach every window on purpose (`domterm detach`, Ctrl+Shift+D): the session goes on. */

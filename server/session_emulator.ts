@@ -100,6 +100,8 @@ export class SessionEmulator {
   #quietTimer: ReturnType<typeof setTimeout> | undefined;
   /** Moves so far (for tests and benchmarks). */
   moves = 0;
+  /** Told when the element-event mode goes on or off (`EmulatorSetup.onElementEvents`). */
+  onElementEvents: ((on: boolean, generation: number) => void) | undefined;
 
   /**
    * The emulator of session `id`: `reply` receives its answers to the
@@ -126,6 +128,7 @@ export class SessionEmulator {
       scrollback,
       reply,
       onSettings,
+      onElementEvents: (on, g) => this.onElementEvents?.(on, g),
     });
   }
 
@@ -213,6 +216,7 @@ export class SessionEmulator {
             scrollback: this.#scrollback,
             reply: this.#reply,
             onSettings: this.#onSettings,
+            onElementEvents: (on, g) => this.onElementEvents?.(on, g),
             colors,
           });
           if (this.#titleReports !== null) {
@@ -267,6 +271,11 @@ export class SessionEmulator {
   /** Drop the normal screen's history (as ED 3 does). */
   clearHistory(): void {
     this.#do((t) => t.clearHistory());
+  }
+
+  /** See `EmulatorHost.stopElementEvents`. */
+  stopElementEvents(): void {
+    this.#do((t) => t.stopElementEvents());
   }
 
   /**

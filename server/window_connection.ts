@@ -271,6 +271,9 @@ export class WindowConnection implements Viewer {
         return session.detachAll();
       case "clear-history":
         return session.clearHistory();
+      case "element-event":
+        session.elementEvent(win, m);
+        return;
       case "pause":
         return session.pause(win, m.paused);
       case "key":

@@ -35,11 +35,12 @@ export class WorkerThreadEmulator implements EmulatorHost {
   /** Start the emulator on the thread (the thread too, if it is not running). */
   constructor(setup: EmulatorSetup) {
     const backlog = this.#backlog;
-    const onSettings = setup.onSettings;
+    const { onSettings, onElementEvents } = setup;
     const { id, thread } = joinEmulatorThread({
       reply: setup.reply,
       parsed: (bytes) => backlog.parsed(bytes),
       settings: (json) => onSettings?.(json),
+      elementEvents: (on, generation) => onElementEvents?.(on, generation),
       failed: () => backlog.clear(),
     });
     this.#id = id;
@@ -102,6 +103,11 @@ export class WorkerThreadEmulator implements EmulatorHost {
 
   clearHistory(): void {
     this.#post({ t: "clear-history", id: this.#id });
+  }
+
+  /** See `EmulatorHost.stopElementEvents`. */
+  stopElementEvents(): void {
+    this.#post({ t: "events-off", id: this.#id });
   }
 
   setCellSize(width: number, height: number): void {

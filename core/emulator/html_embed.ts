@@ -59,6 +59,11 @@ export interface EmbedHost {
   buffers?(): Iterable<{ readonly length: number; getLine(i: number): Line }>;
   /** Cap of all HTML fragments kept (characters); default {@link MAX_HTML_MEMORY}. */
   maxHtmlMemory?: number;
+  /**
+   * The events generation a fragment printed now carries (the element-event
+   * mode is on), or undefined (it is inert): `element_events.ts`.
+   */
+  eventsGeneration?(): number | undefined;
 }
 
 /**
@@ -173,7 +178,8 @@ export function replaceKeys(html: string): string[] {
 /**
  * `html` with the children of its replaceable element keyed `key` replaced
  * by `content`, or null when it has no such element. An element left open
- * extends to the end of the fragment (as a browser would parse it).
+ * extends to the end of the fragment (as a browser would parse it). A
+ * `<details>` gets the `open` attribute (a lazy inspector's answer).
  */
 export function replaceChildren(
   html: string,
@@ -192,16 +198,20 @@ export function replaceChildren(
   const name = m[2].toLowerCase();
   if (VOID_TAGS.has(name) || /\/\s*$/.test(m[3])) return null;
   const start = TAG_RE.lastIndex;
+  // A lazy inspector (docs/interactive.md) is answered because it was
+  // opened: it stays open, in every window and after a reload.
+  const head = name === "details" && attrValue(m[3], "open") === null &&
+      !/(?:^|\s)open(?:\s|$)/i.test(m[3])
+    ? html.slice(0, start - 1) + " open>"
+    : html.slice(0, start);
   let depth = 1;
   for (let t = TAG_RE.exec(html); t; t = TAG_RE.exec(html)) {
     if (t[2] === undefined || t[2].toLowerCase() !== name) continue;
     if (t[1] === "/") {
-      if (--depth === 0) {
-        return html.slice(0, start) + content + html.slice(t.index);
-      }
+      if (--depth === 0) return head + content + html.slice(t.index);
     } else if (!/\/\s*$/.test(t[3])) depth++;
   }
-  return html.slice(0, start) + content;
+  return head + content;
 }
 
 /** Where a key was last seen: absolute line index and the line. */
@@ -233,9 +243,12 @@ export class HtmlEmbeds {
     const keys = replaceKeys(html);
     const key = keys.length > 0 ? keys[0] : null;
     const buf = this.#host.buffer();
+    const events = this.#host.eventsGeneration?.();
     // The alternate screen is a fixed grid: content flows inline there.
     if (isBlockHtml(html) && !buf.isAlt) {
-      this.insertBlock({ html, key });
+      this.insertBlock(
+        events === undefined ? { html, key } : { html, key, events },
+      );
     } else {
       const line = this.#host.cursorLine();
       const extras = line.extras ??= {};
@@ -246,7 +259,10 @@ export class HtmlEmbeds {
         );
         return;
       }
-      inline.push({ x: this.#host.cursorX(), html, key });
+      const x = this.#host.cursorX();
+      inline.push(
+        events === undefined ? { x, html, key } : { x, html, key, events },
+      );
       line.dirty = true;
     }
     if (keys.length > 0) {
@@ -267,28 +283,36 @@ export class HtmlEmbeds {
       return;
     }
     this.#account(html.length);
-    const line = this.#find(key);
-    if (line === null) {
+    const found = this.#find(key);
+    if (found === null) {
       this.#host.warn?.(`OSC 721: no element with replace-key ${key}`);
       return;
     }
+    const { line, abs } = found;
     const e = line.extras!;
-    if (e.block && e.block.image === undefined) {
-      const r = replaceChildren(e.block.html, key, html);
-      if (r !== null && r.length <= MAX_HTML_LENGTH) {
-        e.block = { ...e.block, html: r };
-        line.dirty = true;
-        return;
+    const replaced = (): boolean => {
+      if (e.block && e.block.image === undefined) {
+        const r = replaceChildren(e.block.html, key, html);
+        if (r !== null && r.length <= MAX_HTML_LENGTH) {
+          e.block = { ...e.block, html: r };
+          return true;
+        }
       }
-    }
-    for (const [i, item] of (e.inline ?? []).entries()) {
-      const r = replaceChildren(item.html, key, html);
-      if (r !== null && r.length <= MAX_HTML_LENGTH) {
-        e.inline![i] = { ...item, html: r };
-        line.dirty = true;
-        return;
+      for (const [i, item] of (e.inline ?? []).entries()) {
+        const r = replaceChildren(item.html, key, html);
+        if (r !== null && r.length <= MAX_HTML_LENGTH) {
+          e.inline![i] = { ...item, html: r };
+          return true;
+        }
       }
-    }
+      return false;
+    };
+    if (!replaced()) return;
+    line.dirty = true;
+    // The new children's keys are on this line too (a lazy inspector's
+    // nested ones are answered next): no search for them.
+    const index = this.#state().index;
+    for (const k of replaceKeys(html)) index.set(k, { abs, line });
   }
 
   /**
@@ -404,8 +428,8 @@ export class HtmlEmbeds {
     return { abs: buf.trimmed + k, line: buf.getLine(k) };
   }
 
-  /** The line holding `key`: the index's hint if still right, else a search from the bottom. */
-  #find(key: string): Line | null {
+  /** The line holding `key` and its absolute index: the index's hint if still right, else a search from the bottom. */
+  #find(key: string): KeyPlace | null {
     const buf = this.#host.buffer();
     const has = (l: Line) =>
       (l.extras?.block !== undefined &&
@@ -417,14 +441,15 @@ export class HtmlEmbeds {
       const k = hint.abs - buf.trimmed;
       if (k >= 0 && k < buf.length) {
         const l = buf.getLine(k);
-        if (l === hint.line && has(l)) return l;
+        if (l === hint.line && has(l)) return hint;
       }
     }
     for (let k = buf.length - 1; k >= 0; k--) {
       const l = buf.getLine(k);
       if (l.extras !== null && has(l)) {
-        index.set(key, { abs: buf.trimmed + k, line: l });
-        return l;
+        const place = { abs: buf.trimmed + k, line: l };
+        index.set(key, place);
+        return place;
       }
     }
     index.delete(key);

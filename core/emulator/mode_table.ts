@@ -23,6 +23,7 @@ import {
 } from "./modes.ts";
 import { resetMargins } from "./scroll_region.ts";
 import { activate } from "./state.ts";
+import { ELEMENT_EVENTS_MODE, setElementEvents } from "./element_events.ts";
 import { enterVt52 } from "./vt52.ts";
 
 /** One mode. */
@@ -212,6 +213,7 @@ export const MODES: readonly ModeEntry[] = [
   dec(1049,  "ALTBUF_1049", "Save the cursor and switch to a cleared alternate screen; reset switches back and restores it", altScreen, altScreen1049),
   flag(2004, "BRACKETED_PASTE", "bracketedPaste",       "Bracketed paste"),
   flag(2026, "SYNC_OUTPUT", "synchronizedOutput",       "Synchronized output: the renderer holds its frames"),
+  dec(ELEMENT_EVENTS_MODE, "DT_EVENTS", "domterm: elements printed with `data-dt-event` send the program an `OSC 7101` line per click, toggle or change (docs/interactive.md); reset makes every element printed so far inert", (t) => b(t.s.modes.elementEvents), setElementEvents),
   ...PLAIN_FLAG_MODES.map(([mode, name, _dflt, summary], i) =>
     dec(mode, name, summary, (t) => b(plainFlag(t.s.modes, i)), (t, on) => setPlainFlag(t.s.modes, i, on))),
 

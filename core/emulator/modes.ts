@@ -59,6 +59,11 @@ export class Modes implements InputModes {
   bracketedPaste = false;
   /** ?2026: the renderer should hold frames until this is reset. */
   synchronizedOutput = false;
+  /**
+   * ?7101: elements printed with `data-dt-event` send the program events
+   * (`element_events.ts`, docs/interactive.md).
+   */
+  elementEvents = false;
   /** ?40: DECCOLM (?3) is honoured (xterm's "allow 80/132 columns"; off by default). */
   allow132 = false;
   /**

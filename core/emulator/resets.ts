@@ -10,12 +10,14 @@ import { Modes } from "./modes.ts";
 import { updateAttr } from "./pen.ts";
 import { resetMargins } from "./scroll_region.ts";
 import { defaultPen } from "./sgr.ts";
+import { setElementEvents } from "./element_events.ts";
 import { activate, homeCursor } from "./state.ts";
 
 /**
  * RIS without the parser: modes (title modes and the conformance level
  * too), charsets, tab stops, colours, rendition, margins, cursor, title
- * stack, kitty stacks and saved state back to power-on; the screen is
+ * stack, kitty stacks and saved state back to power-on (the element-event
+ * mode ?7101 off: what was printed under it is inert); the screen is
  * cleared, the history kept; after DECCOLM's 132 columns the window is
  * asked for 80.
  */
@@ -23,6 +25,8 @@ export function fullReset(t: Emulator): void {
   const s = t.s;
   const wasAlt = s.buf.isAlt;
   const was132 = s.modes.column132;
+  // Before the modes go: what was printed under ?7101 becomes inert.
+  setElementEvents(t, false);
   activate(s, s.normal);
   s.alt.buffer = new Buffer(s.cols, s.rows, 0, true);
   s.normal.buffer.clearScreen(0);
@@ -66,11 +70,13 @@ export function ris(t: Emulator): void {
  * shown with its default shape, margins and DECLRMM, DECOM, charsets,
  * DECSCA, DECCKM, DECKPAM, IRM, autowrap on (xterm's default, which
  * terminfo's is2 relies on), reverse wrap (?45, ?1045) off, the
- * rendition, and the saved cursor (home with these defaults). The cursor
+ * rendition, the saved cursor (home with these defaults), and ours: the
+ * element-event mode ?7101 (what was printed under it is inert). The cursor
  * does not move.
  */
 export function decstr(t: Emulator, _p: Params): void {
   const s = t.s;
+  setElementEvents(t, false);
   const m = s.modes;
   m.cursorVisible = true;
   m.cursorBlink = false;

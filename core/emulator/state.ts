@@ -68,6 +68,12 @@ export interface EmbedState {
   imageMemory: number;
   /** HTML kept, as last counted plus what came since (an upper bound). */
   htmlMemory: number;
+  /**
+   * The element-event generation (`element_events.ts`): bumped each time
+   * the mode ?7101 goes off; fragments printed with the mode on carry the
+   * one they were printed in.
+   */
+  eventsGen: number;
 }
 
 /** Everything that determines the emulator's future behaviour. */
@@ -214,7 +220,13 @@ export function initialState(
     cellHeight: 16,
     marksVersion: 0,
     pretty: null,
-    embeds: { index: new Map(), images: [], imageMemory: 0, htmlMemory: 0 },
+    embeds: {
+      index: new Map(),
+      images: [],
+      imageMemory: 0,
+      htmlMemory: 0,
+      eventsGen: 0,
+    },
   };
 }
 

@@ -74,6 +74,7 @@ import {
 } from "./colors.ts";
 import { oscReply, toC1 } from "./replies.ts";
 import { fullReset } from "./resets.ts";
+import { printGeneration, setElementEvents } from "./element_events.ts";
 import { dl, il } from "./scroll.ts";
 import { resetMargins } from "./scroll_region.ts";
 import { initialState, type TerminalState } from "./state.ts";
@@ -214,6 +215,7 @@ export class Terminal implements TerminalView {
       buffers: () => [s.normal.buffer, s.alt.buffer],
       maxHtmlMemory: options.maxHtmlMemory,
       newline: () => newline(s),
+      eventsGeneration: () => printGeneration(t),
     }, () => s.embeds);
     const t: Emulator = {
       s,
@@ -373,6 +375,13 @@ export class Terminal implements TerminalView {
   get modes(): Modes {
     return this.#s.modes;
   }
+  /**
+   * The events generation (`element_events.ts`): a fragment is live while
+   * `modes.elementEvents` is on and its `events` is this number.
+   */
+  get eventsGeneration(): number {
+    return this.#s.embeds.eventsGen;
+  }
   /** ?2026: while true the renderer should hold its frames. */
   get synchronizedOutput(): boolean {
     return this.#s.modes.synchronizedOutput;
@@ -442,6 +451,15 @@ export class Terminal implements TerminalView {
     this.#defaultColors = withDefaultColors(this.#defaultColors, colors);
     this.#s.colors.defaults = this.#defaultColors;
     this.#emit({ type: "modes" });
+  }
+  /**
+   * Turn the element-event mode (?7101) off, as `CSI ? 7101 l` would,
+   * without parsing anything: the server's `eventsOff` (the program that
+   * set it left the foreground) reaches every copy of the model at one
+   * point of the stream.
+   */
+  stopElementEvents(): void {
+    setElementEvents(this.#t, false);
   }
   /** The default colours ("#rrggbb"; `palette` has 256 entries). */
   get defaultColors(): DefaultColors {

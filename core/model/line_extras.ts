@@ -65,6 +65,11 @@ export interface BlockEmbed {
   key: string | null;
   /** An image instead of HTML (then `html` is ""). */
   image?: ImageEmbed;
+  /**
+   * Printed while the element-event mode (?7101) was on: the events
+   * generation then (`core/emulator/element_events.ts`); absent: inert.
+   */
+  events?: number;
 }
 
 /**
@@ -95,6 +100,8 @@ export interface InlineEmbed {
   x: number;
   html: string;
   key: string | null;
+  /** As {@link BlockEmbed.events}. */
+  events?: number;
 }
 
 /** A run of laid-out pretty-printed text with its colours and attributes. */

@@ -100,7 +100,13 @@ export interface LineSnapshot {
 /** {@link LineExtras} with images as indexes into {@link TerminalSnapshot.images}. */
 export interface ExtrasSnapshot {
   marks?: LineMark[];
-  block?: { html: string; key: string | null; image?: number };
+  block?: {
+    html: string;
+    key: string | null;
+    image?: number;
+    /** `BlockEmbed.events`. */
+    events?: number;
+  };
   inline?: InlineEmbed[];
   /** Image pieces on the alternate screen, `image` an index into {@link TerminalSnapshot.images}. */
   images?: (Omit<ImagePiece, "image"> & { image: number })[];
@@ -185,6 +191,8 @@ export interface TerminalSnapshot {
     images: number[];
     imageMemory: number;
     htmlMemory: number;
+    /** The element-event generation (absent in older snapshots: 0). */
+    eventsGen?: number;
     /** replace-key -> absolute line number, and 1 when in the alternate buffer. */
     index: [string, number, 0 | 1][];
   };
@@ -255,6 +263,7 @@ function writeLine(line: Line, images: Map<ImageEmbed, number>): LineSnapshot {
     if (e.block) {
       x.block = { html: e.block.html, key: e.block.key };
       if (e.block.image) x.block.image = imageIndex(images, e.block.image);
+      if (e.block.events !== undefined) x.block.events = e.block.events;
     }
     if (e.inline && e.inline.length > 0) x.inline = e.inline;
     if (e.images !== undefined) {
@@ -374,6 +383,7 @@ export function writeSnapshot(
       images: kept,
       imageMemory: s.embeds.imageMemory,
       htmlMemory: s.embeds.htmlMemory,
+      eventsGen: s.embeds.eventsGen,
       index,
     },
     parser,
@@ -431,6 +441,8 @@ function bool(v: unknown, what: string): boolean {
 }
 
 const U32 = 0xffffffff;
+/** Largest events generation read (`element_events.ts`). */
+const MAX_GEN = Number.MAX_SAFE_INTEGER;
 
 function readPen(v: unknown, what: string): Pen {
   const o = obj(v, what);
@@ -610,16 +622,23 @@ function readExtras(
       block.image =
         images[int(b.image, `${what}.block.image`, 0, images.length - 1)];
     }
+    if (b.events !== undefined) {
+      block.events = int(b.events, `${what}.block.events`, 0, MAX_GEN);
+    }
     e.block = block;
   }
   if (o.inline !== undefined) {
     e.inline = arr(o.inline, `${what}.inline`, 4096).map((it, i) => {
       const x = obj(it, `${what}.inline[${i}]`);
-      return {
+      const item: InlineEmbed = {
         x: int(x.x, `${what}.inline[${i}].x`, 0, MAX_COLS),
         html: str(x.html, `${what}.inline[${i}].html`),
         key: strOrNull(x.key, `${what}.inline[${i}].key`, 1 << 16),
       };
+      if (x.events !== undefined) {
+        item.events = int(x.events, `${what}.inline[${i}].events`, 0, MAX_GEN);
+      }
+      return item;
     });
   }
   if (o.images !== undefined) {
@@ -942,6 +961,9 @@ export function readSnapshot(snapshot: unknown): ReadSnapshot {
         0,
         Number.MAX_SAFE_INTEGER,
       ),
+      eventsGen: em.eventsGen === undefined
+        ? 0
+        : int(em.eventsGen, "embeds.eventsGen", 0, MAX_GEN),
     },
   };
   // The ATTR word follows from the pen; a snapshot that disagrees is damaged.

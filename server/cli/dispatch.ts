@@ -27,6 +27,7 @@ import {
 } from "../commands/sessions.ts";
 import { settingsCommand } from "../commands/settings.ts";
 import { shellIntegration } from "../commands/shell_integration.ts";
+import { pythonPath } from "../commands/python_path.ts";
 import { viewSaved } from "../commands/view_saved.ts";
 import { runSshStdio } from "../ssh/stdio.ts";
 import { looksLikeHost } from "../ssh/target.ts";
@@ -84,6 +85,7 @@ const HANDLERS: Readonly<Record<CommandName, Handler>> = {
   "imgcat": imgcat,
   "fresh-line": freshLine,
   "shell-integration": shellIntegration,
+  "python-path": pythonPath,
   "completion": completion,
   "install-desktop": installDesktop,
   "help": help,

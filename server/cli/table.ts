@@ -499,6 +499,16 @@ const COMMAND_TABLE = [
       missing: "which shell? bash, zsh or fish",
     }],
   },
+  {
+    name: "python-path",
+    group: "window",
+    summary:
+      "print the directory of domterm's Python package, for PYTHONPATH (rich display, REPL hook, IPython, matplotlib)",
+    description:
+      "The package is written into the runtime directory first if it is not there. 'export PYTHONPATH=\"$(domterm python-path)\"', then 'import domterm'. See docs/python.md.",
+    options: [],
+    operands: [],
+  },
   // Setting domterm up.
   {
     name: "completion",

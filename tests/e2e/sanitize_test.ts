@@ -436,3 +436,57 @@ Deno.test("sanitize: rejectedNotice renders visibly", async () => {
     assertEquals(r.border, "dashed");
   });
 });
+
+Deno.test("sanitize: interactive elements keep data-dt-event; nothing else does", async () => {
+  await withPage(async ({ page }) => {
+    const r = await inspect(
+      page,
+      `<button data-dt-event="go">Go</button>` +
+        `<a data-dt-event="more">more</a>` +
+        `<details data-dt-event="t" class="can-replace-children" replace-key="k">` +
+        `<summary>s</summary></details>` +
+        `<input data-dt-event="c" type="checkbox" checked>` +
+        `<input data-dt-event="r" type="RADIO" name="g" value="1">` +
+        `<input data-dt-event="x" placeholder="name" maxlength="20">` +
+        `<select data-dt-event="s"><optgroup label="o"><option value="a">A</option>` +
+        `<option value="b" selected>B</option></optgroup></select>`,
+    );
+    assertEquals(r.removed, []);
+    assertEquals(
+      r.html,
+      `<button data-dt-event="go" type="button">Go</button>` +
+        `<a data-dt-event="more">more</a>` +
+        `<details data-dt-event="t" class="can-replace-children" replace-key="k">` +
+        `<summary>s</summary></details>` +
+        `<input data-dt-event="c" type="checkbox" checked="">` +
+        `<input data-dt-event="r" type="radio" value="1" name="user-content-g">` +
+        `<input data-dt-event="x" placeholder="name" maxlength="20" type="text">` +
+        `<select data-dt-event="s"><optgroup label="o"><option value="a">A</option>` +
+        `<option value="b" selected="">B</option></optgroup></select>`,
+    );
+    const bad = await inspect(
+      page,
+      `<div data-dt-event="d">d</div><span data-dt-event="x y">s</span>` +
+        `<button data-dt-event="a;b">b</button>` +
+        `<input type="file"><input type="password" data-dt-event="p">` +
+        `<button type="submit" form="f" formaction="https://example.com/">s</button>` +
+        `<img name="n" src="https://example.com/a.png">`,
+    );
+    assertEquals(bad.removed.sort(), [
+      '<input type="file"> element',
+      '<input type="password"> element',
+      "data-dt-event on <div>",
+      "data-dt-event on <span>",
+      'data-dt-event="a;b" (not a valid name)',
+      "form attribute on <button>",
+      "https: URL in formaction on <button>",
+      "name attribute on <img>",
+    ]);
+    assertEquals(
+      bad.html,
+      `<div>d</div><span>s</span><button type="button">b</button>` +
+        `<button type="button">s</button>` +
+        `<img src="https://example.com/a.png" referrerpolicy="no-referrer">`,
+    );
+  });
+});
