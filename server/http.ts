@@ -158,7 +158,11 @@ async function userCssResponse(
 export interface DomtermServer {
   readonly port: number;
   readonly key: string;
-  /** The page URL with the key in the fragment. */
+  /**
+   * The page URL with the key in the fragment, for this machine's own
+   * windows: on a loopback listener of its own when `--listen` has TLS, a
+   * password or a network address.
+   */
   readonly url: string;
   /** Its sessions: made, found, listed and closed there. */
   readonly registry: SessionRegistry;
@@ -230,33 +234,54 @@ export function startServer(options: ServerOptions): DomtermServer {
         ((store.current["file-opener"] as string) || undefined),
     onConnect: options.onConnect,
   };
-  const routes: Routes = {
+  const routesOf = (g: RemoteGate): Routes => ({
     key,
-    gate,
+    gate: g,
     assets: options.assets,
     userCssPath,
     port: 0,
     upgrade: (socket, grant, path) =>
       void (path === WINDOW_PATH
-        ? new WindowChannel(socket, grant, { key, gate, windows, log })
-        : new WindowConnection(socket, grant, connections)),
+        ? new WindowChannel(socket, grant, { key, gate: g, windows, log })
+        : new WindowConnection(socket, grant, { ...connections, gate: g })),
+  });
+  const serve = (
+    routes: Routes,
+    at: Pick<Deno.ServeTcpOptions, "port" | "hostname">,
+    tls?: { cert: string; key: string } | null,
+  ) => {
+    const s = Deno.serve({
+      ...at,
+      ...(tls ?? {}),
+      onListen: () => {},
+      onError: (e) => {
+        log(`request failed: ${(e as Error).message}`);
+        return new Response("internal error", { status: 500 });
+      },
+    }, (req, info) => route(routes, req, info.remoteAddr.hostname));
+    routes.port = s.addr.port;
+    return s;
   };
-  const server = Deno.serve({
+  const server = serve(routesOf(gate), {
     port: gate.config.port ?? options.port ?? 0,
     hostname: options.hostname ?? gate.config.hostname,
-    ...(gate.config.tls ?? {}),
-    onListen: () => {},
-    onError: (e) => {
-      log(`request failed: ${(e as Error).message}`);
-      return new Response("internal error", { status: 500 });
-    },
-  }, (req, info) => route(routes, req, info.remoteAddr.hostname));
-  const port = routes.port = server.addr.port;
+  }, gate.config.tls);
+  const port = server.addr.port;
+  // The user's own windows (opened by this machine's `domterm`) use a
+  // plain loopback listener of their own when the remote one has TLS, a
+  // password or a network address: a self-signed certificate would stop
+  // them at the browser's warning page, and a login is for others.
+  const local = needsLocalListener(gate)
+    ? serve(routesOf(loopbackGate()), { port: 0, hostname: "127.0.0.1" })
+    : null;
+  const url = local
+    ? `http://127.0.0.1:${local.addr.port}/#key=${key}`
+    : `${gate.origin(port)}/#key=${key}`;
 
   return {
     port,
     key,
-    url: `${gate.origin(port)}/#key=${key}`,
+    url,
     registry,
     windows,
     sessions: registry.sessions,
@@ -266,9 +291,18 @@ export function startServer(options: ServerOptions): DomtermServer {
     remotes: registry.remotes, // ssh hosts
     async shutdown(reason?: string) {
       await registry.closeAll(reason);
-      await server.shutdown();
+      await Promise.all([server.shutdown(), local?.shutdown()]);
     },
   };
+}
+
+/**
+ * Whether the remote listener (`--listen`) is one the user's own windows
+ * should not use: TLS, a password or an address other machines reach.
+ */
+function needsLocalListener(gate: RemoteGate): boolean {
+  const c = gate.config;
+  return c.tls !== null || c.password !== null || !c.loopback;
 }
 
 /** What the router needs. */

@@ -238,3 +238,47 @@ Deno.test("remote listener: login, rate limit, shell over wss, read-only share, 
     await s.stop();
   }
 });
+
+Deno.test("remote listener: the user's own windows (domterm new) open on a plain loopback listener, not the TLS one", async () => {
+  const s = await startRemote(SHELL);
+  const clients: TestClient[] = [];
+  try {
+    const made = await domterm(s, ["new", "--no-browser", "--", ...SHELL]);
+    assertEquals(made.code, 0, made.stderr);
+    const url = new URL(made.stdout.trim().split("\n").at(-1)!);
+    // Plain HTTP on 127.0.0.1 (no certificate to accept), another port.
+    assertEquals(url.protocol, "http:");
+    assertEquals(url.hostname, "127.0.0.1");
+    assert(url.origin !== s.origin, `${url.origin} is the TLS listener`);
+    const params = new URLSearchParams(url.hash.slice(1));
+    const key = params.get("key")!;
+    const session = Number(params.get("session"));
+    assert(key.length > 0 && session > 0, url.hash);
+    // The page loads there, and its socket reaches the session with the key.
+    const page = await fetch(url.origin + "/");
+    await page.body?.cancel();
+    assertEquals(page.status, 200);
+    const c = new TestClient(
+      `ws://127.0.0.1:${url.port}/ws`,
+      true,
+      { headers: { origin: url.origin } },
+    );
+    clients.push(c);
+    await hello(c, key, session);
+    assertEquals(c.closeCode, null, JSON.stringify(c.messages));
+    c.input("echo local-$((6*7))\r");
+    await c.until(() => c.text.includes("local-42"), "the echo");
+    // Without the key it lets nobody in (the login is the TLS listener's).
+    const nokey = new TestClient(
+      `ws://127.0.0.1:${url.port}/ws`,
+      true,
+      { headers: { origin: url.origin } },
+    );
+    clients.push(nokey);
+    await hello(nokey, "", session);
+    assert(nokey.closeCode !== null, "no key: refused");
+  } finally {
+    for (const c of clients) c.close();
+    await s.stop();
+  }
+});
