@@ -258,7 +258,10 @@ export function startServer(options: ServerOptions): DomtermServer {
         log(`request failed: ${(e as Error).message}`);
         return new Response("internal error", { status: 500 });
       },
-    }, (req, info) => route(routes, req, info.remoteAddr.hostname));
+    }, async (req, info) => {
+      const res = await route(routes, req, info.remoteAddr.hostname);
+      return tls ? withHsts(res) : res;
+    });
     routes.port = s.addr.port;
     return s;
   };
@@ -294,6 +297,25 @@ export function startServer(options: ServerOptions): DomtermServer {
       await Promise.all([server.shutdown(), local?.shutdown()]);
     },
   };
+}
+
+/**
+ * A TLS listener's answer tells the browser to use HTTPS only for this
+ * host from now on (Strict-Transport-Security), so that a later
+ * `http://` link cannot be downgraded. (Not on a WebSocket upgrade.)
+ */
+function withHsts(res: Response): Response {
+  if (res.status === 101) return res;
+  const value = "max-age=31536000";
+  try {
+    res.headers.set("strict-transport-security", value);
+    return res;
+  } catch {
+    // Immutable headers (Response.redirect): a copy can have them.
+    const copy = new Response(res.body, res);
+    copy.headers.set("strict-transport-security", value);
+    return copy;
+  }
 }
 
 /**

@@ -81,6 +81,11 @@ Deno.test("remote listener: login, rate limit, shell over wss, read-only share, 
     await root.body?.cancel();
     assertEquals(root.status, 303, "/ without a login");
     assertEquals(root.headers.get("location"), "/login");
+    // HTTPS only from now on, for this host.
+    assertEquals(
+      root.headers.get("strict-transport-security"),
+      "max-age=31536000",
+    );
 
     // A login form posted without its CSRF cookie is refused.
     const forged = await remoteFetch(s, "/login", {
