@@ -11,6 +11,13 @@ import { keysEqual, newServerKey } from "../key.ts";
 export const SESSION_COOKIE = "domterm_auth";
 /** The cookie that carries the login form's CSRF token (before a login). */
 export const LOGIN_CSRF_COOKIE = "domterm_login_csrf";
+/**
+ * The cookie of a browser that has logged in before (a random id, kept a
+ * year): its failed logins are counted for it alone, so a lockout of its
+ * address (others behind the same NAT or proxy guessing) does not lock it
+ * out.
+ */
+export const DEVICE_COOKIE = "domterm_device";
 
 /** Expiry settings (milliseconds). */
 export interface AuthSessionOptions {

@@ -17,6 +17,7 @@ import {
   AuthSessions,
   cookieHeader,
   csrfMatches,
+  DEVICE_COOKIE,
   LOGIN_CSRF_COOKIE,
   parseCookies,
   SESSION_COOKIE,
@@ -30,6 +31,10 @@ import { keysEqual, newServerKey } from "../key.ts";
 
 /** Largest login or logout form body read, in bytes. */
 const MAX_FORM_BYTES = 4096;
+/** How long a browser stays a known device ({@link DEVICE_COOKIE}). */
+const DEVICE_MAX_AGE_S = 365 * 24 * 3600;
+/** Known devices kept at most. */
+const MAX_DEVICES = 1000;
 
 /** What a WebSocket upgrade was let through with. */
 export interface UpgradeGrant {
@@ -251,6 +256,19 @@ export class RemoteGate {
     return { response: null, authorized };
   }
 
+  /** Ids of the browsers that logged in (this server's life; the newest last). */
+  readonly #devices = new Set<string>();
+
+  #newDevice(): string {
+    const id = newServerKey();
+    this.#devices.add(id);
+    // Bounded: the oldest are forgotten first.
+    while (this.#devices.size > MAX_DEVICES) {
+      this.#devices.delete(this.#devices.values().next().value!);
+    }
+    return id;
+  }
+
   #loginForm(error?: string, status = 200): Response {
     const csrf = newServerKey();
     const h = headers("text/html; charset=utf-8");
@@ -263,8 +281,13 @@ export class RemoteGate {
       this.log.write(address, "login-refused", "cross-origin form");
       return text(403, "cross-origin login refused");
     }
-    const wait = this.limiter.retryAfterMs(address);
-    if (wait > 0 || this.#checking.has(address)) {
+    const cookies = parseCookies(req.headers.get("cookie"));
+    // A browser that logged in before has a back-off of its own.
+    const device = cookies.get(DEVICE_COOKIE);
+    const known = device !== undefined && this.#devices.has(device);
+    const who = known ? `device:${device}` : address;
+    const wait = this.limiter.retryAfterMs(who);
+    if (wait > 0 || this.#checking.has(who)) {
       const seconds = Math.max(1, Math.ceil(wait / 1000));
       this.log.write(address, "login-throttled", `retry after ${seconds}s`);
       const res = this.#loginForm(
@@ -276,7 +299,6 @@ export class RemoteGate {
     }
     const form = await readForm(req);
     if (form === null) return text(400, "expected a form of at most 4 KiB");
-    const cookies = parseCookies(req.headers.get("cookie"));
     if (!csrfMatches(form.get("csrf"), cookies.get(LOGIN_CSRF_COOKIE))) {
       this.log.write(address, "login-refused", "bad CSRF token");
       return this.#loginForm(
@@ -285,24 +307,30 @@ export class RemoteGate {
       );
     }
     const password = form.get("password") ?? "";
-    this.#checking.add(address);
+    this.#checking.add(who);
     let ok: boolean;
     try {
       ok = await verifyPassword(password, this.config.password!);
     } finally {
-      this.#checking.delete(address);
+      this.#checking.delete(who);
     }
     if (!ok) {
-      this.limiter.fail(address);
-      this.log.write(address, "login-failed");
+      this.limiter.fail(who);
+      this.log.write(
+        address,
+        "login-failed",
+        known ? "known device" : undefined,
+      );
       return this.#loginForm("Wrong password.", 401);
     }
-    this.limiter.succeed(address);
+    this.limiter.succeed(who);
     const s = this.auth.create(address);
-    this.log.write(address, "login-ok");
+    this.log.write(address, "login-ok", known ? "known device" : undefined);
+    const id = known ? device! : this.#newDevice();
     return redirect("/", [
       this.#cookie(SESSION_COOKIE, s.id, this.auth.cookieMaxAge(s)),
       this.#cookie(LOGIN_CSRF_COOKIE, "", 0),
+      this.#cookie(DEVICE_COOKIE, id, DEVICE_MAX_AGE_S),
     ]);
   }
 

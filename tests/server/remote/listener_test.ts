@@ -11,6 +11,7 @@ import { TestClient } from "../ws_client.ts";
 import { privateRuntimeEnv } from "../../runtime_dir.ts";
 import {
   domterm,
+  loginForm,
   PASSWORD,
   postLogin,
   remoteFetch,
@@ -284,6 +285,62 @@ Deno.test("remote listener: the user's own windows (domterm new) open on a plain
     assert(nokey.closeCode !== null, "no key: refused");
   } finally {
     for (const c of clients) c.close();
+    await s.stop();
+  }
+});
+
+Deno.test("remote listener: a browser that logged in before still logs in while its address is locked out", async () => {
+  const s = await startRemote(SHELL);
+  try {
+    // The owner logs in once: a device cookie comes with the login.
+    const first = await postLogin(s, PASSWORD);
+    await first.body?.cancel();
+    const device = first.headers.getSetCookie().find((c) =>
+      c.startsWith("domterm_device=")
+    );
+    assert(device !== undefined, "no device cookie");
+    for (const a of ["HttpOnly", "Secure", "SameSite=Strict"]) {
+      assert(device.includes(a), `${a} in ${device}`);
+    }
+    // Someone else at the same address guesses until it is locked out.
+    let status = 0;
+    for (let i = 0; i < 8 && status !== 429; i++) {
+      const bad = await postLogin(s, `guess ${i}`);
+      await bad.body?.cancel();
+      status = bad.status;
+    }
+    assertEquals(status, 429, "the address is locked out");
+    const stranger = await postLogin(s, PASSWORD);
+    await stranger.body?.cancel();
+    assertEquals(stranger.status, 429, "a new browser waits too");
+    // The owner's browser, with its device cookie, gets in at once.
+    const { csrf, cookie } = await loginForm(s);
+    const owner = await remoteFetch(s, "/login", {
+      method: "POST",
+      headers: {
+        cookie: `${cookie}; ${device.split(";")[0]}`,
+        origin: s.origin,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({ csrf, password: PASSWORD }).toString(),
+    });
+    await owner.body?.cancel();
+    assertEquals(owner.status, 303);
+    // A made-up device id is no one's: still locked out.
+    const forged = await loginForm(s);
+    const fake = await remoteFetch(s, "/login", {
+      method: "POST",
+      headers: {
+        cookie: `${forged.cookie}; domterm_device=made-up`,
+        origin: s.origin,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({ csrf: forged.csrf, password: PASSWORD })
+        .toString(),
+    });
+    await fake.body?.cancel();
+    assertEquals(fake.status, 429);
+  } finally {
     await s.stop();
   }
 });
