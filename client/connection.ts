@@ -91,8 +91,20 @@ export interface ConnectionHandlers {
    * again); `reason` is what the server said when it closed, if anything
    * (e.g. that the ssh link of a remote session is down).
    */
-  reconnecting?(ms: number | null, attempt: number, reason?: string): void;
+  reconnecting?(
+    ms: number | null,
+    attempt: number,
+    reason?: string,
+    serverGone?: boolean,
+  ): void;
 }
+
+/**
+ * Sockets in a row that could not even open (the server's address refuses
+ * them) after which the server is taken to be gone, not just unreachable
+ * for a moment.
+ */
+export const GONE_AFTER_FAILED_OPENS = 3;
 
 /** Where the page is in the session's stream. */
 export interface StreamPosition {
@@ -148,6 +160,9 @@ export class Connection {
     return this.#ws?.readyState === WebSocket.OPEN && this.#synced;
   }
 
+  /** Sockets in a row that never opened. */
+  #failedOpens = 0;
+
   #open(): void {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${proto}//${location.host}${WS_PATH}`);
@@ -158,6 +173,14 @@ export class Connection {
     this.#ackTimer = undefined;
     this.#unacked = 0;
     ws.binaryType = "arraybuffer";
+    let opened = false;
+    ws.addEventListener("open", () => {
+      opened = true;
+      this.#failedOpens = 0;
+    });
+    ws.addEventListener("close", () => {
+      if (!opened) this.#failedOpens++;
+    });
     ws.onopen = () => {
       const { cols, rows } = this.#size();
       const hello: HelloMessage = { type: "hello", key: this.#key, cols, rows };
@@ -257,7 +280,12 @@ export class Connection {
         : RETRY_FIRST_MS * 2 ** this.#attempt,
     );
     this.#attempt++;
-    this.#handlers.reconnecting?.(ms, this.#attempt, reason);
+    this.#handlers.reconnecting?.(
+      ms,
+      this.#attempt,
+      reason,
+      this.#failedOpens >= GONE_AFTER_FAILED_OPENS,
+    );
     setTimeout(() => {
       if (!this.#final) this.#open();
     }, ms);

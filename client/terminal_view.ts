@@ -362,9 +362,16 @@ export class TerminalView {
           true,
         );
       },
-      reconnecting: (ms, _attempt, reason) => {
+      reconnecting: (ms, _attempt, reason, serverGone) => {
         if (ms === null) this.status.hide();
-        else {
+        else if (serverGone) {
+          this.status.show(
+            "The domterm server is gone (nothing answers at this address: " +
+              "it stopped or was killed). Run `domterm` to start it again; " +
+              `this window tries again in ${(ms / 1000).toFixed(0)} s.`,
+            true,
+          );
+        } else {
           // A remote session's server says its ssh link is down.
           this.status.show(
             `${reason || "Connection lost"}: reconnecting in ${

@@ -21,3 +21,24 @@ Deno.test("e2e server stop: SIGTERM to the server is said in the window", async 
     await t.close();
   }
 });
+
+Deno.test("e2e server stop: after SIGKILL of the server the window says it is gone, not 'reconnecting' forever", async () => {
+  const t = await startDomterm(["sh", "-c", "echo KILL-READY; exec sleep 60"]);
+  try {
+    await waitForRow(t.page, "KILL-READY");
+    t.child.kill("SIGKILL");
+    await t.child.status;
+    // Three refused sockets in a row (about 2 s of back-off).
+    await t.page.waitForFunction(
+      () => {
+        const s = document.querySelector(".dt-status:not([hidden])");
+        return s?.textContent?.startsWith("The domterm server is gone") &&
+          s.textContent.includes("Run `domterm` to start it again");
+      },
+      undefined,
+      { timeout: 15_000 },
+    );
+  } finally {
+    await t.close();
+  }
+});
