@@ -115,6 +115,17 @@ Deno.test("e2e element events: clicks reach the program that asked, and only it"
       url,
       "a link with data-dt-event navigates nowhere",
     );
+    // A reload attaches to the session again from a snapshot: the elements
+    // are still there, still live, and the answered inspector still open.
+    await page.reload();
+    await page.waitForFunction(() =>
+      // deno-lint-ignore no-explicit-any
+      (globalThis as any).domtermInspect?.connected &&
+      document.querySelector(".dt-embed .clicker details[open] .child") !== null
+    );
+    await nth(page, 0, "button").click();
+    want += go;
+    await waitFor(log("a"), want);
     // Closing the inspector says so.
     await nth(page, 0, "details > summary").click();
     want += line({
