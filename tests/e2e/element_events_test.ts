@@ -135,6 +135,19 @@ Deno.test("e2e element events: clicks reach the program that asked, and only it"
       value: "closed",
     });
     await waitFor(log("a"), want);
+    // The fragment is drawn again (its click counter replaced by key): the
+    // inspector the user closed stays closed.
+    await nth(page, 0, "button").click();
+    want += go;
+    await waitFor(log("a"), want);
+    await page.waitForFunction(() =>
+      document.querySelector('.clicker [replace-key="count"]')?.textContent ===
+        "3"
+    );
+    assert(
+      !(await nth(page, 0, "details").evaluate((d) => d.hasAttribute("open"))),
+      "the closed inspector opened again",
+    );
     await page.locator(".dt-input").focus();
     await page.keyboard.type("q");
     await waitForRow(page, "$");
