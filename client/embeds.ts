@@ -154,6 +154,34 @@ export class EmbedPainter {
   #drawn = new Set<Line>();
   #pruneAt = 1024;
 
+  /**
+   * What the user opened or closed of each line's keyed `<details>` (lazy
+   * inspectors), by replace-key: a redraw (an OSC 721 answer elsewhere in
+   * the fragment) shows them as they were, not as the model has them.
+   */
+  #open = new WeakMap<Line, Map<string, boolean>>();
+
+  /** Show `el`'s keyed `<details>` as last toggled, and follow their toggles. */
+  #keepOpen(el: HTMLElement, line: Line): void {
+    const states = this.#open.get(line);
+    if (states !== undefined) {
+      for (const d of el.querySelectorAll("details[replace-key]")) {
+        const was = states.get(d.getAttribute("replace-key")!);
+        const details = d as HTMLDetailsElement;
+        if (was !== undefined && details.open !== was) details.open = was;
+      }
+    }
+    // toggle does not bubble: caught on the way down.
+    el.addEventListener("toggle", (ev) => {
+      const d = ev.target as HTMLElement;
+      const key = d.getAttribute?.("replace-key");
+      if (d.localName !== "details" || key == null) return;
+      let m = this.#open.get(line);
+      if (m === undefined) this.#open.set(line, m = new Map());
+      m.set(key, (d as HTMLDetailsElement).open);
+    }, true);
+  }
+
   /** `onSize`: content changed size after drawing (an image loaded). */
   constructor(onSize: () => void) {
     this.#onSize = onSize;
@@ -237,6 +265,7 @@ export class EmbedPainter {
           : this.#content(doc, e.block.html),
       );
       row.replaceChildren(box);
+      this.#keepOpen(box, line);
       return;
     }
     // Right to left, so an insertion does not move the columns still to do.
@@ -256,6 +285,7 @@ export class EmbedPainter {
       markEvents(span, item.events);
       span.append(this.#content(doc, item.html));
       insertAtColumn(row, item.x, span);
+      this.#keepOpen(span, line);
     }
     for (const p of e.images ?? []) {
       const el = pieceElement(doc, p, line.cols);

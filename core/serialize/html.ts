@@ -36,7 +36,11 @@ import {
   outputLines,
 } from "../model/command_groups.ts";
 import type { Line } from "../model/line.ts";
-import type { ImageEmbed } from "../model/line_extras.ts";
+import type {
+  BlockEmbed,
+  ImageEmbed,
+  InlineEmbed,
+} from "../model/line_extras.ts";
 import { extId } from "../model/cell.ts";
 import type { BufferView, ExtStyle } from "../terminal_view.ts";
 import { paletteCss } from "../color_css.ts";
@@ -150,6 +154,28 @@ const ESC_TEXT: Record<string, string> = {
 /** Escape `s` for element content and quoted attribute values. */
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ESC_TEXT[c]);
+}
+
+/** What a saved fragment printed under the element-event mode says. */
+export const INERT_NOTE =
+  "Interactive output: its buttons, inspectors and inputs talked to the program in the terminal; in this saved copy they do nothing";
+
+/** Whether `e` was printed with elements that sent events (docs/interactive.md). */
+function interactive(e: BlockEmbed | InlineEmbed): boolean {
+  return e.events !== undefined && e.html.includes("data-dt-event");
+}
+
+/** ` inert` for an interactive fragment: nothing in it can be clicked or focused. */
+function inertAttr(e: BlockEmbed | InlineEmbed): string {
+  return interactive(e) ? " inert" : "";
+}
+
+/** The note an interactive fragment carries in a saved file. */
+function inertNote(e: BlockEmbed | InlineEmbed, tag: "div" | "span"): string {
+  return interactive(e)
+    ? `<${tag} class="dt-events-note" title="${INERT_NOTE}">` +
+      `\u26a0 interactive output (inert in this saved copy)</${tag}>`
+    : "";
 }
 
 /**
@@ -278,6 +304,8 @@ a.dt-a:hover span{--dt-tus:solid}
 .dt-image-error{display:inline-block;padding:0 6px;border:1px dashed var(--dt-color-1);color:var(--dt-color-1)}
 .dt-html-partial{display:inline-block;margin-right:4px;color:var(--dt-color-3);cursor:help}
 .dt-html-source{margin:0;white-space:pre-wrap;color:var(--dt-deco-fg)}
+.dt-events-note{display:block;font-size:smaller;font-style:italic;color:var(--dt-deco-fg)}
+span.dt-events-note{display:inline;margin-right:4px}
 .dt-line[data-exit]{box-shadow:inset 2px 0 0 var(--dt-error-fg)}
 .dt-cmd-deco{float:right;height:var(--dt-cell-h);display:flex;gap:.4em;align-items:center;padding-left:.4em;color:var(--dt-deco-fg);user-select:none;font-size:.9em}
 .dt-exit-badge{color:var(--dt-error-fg);cursor:help}
@@ -470,7 +498,7 @@ class LinesWriter {
     let x = 0;
     while (x < end) {
       while (k < items.length && items[k].x <= x) {
-        html += this.#inline(items[k++].html);
+        html += this.#inline(items[k++]);
       }
       const stop = k < items.length ? Math.min(items[k].x, end) : end;
       const href = this.#href(line.attr(x));
@@ -489,15 +517,15 @@ class LinesWriter {
         html += " ".repeat(items[k].x - col);
         col = items[k].x;
       }
-      html += this.#inline(items[k].html);
+      html += this.#inline(items[k]);
     }
     return html;
   }
 
-  #inline(html: string): string {
-    return `<span class="dt-embed dt-embed-inline">${
-      this.#options.sanitize(html)
-    }</span>`;
+  #inline(item: InlineEmbed): string {
+    return `<span class="dt-embed dt-embed-inline"${inertAttr(item)}>${
+      inertNote(item, "span")
+    }${this.#options.sanitize(item.html)}</span>`;
   }
 
   #block(line: Line): string {
@@ -505,7 +533,9 @@ class LinesWriter {
     const content = block.image
       ? this.#image(block.image)
       : this.#options.sanitize(block.html);
-    return `<div class="dt-embed dt-embed-block">${content}</div>`;
+    return `<div class="dt-embed dt-embed-block"${inertAttr(block)}>${
+      inertNote(block, "div")
+    }${content}</div>`;
   }
 
   /** An image as the window draws it (client/images.ts), from data: URLs. */

@@ -10,6 +10,7 @@ import { runMain } from "../cli.ts";
 import { completion } from "../commands/completion.ts";
 import { freshLine } from "../commands/fresh_line.ts";
 import { hcat } from "../commands/hcat.ts";
+import { inspect } from "../commands/inspect.ts";
 import { html } from "../commands/html.ts";
 import { imgcat } from "../commands/imgcat.ts";
 import { inputMode } from "../commands/input_mode.ts";
@@ -82,6 +83,7 @@ const HANDLERS: Readonly<Record<CommandName, Handler>> = {
   "is-domterm": isDomterm,
   "html": html,
   "hcat": hcat,
+  "inspect": inspect,
   "imgcat": imgcat,
   "fresh-line": freshLine,
   "shell-integration": shellIntegration,

@@ -447,6 +447,19 @@ const COMMAND_TABLE = [
     }],
   },
   {
+    name: "inspect",
+    group: "window",
+    summary: "explore a JSON file as a tree that opens as you click",
+    description:
+      "Prints the top level of the file as nested inspectors; opening one (a click) prints its children, 100 at a time with a 'more' button. Only what is opened is ever printed, so large files open at once. q, Ctrl+C or Ctrl+D ends it. See docs/interactive.md.",
+    options: [forceOption],
+    operands: [{
+      name: "file.json",
+      files: true,
+      missing: "missing file operand",
+    }],
+  },
+  {
     name: "imgcat",
     group: "window",
     summary: "show images (W, H: N cells, Npx, N%, auto)",

@@ -8,6 +8,7 @@
 import { Terminal } from "../../core/emulator/terminal.ts";
 import {
   DEFAULT_THEME,
+  INERT_NOTE,
   SAVED_FILE_CSP,
   sessionHtml,
   type SessionHtmlOptions,
@@ -443,3 +444,28 @@ Deno.test("html save: the alternate screen is saved after the history", () => {
 });
 
 const ESC_P = "\x1bP";
+
+Deno.test("html save: interactive fragments are inert and say so; others are as they were", () => {
+  const t = term(
+    `${OSC}72;<div><button data-dt-event="go">Go</button></div>${ST}` +
+      `${CSI}?7101h${OSC}72;<div><button data-dt-event="go">Go</button></div>${ST}` +
+      `x${OSC}72;<a data-dt-event="more">more</a>${ST}\r\n` +
+      `${OSC}72;<div>plain</div>${ST}`,
+  );
+  const html = save(t);
+  const blocks = html.match(/<div class="dt-embed dt-embed-block"[^>]*>/g);
+  assertEquals(blocks, [
+    '<div class="dt-embed dt-embed-block">',
+    '<div class="dt-embed dt-embed-block" inert>',
+    '<div class="dt-embed dt-embed-block">',
+  ]);
+  assertEquals(
+    html.match(/<span class="dt-embed dt-embed-inline"[^>]*>/g),
+    ['<span class="dt-embed dt-embed-inline" inert>'],
+  );
+  assertEquals(
+    html.split("interactive output (inert in this saved copy)").length - 1,
+    2,
+  );
+  assert(html.includes(`title="${INERT_NOTE}"`));
+});

@@ -115,6 +115,17 @@ Deno.test("e2e element events: clicks reach the program that asked, and only it"
       url,
       "a link with data-dt-event navigates nowhere",
     );
+    // A reload attaches to the session again from a snapshot: the elements
+    // are still there, still live, and the answered inspector still open.
+    await page.reload();
+    await page.waitForFunction(() =>
+      // deno-lint-ignore no-explicit-any
+      (globalThis as any).domtermInspect?.connected &&
+      document.querySelector(".dt-embed .clicker details[open] .child") !== null
+    );
+    await nth(page, 0, "button").click();
+    want += go;
+    await waitFor(log("a"), want);
     // Closing the inspector says so.
     await nth(page, 0, "details > summary").click();
     want += line({
@@ -124,6 +135,19 @@ Deno.test("e2e element events: clicks reach the program that asked, and only it"
       value: "closed",
     });
     await waitFor(log("a"), want);
+    // The fragment is drawn again (its click counter replaced by key): the
+    // inspector the user closed stays closed.
+    await nth(page, 0, "button").click();
+    want += go;
+    await waitFor(log("a"), want);
+    await page.waitForFunction(() =>
+      document.querySelector('.clicker [replace-key="count"]')?.textContent ===
+        "3"
+    );
+    assert(
+      !(await nth(page, 0, "details").evaluate((d) => d.hasAttribute("open"))),
+      "the closed inspector opened again",
+    );
     await page.locator(".dt-input").focus();
     await page.keyboard.type("q");
     await waitForRow(page, "$");
@@ -274,6 +298,65 @@ Deno.test("e2e element events: the XSS corpus's interactive payloads run nothing
     );
     assertEquals(hits, [], "script ran");
     assertEquals(requests, [], "network requests");
+  } finally {
+    await t.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("e2e element events: domterm inspect opens what is clicked, 100 at a time", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "domterm-e2e-inspect-" });
+  const file = join(dir, "doc.json");
+  await Deno.writeTextFile(
+    file,
+    JSON.stringify({
+      name: "doc",
+      list: Array.from({ length: 150 }, (_, i) => ({ i, tag: `t${i}` })),
+    }),
+  );
+  const main = new URL("../../main.ts", import.meta.url).pathname;
+  const t = await startDomterm([
+    Deno.execPath(),
+    "run",
+    "-A",
+    main,
+    "inspect",
+    file,
+  ]);
+  const page = t.page;
+  try {
+    await waitForRow(
+      page,
+      "domterm inspect: open what you want to see; q quits",
+      30_000,
+    );
+    // The top level is open: its "list" is a closed inspector, nothing in it.
+    const list = page.locator(".dt-json details details").first();
+    assertEquals(
+      await page.locator(".dt-json details details details").count(),
+      0,
+    );
+    await list.locator("> summary").click();
+    // The answer: 100 items (closed inspectors) and a "more" button.
+    await page.waitForFunction(() =>
+      document.querySelectorAll(".dt-json details details details").length ===
+        100
+    );
+    await page.locator(".dt-json button", { hasText: "50 more" }).click();
+    await page.waitForFunction(() =>
+      document.querySelectorAll(".dt-json details details details").length ===
+        150
+    );
+    // An item opens too.
+    await page.locator(".dt-json details details details").nth(120).locator(
+      "> summary",
+    )
+      .click();
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll(".dt-json .dt-json-leaf")).some((
+        e,
+      ) => e.textContent === 'tag: "t120"')
+    );
   } finally {
     await t.close();
     await Deno.remove(dir, { recursive: true });
