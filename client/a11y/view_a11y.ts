@@ -17,13 +17,26 @@ export class ViewA11y {
 
   /**
    * The live region goes after `root` (the terminal element). The terminal
-   * is a region (a landmark: its rows stay readable in a screen reader's
-   * browse mode, which `role="application"` would turn off); the keys go to
-   * its input, a textbox, which puts the reader in focus mode.
+   * is a landmark (main, or a region: its rows stay readable in a screen
+   * reader's browse mode, which `role="application"` would turn off); the
+   * keys go to its input, a textbox, which puts the reader in focus mode.
    */
   constructor(root: HTMLElement, term: AnnouncedTerminal) {
-    root.setAttribute("role", "region");
+    // The first terminal is the page's main landmark, the others regions;
+    // the page's heading (for screen readers) names the program.
+    const doc = root.ownerDocument;
+    const main = doc.querySelector('[role="main"], main');
+    root.setAttribute(
+      "role",
+      main === null || main === root ? "main" : "region",
+    );
     root.setAttribute("aria-roledescription", "terminal");
+    if (doc.querySelector("h1") === null) {
+      const h1 = doc.createElement("h1");
+      h1.className = "dt-sr-only";
+      h1.textContent = "domterm";
+      doc.body.prepend(h1);
+    }
     if (!root.hasAttribute("aria-label")) {
       root.setAttribute("aria-label", "Terminal");
     }

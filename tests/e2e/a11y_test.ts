@@ -131,7 +131,7 @@ Deno.test("e2e a11y: output is announced once, without the echo; a flood is coun
         tree.some((n) => re.test(n)),
         `${re}: ${tree.filter((n) => !/^InlineTextBox/.test(n)).join("\n")}`,
       );
-    has(/^region: Terminal$/);
+    has(/^main: Terminal$/);
     has(/^log: Terminal output$/);
     has(/^region: prompt$/);
     has(/^textbox: Terminal input$/);
