@@ -217,8 +217,12 @@ export class TerminalView {
    */
   syncColors(): void {
     const colors = shownColors(this.root);
+    // The desktop asks for more contrast: at least 7:1 (WCAG AAA), unless
+    // the setting turned the adjustment off.
+    const ratio = this.#host.settings.get()["minimum-contrast-ratio"] as number;
+    const more = matchMedia("(prefers-contrast: more)").matches;
     this.renderer.setContrast(
-      this.#host.settings.get()["minimum-contrast-ratio"] as number,
+      more && ratio > 1 ? Math.max(ratio, 7) : ratio,
       colors,
     );
     if (colors === null) return;
@@ -384,7 +388,7 @@ export class TerminalView {
   #onEvent(e: TerminalEvent): void {
     if (e.type === "command" && e.phase === "end") {
       this.a11y.commandEnded(e.exit);
-    }
+    } else if (e.type === "notify") this.a11y.notified(e.title, e.body);
     // Title, window name, progress, notifications, command ends.
     if (this.#host.windowEvent(this, e)) return;
     if (e.type === "resize-request") {

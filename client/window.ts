@@ -119,13 +119,15 @@ export class DomtermWindow implements ViewHost {
         v.syncColors();
       }
     });
-    // The desktop switched between light and dark: so may the theme.
-    matchMedia("(prefers-color-scheme: light)").addEventListener(
-      "change",
-      () => {
+    // The desktop switched between light and dark: so may the theme; it
+    // asked for more contrast: the minimum contrast goes up.
+    for (
+      const q of ["(prefers-color-scheme: light)", "(prefers-contrast: more)"]
+    ) {
+      matchMedia(q).addEventListener("change", () => {
         for (const v of this.views) v.syncColors();
-      },
-    );
+      });
+    }
     first.focus();
   }
 

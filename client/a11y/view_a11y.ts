@@ -75,6 +75,16 @@ export class ViewA11y {
     }
   }
 
+  /**
+   * A program asked for a desktop notification (OSC 9, 777, 99): said in
+   * order with the output too, since a notification may not be shown (no
+   * permission, the window has the focus) or not be read.
+   */
+  notified(title: string, body: string): void {
+    const text = [title, body].filter((t) => t.trim() !== "").join(": ");
+    if (text !== "") this.announcer.note(`Notification: ${text}`);
+  }
+
   /** Say `text` now (a key's answer: the command jumped to, its output). */
   say(text: string): void {
     this.live.announce(text);

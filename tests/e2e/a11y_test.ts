@@ -230,7 +230,7 @@ Deno.test("e2e a11y: the prompt keys say the command, Ctrl+Shift+H reads its out
   }
 });
 
-Deno.test("e2e a11y: minimum contrast: bold bright white is readable on the light theme; 1 turns it off", async () => {
+Deno.test("e2e a11y: minimum contrast: bold bright white is readable on the light theme, 7:1 with prefers-contrast: more; 1 turns it off", async () => {
   const t = await startBash();
   const { page } = t;
   try {
@@ -272,6 +272,12 @@ Deno.test("e2e a11y: minimum contrast: bold bright white is readable on the ligh
     assert(rgb >= 4.5, `direct colour on palette background: ${rgb}`);
     const dir = Deno.env.get("DT_SCREENSHOT_DIR");
     if (dir) await page.screenshot({ path: join(dir, "a11y-contrast.png") });
+    // The desktop asks for more contrast: 7:1.
+    await page.emulateMedia({ contrast: "more" });
+    await page.waitForTimeout(300);
+    const [more] = await ratios();
+    assert(more >= 7, `prefers-contrast: more: ${more}`);
+    await page.emulateMedia({ contrast: "no-preference" });
     // Off (OSC 88: this window's settings): the program's colours as they
     // were, unreadable.
     await page.keyboard.type(
@@ -281,6 +287,75 @@ Deno.test("e2e a11y: minimum contrast: bold bright white is readable on the ligh
     await page.waitForTimeout(300);
     const [off] = await ratios();
     assert(off < 1.5, `off: ${off}`);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("e2e a11y: reduced motion stops blinking; forced colours keep the cursor; at 200% zoom the menu, find bar and settings fit", async () => {
+  // 400 x 240 CSS pixels: an 800 x 480 window at 200% zoom.
+  const t = await startBash({ width: 400, height: 240 });
+  const { page } = t;
+  try {
+    await waitForRow(page, "$");
+    await page.keyboard.type("printf '\\e[5mblink\\e[0m\\e[?12h\\e[1 q\\n'");
+    await page.keyboard.press("Enter");
+    await waitForRow(page, "blink");
+    const animations = () =>
+      page.evaluate(() => {
+        const blink = [...document.querySelectorAll("#terminal .dt-blink")]
+          .find((e) => e.textContent === "blink")!;
+        const cursor = document.querySelector("#terminal .dt-cursor")!;
+        return [
+          getComputedStyle(blink).animationName,
+          cursor.className,
+          getComputedStyle(cursor).animationName,
+        ];
+      });
+    const moving = await animations();
+    assertEquals(moving[0], "dt-blink");
+    assertMatch(moving[1], /dt-cursor-blink/);
+    assertEquals(moving[2], "dt-cursor-blink");
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    const still = await animations();
+    assertEquals([still[0], still[2]], ["none", "none"]);
+
+    // Forced colours: the cursor is drawn in system colours with an outline.
+    await page.emulateMedia({ forcedColors: "active" });
+    const outline = await page.evaluate(() =>
+      getComputedStyle(document.querySelector("#terminal .dt-cursor")!)
+        .outlineStyle
+    );
+    assertEquals(outline, "solid");
+    await page.emulateMedia({ forcedColors: "none" });
+
+    const inView = (sel: string) =>
+      page.evaluate((s) => {
+        const r = document.querySelector(s)!.getBoundingClientRect();
+        return r.left >= 0 && r.top >= 0 && r.right <= innerWidth &&
+          r.bottom <= innerHeight;
+      }, sel);
+    const dir = Deno.env.get("DT_SCREENSHOT_DIR");
+    await page.keyboard.press("Shift+F10");
+    await page.waitForSelector(".dt-menu");
+    assert(await inView(".dt-menu"), "the menu fits (it scrolls)");
+    // The last entry is reachable with the keyboard.
+    await page.keyboard.press("End");
+    assert(await inView(".dt-menu-item:focus"), "the last entry shows");
+    if (dir) await page.screenshot({ path: join(dir, "a11y-zoom-menu.png") });
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Control+Shift+F");
+    await page.waitForSelector(".dt-find:not([hidden])");
+    assert(await inView(".dt-find"), "the find bar fits");
+    if (dir) await page.screenshot({ path: join(dir, "a11y-zoom-find.png") });
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Shift+F10");
+    await page.click('.dt-menu-item[data-action="settings"]');
+    await page.waitForSelector(".dt-settings", { state: "visible" });
+    assert(await inView(".dt-settings"), "the settings page fits");
+    if (dir) {
+      await page.screenshot({ path: join(dir, "a11y-zoom-settings.png") });
+    }
   } finally {
     await t.close();
   }
