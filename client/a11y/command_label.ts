@@ -28,9 +28,14 @@ export function commandText(g: CommandGroup, buf: BufferView): string {
   return s.trim();
 }
 
+/** `n` with thousands separated by commas ("100,000"; no Intl: its first call costs ms). */
+export function thousands(n: number): string {
+  return String(Math.trunc(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
 /** "N line(s)". */
 export function linesWord(n: number): string {
-  return `${n.toLocaleString("en-US")} line${n === 1 ? "" : "s"}`;
+  return `${thousands(n)} line${n === 1 ? "" : "s"}`;
 }
 
 /** The name of group `g`'s region. */

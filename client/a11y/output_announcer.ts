@@ -19,6 +19,7 @@
  */
 import type { BufferView } from "../../core/terminal_view.ts";
 import type { CursorPlace, EchoFilter } from "./echo_filter.ts";
+import { thousands } from "./command_label.ts";
 
 /** What the announcer reads of the terminal. */
 export interface AnnouncedTerminal {
@@ -67,6 +68,12 @@ export class OutputAnnouncer {
     };
   }
 
+  /**
+   * What it cost (bench/a11y_bench.ts reads it): frames seen, model reads
+   * (timer ticks) and the milliseconds they took.
+   */
+  readonly stats = { frames: 0, ticks: 0, tickMs: 0, maxTickMs: 0 };
+
   /** Off: nothing is read or announced (the live region is not wanted). */
   enabled = true;
 
@@ -85,6 +92,7 @@ export class OutputAnnouncer {
    * that reads the model, when none runs.
    */
   frame(): void {
+    this.stats.frames++;
     if (this.#timer !== 0 || !this.enabled) return;
     const now = performance.now();
     const wait = Math.max(QUIET_MS, this.#last + MIN_GAP_MS - now);
@@ -151,9 +159,14 @@ export class OutputAnnouncer {
     const now = performance.now();
     const text = this.#term.buffer.isAlt ? this.#altText() : this.#newText(now);
     const said = (text ?? "") + this.#takeNotes(Infinity);
-    if (said.trim() === "") return;
-    this.#last = now;
-    this.#speak(said);
+    if (said.trim() !== "") {
+      this.#last = now;
+      this.#speak(said);
+    }
+    this.stats.ticks++;
+    const took = performance.now() - now;
+    this.stats.tickMs += took;
+    this.stats.maxTickMs = Math.max(this.stats.maxTickMs, took);
   };
 
   /** The normal buffer's new text since the last announcement, or null. */
@@ -173,7 +186,7 @@ export class OutputAnnouncer {
       const last = lineText(buf, cursor);
       this.#line = abs;
       this.#col = last.length;
-      return `${n.toLocaleString("en-US")} lines of output` +
+      return `${thousands(n)} lines of output` +
         (last.trim() ? `\n${last}` : "");
     }
     let out = "";
