@@ -31,11 +31,15 @@ export class ViewA11y {
       main === null || main === root ? "main" : "region",
     );
     root.setAttribute("aria-roledescription", "terminal");
-    if (doc.querySelector("h1") === null) {
+    if (
+      root.getAttribute("role") === "main" && doc.querySelector("h1") === null
+    ) {
+      // Inside the landmark (axe: all content in landmarks); not copied
+      // with the rows (it is outside the viewport).
       const h1 = doc.createElement("h1");
       h1.className = "dt-sr-only";
       h1.textContent = "domterm";
-      doc.body.prepend(h1);
+      root.prepend(h1);
     }
     if (!root.hasAttribute("aria-label")) {
       root.setAttribute("aria-label", "Terminal");
