@@ -78,6 +78,8 @@ export class ClipboardRead {
     bar.setAttribute("aria-label", "Clipboard request");
     const text = doc.createElement("span");
     text.textContent = "A program asks to read the clipboard.";
+    text.id = "dt-clipboard-ask-text";
+    bar.setAttribute("aria-describedby", text.id);
     const allow = doc.createElement("button");
     allow.type = "button";
     allow.textContent = "Allow";

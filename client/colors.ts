@@ -6,6 +6,7 @@
  * @module
  */
 import { paletteCss } from "../core/color_css.ts";
+import { contrastCss } from "./render/contrast.ts";
 
 export { colorCss, paletteCss, xtermColor } from "../core/color_css.ts";
 
@@ -19,7 +20,8 @@ export const PALETTE_STYLE_ID = "dt-palette";
  */
 export function installPalette(doc: Document): void {
   if (doc.getElementById(PALETTE_STYLE_ID)) return;
-  const css = paletteCss();
+  // The page's palette rules, then the minimum contrast's (client/render/contrast.ts).
+  const css = paletteCss() + contrastCss();
   const style = doc.createElement("style");
   style.id = PALETTE_STYLE_ID;
   style.textContent = css;

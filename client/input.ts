@@ -144,6 +144,11 @@ function isForeignEditable(
 export class InputHandler {
   /** Called when the terminal gains or loses focus. */
   onFocusChange?: (focused: boolean) => void;
+  /**
+   * Tab focus mode (client/a11y/tab_focus.ts): Tab and Shift+Tab move the
+   * focus out of the terminal instead of reaching the program.
+   */
+  tabMovesFocus = false;
 
   readonly #root: HTMLElement;
   readonly #options: InputOptions;
@@ -299,6 +304,11 @@ export class InputHandler {
       this.#place();
       return;
     }
+    // Tab focus mode: the browser moves the focus.
+    if (
+      this.tabMovesFocus && e.key === "Tab" && !e.ctrlKey && !e.altKey &&
+      !e.metaKey
+    ) return;
     const modes = this.#options.modes();
     if (
       MODIFIER_KEYS.has(e.key) && !(modes.kittyFlags & KITTY_REPORT_ALL_KEYS)

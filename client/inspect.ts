@@ -85,6 +85,19 @@ export interface ViewInspect {
   setPredict(mode: "on" | "off"): void;
   /** The OSC 52 read policy (the `clipboard.read` setting, for this page). */
   setClipboardRead(policy: ClipboardReadPolicy): void;
+  /**
+   * The output announcer (client/a11y/): announcements made, frames seen,
+   * model reads and their time; `frameCallMs(n)` times n frame callbacks.
+   */
+  a11y(): {
+    announcements: number;
+    frames: number;
+    ticks: number;
+    tickMs: number;
+    maxTickMs: number;
+  };
+  /** Time `n` calls of the announcer's frame callback, in ms (a benchmark). */
+  a11yFrameCallMs(n: number): number;
 }
 
 /** The whole inspector: terminal 0's answers, and the window's. */
@@ -168,6 +181,16 @@ function viewInspect(v: TerminalView): ViewInspect {
     findStatus: () => ({ ...v.find.status }),
     setPredict: (mode) => v.predict.setMode(mode),
     setClipboardRead: (policy) => v.clipboardRead.setPolicy(policy),
+    a11y: () => ({
+      announcements: v.a11y.live.count,
+      ...v.a11y.announcer.stats,
+    }),
+    a11yFrameCallMs: (n) => {
+      const an = v.a11y.announcer;
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) an.frame();
+      return performance.now() - t0;
+    },
   };
 }
 

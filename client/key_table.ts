@@ -119,7 +119,7 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
     keys: ["Ctrl+Shift+ArrowUp"],
     docKeys: "Ctrl+Shift+Up",
     doc:
-      "scroll the previous prompt to the top ([shell-integration.md](shell-integration.md))",
+      "scroll the previous prompt to the top and say its command ([shell-integration.md](shell-integration.md))",
   },
   {
     action: "next-prompt",
@@ -132,6 +132,20 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
     keys: ["Ctrl+Shift+O"],
     doc:
       "copy the output of the command at the top of the view (else of the last one)",
+  },
+  {
+    action: "read-output",
+    keys: ["Ctrl+Shift+H"],
+    doc:
+      "say the output of the command last jumped to (else of the last one) through the live region ([accessibility.md](accessibility.md))",
+    noRepeat: true,
+  },
+  {
+    action: "tab-focus-mode",
+    keys: ["Ctrl+Shift+E"],
+    doc:
+      "tab focus mode: Tab and Shift+Tab move the focus out of the terminal (and back), or go to the program again",
+    noRepeat: true,
   },
   {
     action: "menu",

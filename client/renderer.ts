@@ -41,6 +41,8 @@ import { RowGrid } from "./render/row_grid.ts";
 import { FrameScheduler } from "./render/frame_scheduler.ts";
 import { type CursorChoice, CursorPainter } from "./render/cursor.ts";
 import { PaletteSync } from "./render/palette.ts";
+import { ContrastFix } from "./render/contrast.ts";
+import type { ShownColors } from "./theme_colors.ts";
 import { ScrollFollow } from "./render/scroll_follow.ts";
 import { ScreenFit } from "./render/screen_fit.ts";
 import { CellFit } from "./render/cell_fit.ts";
@@ -70,6 +72,7 @@ export class Renderer {
    */
   #viewRows = Infinity;
   #palette: PaletteSync;
+  #contrast: ContrastFix;
   #screenFit = new ScreenFit();
   #altShown = false;
   #cols = 0;
@@ -138,6 +141,7 @@ export class Renderer {
     this.#cells = new CellFit(root);
     this.#cursor = new CursorPainter(doc);
     this.#palette = new PaletteSync(root.style);
+    this.#contrast = new ContrastFix(root.style);
     this.#scroll = new ScrollFollow(
       this.#viewport,
       () => this.#cells.cell?.height,
@@ -153,7 +157,10 @@ export class Renderer {
 
     this.#normal = new RowGrid(rows, term);
     this.#alt = new RowGrid(this.#altEl, term);
-    this.#painter = new RowPainter((id) => this.term.ext(id));
+    this.#painter = new RowPainter(
+      (id) => this.term.ext(id),
+      (fg, bg, inverse) => this.#contrast.inline(fg, bg, inverse),
+    );
     this.#history = new HistoryFill(
       this.#normal,
       this.#painter,
@@ -251,10 +258,17 @@ export class Renderer {
       root.style.setProperty("--dt-cols", String(cols));
       this.#cols = cols;
     }
-    this.#palette.sync(term);
+    const paletteChanged = this.#palette.sync(term);
     const rv = term.reverseVideo;
     if (root.classList.contains("dt-reverse") !== rv) {
       root.classList.toggle("dt-reverse", rv);
+    }
+    if (this.#contrast.sync(term, paletteChanged)) {
+      // Inline colours of the screen's rows are stale (the history keeps
+      // them; its palette text follows through the custom properties).
+      this.#painter.clearTags();
+      this.#normal.invalidateScreen(rows);
+      this.#alt.invalidateScreen(rows);
     }
 
     const buf = term.buffer;
@@ -355,6 +369,16 @@ export class Renderer {
     this.#scroll.follow = true;
     this.#scroll.needScroll = true;
     this.#cursor.reset();
+    this.schedule();
+  }
+
+  /**
+   * The minimum contrast (`minimum-contrast-ratio`; 1: off) and the
+   * theme's colours it measures against (client/theme_colors.ts).
+   */
+  setContrast(ratio: number, colors: ShownColors | null): void {
+    this.#contrast.setRatio(ratio);
+    if (colors !== null) this.#contrast.setTheme(colors);
     this.schedule();
   }
 
@@ -520,5 +544,6 @@ export class Renderer {
       root.style.removeProperty(p);
     }
     this.#palette.clear();
+    this.#contrast.clear();
   }
 }

@@ -35,6 +35,7 @@ import { cursorKey } from "../core/keys.ts";
 import type { LineMark } from "../core/model/line_extras.ts";
 import type { BufferView, InputModes } from "../core/terminal_view.ts";
 import { type LineRange, RowFolder } from "./folding.ts";
+import { commandLabel, commandText } from "./a11y/command_label.ts";
 
 /** What the shell UI reads from the emulator. */
 export interface ShellUiTerminal {
@@ -103,6 +104,8 @@ export class ShellUi {
     LineMark,
     { el: HTMLElement; row: HTMLElement | null }
   >();
+  /** Prompt rows named as their command's region. */
+  #regionRows = new Set<HTMLElement>();
   /** Rows that carry data-dt-exit. */
   #exitRows = new Set<HTMLElement>();
   /** The group last jumped to (for copy). */
@@ -167,6 +170,43 @@ export class ShellUi {
       this.#folder.apply(this.#hiddenRanges());
     }
     this.#decorate();
+    this.#labelRegions();
+  }
+
+  /** The name of group `g` for assistive technology ("ls -l, exit 0, 12 lines"). */
+  label(g: CommandGroup): string {
+    return commandLabel(
+      g,
+      commandText(g, this.#term.normalBuffer),
+      this.isFolded(g),
+    );
+  }
+
+  /**
+   * Each drawn prompt row is its command's region, named by
+   * {@link label}: a screen reader lists and jumps between them.
+   */
+  #labelRegions(): void {
+    const labelled = new Set<HTMLElement>();
+    for (const g of this.#derived.groups) {
+      const row = this.#renderer.rowElement(g.prompt?.line ?? g.start.line);
+      if (!row || labelled.has(row)) continue;
+      labelled.add(row);
+      const label = this.label(g);
+      if (row.getAttribute("aria-label") !== label) {
+        row.setAttribute("role", "region");
+        row.setAttribute("aria-roledescription", "command");
+        row.setAttribute("aria-label", label);
+      }
+    }
+    for (const row of this.#regionRows) {
+      if (!labelled.has(row)) {
+        row.removeAttribute("role");
+        row.removeAttribute("aria-roledescription");
+        row.removeAttribute("aria-label");
+      }
+    }
+    this.#regionRows = labelled;
   }
 
   /** Fold (true) or unfold the output of group `g`. */
@@ -526,6 +566,33 @@ export class ShellUi {
     return target.g;
   }
 
+  /**
+   * The previous (`dir` -1) or next command in order, from the one last
+   * jumped to (else from the end), its prompt row brought into view; null
+   * when there is none. For when {@link jumpToPrompt} has nowhere to
+   * scroll (every prompt is in view).
+   */
+  stepCommand(dir: -1 | 1): CommandGroup | null {
+    this.update();
+    const ran = this.#derived.groups.filter((g) =>
+      g.output !== null || g.end !== null
+    );
+    let i = this.#current ? ran.indexOf(this.#current) : -1;
+    if (i < 0) i = dir < 0 ? ran.length : -1;
+    const g = ran[i + dir];
+    if (!g) return null;
+    this.#current = g;
+    this.#renderer.rowElement(g.prompt?.line ?? g.start.line)
+      ?.scrollIntoView({ block: "nearest" });
+    return g;
+  }
+
+  /** The group last jumped to, else the last one with output (or null). */
+  shownGroup(): CommandGroup | null {
+    this.update();
+    return this.#groupForCopy();
+  }
+
   /** The group at the top of the view, else the last finished one. */
   #groupForCopy(): CommandGroup | null {
     if (this.#current && this.#derived.groups.includes(this.#current)) {
@@ -537,10 +604,21 @@ export class ShellUi {
     return null;
   }
 
-  /** The output text of group `g` (soft-wrapped rows joined). */
-  outputText(g: CommandGroup): string {
+  /** How many lines group `g`'s output has. */
+  outputLineCount(g: CommandGroup): number {
     const r = outputLines(g);
-    return r ? linesText(this.#term.normalBuffer, r) : "";
+    return r ? r.end - r.first : 0;
+  }
+
+  /**
+   * The output text of group `g` (soft-wrapped rows joined), its first
+   * `maxLines` lines at most.
+   */
+  outputText(g: CommandGroup, maxLines = Infinity): string {
+    const r = outputLines(g);
+    if (!r) return "";
+    const end = Math.min(r.end, r.first + maxLines);
+    return linesText(this.#term.normalBuffer, { first: r.first, end });
   }
 
   /** Copy the output of the command at the top of the view (else of the last one). */

@@ -38,6 +38,7 @@ import type { Settings } from "../core/settings/schema.ts";
 import { applyLook } from "./apply_settings.ts";
 import { StatusLine } from "./status_line.ts";
 import { shownColors } from "./theme_colors.ts";
+import { ViewA11y } from "./a11y/view_a11y.ts";
 
 /** How long a notice (a link that could not be opened) stays shown. */
 const NOTICE_MS = 6000;
@@ -123,6 +124,8 @@ export class TerminalView {
   /** Saves the session as HTML (a download). */
   readonly saveHtml: () => Promise<void>;
   readonly status: StatusLine;
+  /** The live region and what it announces (client/a11y/). */
+  readonly a11y: ViewA11y;
   readonly conn: Connection;
   readonly #host: ViewHost;
   readonly #storage: ViewStorage;
@@ -152,6 +155,7 @@ export class TerminalView {
     });
     const term = this.term;
     this.renderer = new Renderer(root, term);
+    this.a11y = new ViewA11y(root, term);
     installCopyHandler(root); // soft-wrapped rows copy as one line
     installWordSelect(root); // double-click: root@vm, a path, a URL
     this.bell = new VisualBell(root);
@@ -224,6 +228,14 @@ export class TerminalView {
    */
   syncColors(): void {
     const colors = shownColors(this.root);
+    // The desktop asks for more contrast: at least 7:1 (WCAG AAA), unless
+    // the setting turned the adjustment off.
+    const ratio = this.#host.settings.get()["minimum-contrast-ratio"] as number;
+    const more = matchMedia("(prefers-contrast: more)").matches;
+    this.renderer.setContrast(
+      more && ratio > 1 ? Math.max(ratio, 7) : ratio,
+      colors,
+    );
     if (colors === null) return;
     this.term.setDefaultColors(colors);
     this.conn.sendColors(colors);
@@ -243,6 +255,7 @@ export class TerminalView {
     const { term, renderer, lineInput } = this;
     const input = new InputHandler(this.root, {
       send: (data) => {
+        this.a11y.typed(data);
         // Keys that reach the program at once may be echoed ahead (off by default).
         const direct = !lineInput.editing &&
           (lineInput.mode === "char" || lineInput.mode === "auto");
@@ -331,6 +344,7 @@ export class TerminalView {
     this.lineView.update();
     this.predict.update();
     this.find.onRender();
+    this.a11y.frame();
     if (this.#attachPending) {
       this.#attachPending = false;
       // bench/attach_bench.ts reads these marks.
@@ -390,6 +404,9 @@ export class TerminalView {
   }
 
   #onEvent(e: TerminalEvent): void {
+    if (e.type === "command" && e.phase === "end") {
+      this.a11y.commandEnded(e.exit);
+    } else if (e.type === "notify") this.a11y.notified(e.title, e.body);
     // Title, window name, progress, notifications, command ends.
     if (this.#host.windowEvent(this, e)) return;
     if (e.type === "resize-request") {
@@ -501,6 +518,7 @@ export class TerminalView {
       return;
     }
     performance.mark("domterm:snapshot-loaded");
+    this.a11y.loaded();
     this.#attachPending = true;
     this.find.noteOutput();
     this.renderer.reset();

@@ -38,6 +38,7 @@ import {
 import { loadUserStyle } from "./user_style.ts";
 import { registerActions } from "./window_actions.ts";
 import { installWindowUi, type WindowUi } from "./window_ui.ts";
+import { setTabFocusMode } from "./a11y/tab_focus.ts";
 
 /** How long the "process exited" notice stays before the window closes. */
 const CLOSE_DELAY_MS = 1500;
@@ -60,6 +61,8 @@ export class DomtermWindow implements ViewHost {
   #active: TerminalView;
   /** The views whose session exited. */
   #exited = new Set<TerminalView>();
+  /** Tab focus mode (client/a11y/tab_focus.ts). */
+  #tabFocus = false;
 
   constructor(doc: Document, key: string, specs: readonly ViewSpec[]) {
     if (specs.length === 0) throw new Error("a window needs a terminal");
@@ -116,13 +119,15 @@ export class DomtermWindow implements ViewHost {
         v.syncColors();
       }
     });
-    // The desktop switched between light and dark: so may the theme.
-    matchMedia("(prefers-color-scheme: light)").addEventListener(
-      "change",
-      () => {
+    // The desktop switched between light and dark: so may the theme; it
+    // asked for more contrast: the minimum contrast goes up.
+    for (
+      const q of ["(prefers-color-scheme: light)", "(prefers-contrast: more)"]
+    ) {
+      matchMedia(q).addEventListener("change", () => {
         for (const v of this.views) v.syncColors();
-      },
-    );
+      });
+    }
     first.focus();
   }
 
@@ -180,11 +185,41 @@ export class DomtermWindow implements ViewHost {
       setInputMode: (m) => this.active.lineInput.setMode(m),
       settings: () => this.settingsPage.open(),
       close: () => this.#close(),
-      jumpToPrompt: (dir) => void this.active.shellUi.jumpToPrompt(dir),
+      jumpToPrompt: (dir) => this.#jumpToPrompt(dir),
       copyOutput: () => void this.active.shellUi.copyShownOutput(),
+      readOutput: () => this.#readOutput(),
+      tabFocus: () => this.#tabFocus,
+      setTabFocus: (on) => {
+        this.#tabFocus = on;
+        this.active.a11y.say(setTabFocusMode(this.views, on));
+      },
       menu: () => this.menu.toggle(),
       scroll: (action) => this.active.scroll.scroll(action),
     });
+  }
+
+  /** The prompt keys: scroll to the command, and say which it is. */
+  #jumpToPrompt(dir: -1 | 1): void {
+    const { shellUi, a11y } = this.active;
+    const g = shellUi.jumpToPrompt(dir) ?? shellUi.stepCommand(dir);
+    if (g) a11y.say(shellUi.label(g));
+    else a11y.say(dir < 0 ? "No earlier command" : "No later command");
+  }
+
+  /** Say the output of the command last jumped to, else of the last one. */
+  #readOutput(): void {
+    const { shellUi, a11y } = this.active;
+    const g = shellUi.shownGroup();
+    if (g === null) {
+      a11y.say("No command output");
+      return;
+    }
+    // A long output: its start, and how much more there is.
+    const max = 200;
+    const n = shellUi.outputLineCount(g);
+    let text = shellUi.outputText(g, max).replace(/\n+$/, "");
+    if (n > max) text += `\n\u2026 and ${n - max} more lines`;
+    a11y.say(`${shellUi.label(g)}:\n${text || "no output"}`);
   }
 
   #newWindow(): void {

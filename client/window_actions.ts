@@ -47,6 +47,11 @@ export interface WindowParts {
   jumpToPrompt: (dir: -1 | 1) => void;
   /** Copy the output of the command at the top of the view. */
   copyOutput: () => void;
+  /** Say the output of the command last jumped to (the live region). */
+  readOutput: () => void;
+  /** Tab focus mode: whether it is on, and turning it on or off. */
+  tabFocus: () => boolean;
+  setTabFocus: (on: boolean) => void;
   /** Open the menu under its button (or close it). */
   menu: () => void;
   /** Move through the history; false while the alternate screen is shown. */
@@ -228,6 +233,21 @@ function registerSessionActions(actions: Actions, w: WindowParts): void {
     group: "shell",
     inMenu: false,
     run: w.copyOutput,
+  });
+  actions.register({
+    name: "read-output",
+    label: "Read the output",
+    group: "shell",
+    inMenu: false,
+    run: w.readOutput,
+  });
+  actions.register({
+    name: "tab-focus-mode",
+    label: "Tab moves focus",
+    group: "session",
+    inMenu: false,
+    checked: w.tabFocus,
+    run: () => w.setTabFocus(!w.tabFocus()),
   });
   actions.register({
     name: "menu",

@@ -44,6 +44,17 @@ import {
 } from "./model/cell.ts";
 import { colorCss } from "./color_css.ts";
 
+/**
+ * The minimum-contrast hook of the page (client/render/contrast.ts): the
+ * colour to draw foreground `fg` with on background `bg` (colour words as
+ * drawn, after inverse swapped them), or null to keep it.
+ */
+export type ContrastFn = (
+  fg: number,
+  bg: number,
+  inverse: boolean,
+) => string | null;
+
 /** Attribute bits that do not change how a cell looks. */
 const NON_STYLE = A_GLYPH_MASK | A_PROTECTED;
 /** Style bits of an ATTR word (including the extended-style id). */
@@ -87,6 +98,7 @@ function openTag(
   bg: number,
   attr: number,
   ext: (id: number) => ExtStyle,
+  contrast: ContrastFn | null,
 ): string {
   let cls = "";
   let style = "";
@@ -97,11 +109,18 @@ function openTag(
     cls += " dt-inverse";
   }
   const fk = f & COLOR_KIND_MASK, bk = b & COLOR_KIND_MASK;
+  const inverse = (attr & A_INVERSE) !== 0;
+  // The minimum contrast (the page's; the saved HTML has none): an inline
+  // colour over the class's when the pair is unreadable.
+  const fixed = contrast !== null && (fk | bk | (inverse ? 1 : 0)) !== 0
+    ? contrast(f, b, inverse)
+    : null;
   if (fk === COLOR_PALETTE) cls += ` dt-fg${f & 0xff}`;
+  if (fixed !== null) style += `color:${fixed};`;
   else if (fk === COLOR_RGB) style += `color:${colorCss(f)};`;
   // Inverse swaps the colours, default ones included (the effective
   // defaults --dt-dfg/--dt-dbg already follow whole-screen reverse video).
-  else if ((attr & A_INVERSE) !== 0) style += "color:var(--dt-dbg);";
+  else if (fk !== COLOR_PALETTE && inverse) style += "color:var(--dt-dbg);";
   if (bk === COLOR_PALETTE) cls += ` dt-fill dt-bg${b & 0xff}`;
   else if (bk === COLOR_RGB) {
     cls += " dt-fill";
@@ -141,21 +160,34 @@ function openTag(
  */
 export class RowPainter {
   #ext: (id: number) => ExtStyle;
+  #contrast: ContrastFn | null;
   #tags = new Map<string, string>();
 
-  /** `ext` resolves extended-style ids (the terminal's `ext`). */
-  constructor(ext: (id: number) => ExtStyle) {
+  /**
+   * `ext` resolves extended-style ids (the terminal's `ext`); `contrast`,
+   * if given, adjusts unreadable colour pairs (called only for tags not
+   * cached: {@link clearTags} when its answers change).
+   */
+  constructor(ext: (id: number) => ExtStyle, contrast?: ContrastFn) {
     this.#ext = ext;
+    this.#contrast = contrast ?? null;
+  }
+
+  /** Forget the cached tags (the contrast hook's colours changed). */
+  clearTags(): void {
+    this.#tags.clear();
   }
 
   #tag(fg: number, bg: number, attr: number): string {
     // Tags with an extended style are not cached: ext ids may be recycled.
-    if (extId(attr) !== 0) return openTag(fg, bg, attr, this.#ext);
+    if (extId(attr) !== 0) {
+      return openTag(fg, bg, attr, this.#ext, this.#contrast);
+    }
     const key = `${fg}:${bg}:${attr}`;
     let t = this.#tags.get(key);
     if (t === undefined) {
       if (this.#tags.size > 4096) this.#tags.clear();
-      t = openTag(fg, bg, attr, this.#ext);
+      t = openTag(fg, bg, attr, this.#ext, this.#contrast);
       this.#tags.set(key, t);
     }
     return t;

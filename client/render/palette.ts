@@ -20,15 +20,17 @@ export class PaletteSync {
 
   /**
    * Apply OSC 4 palette changes, and OSC 10/11/12 default colour changes,
-   * as custom properties.
+   * as custom properties. Returns true when anything changed.
    */
-  sync(term: TerminalView): void {
+  sync(term: TerminalView): boolean {
+    let changed = false;
     const pal = this.#palette;
     const style = this.style;
     for (let i = 0; i < 256; i++) {
       const v = term.paletteOverride(i);
       if (v === pal[i]) continue;
       pal[i] = v;
+      changed = true;
       if (v === null) style.removeProperty(`--dt-color-${i}`);
       else style.setProperty(`--dt-color-${i}`, v);
     }
@@ -36,9 +38,11 @@ export class PaletteSync {
       const v = term.dynamicColorOverride(w);
       if (v === this.#dynamic[w]) continue;
       this.#dynamic[w] = v;
+      changed = true;
       if (v === null) style.removeProperty(DYNAMIC_PROPS[w]);
       else style.setProperty(DYNAMIC_PROPS[w], v);
     }
+    return changed;
   }
 
   /** Remove every property this set. */

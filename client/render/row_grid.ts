@@ -122,6 +122,21 @@ export class RowGrid {
     readonly damage: LineDamage,
   ) {}
 
+  /**
+   * Make the next sync redraw the screen's rows (the last `rows` drawn)
+   * although their lines did not change: colours baked into them (the
+   * minimum contrast's inline colours) are stale.
+   */
+  invalidateScreen(rows: number): void {
+    for (
+      let k = Math.max(0, this.els.length - rows);
+      k < this.els.length;
+      k++
+    ) {
+      if (this.els[k] !== null) this.lines[k] = null;
+    }
+  }
+
   /** Remove every row. */
   clear(): void {
     this.container.textContent = "";

@@ -127,6 +127,16 @@ export const SETTINGS: readonly SettingSpec[] = [
       "colours 0-15 (black, red, green, yellow, blue, magenta, cyan, white, then the bright ones); fewer than 16 change the first ones",
   },
   {
+    key: "minimum-contrast-ratio",
+    kind: "number",
+    default: 4.5,
+    min: 1,
+    max: 21,
+    appliesTo: "page",
+    description:
+      "colours a program chose that are less readable than this contrast ratio against their background are adjusted (1: off; 4.5 is WCAG AA)",
+  },
+  {
     key: "cursor.style",
     kind: "enum",
     default: "block",

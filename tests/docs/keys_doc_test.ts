@@ -49,6 +49,9 @@ function registeredActions(): string[] {
     settings: none,
     jumpToPrompt: none,
     copyOutput: none,
+    readOutput: none,
+    tabFocus: () => false,
+    setTabFocus: none,
     menu: none,
     scroll: () => true,
   });

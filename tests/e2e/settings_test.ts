@@ -80,6 +80,9 @@ Deno.test("settings e2e: a settings file change recolours an open window at once
       [
         'theme = "light"',
         'palette = ["#000000", "#ff0000"]',
+        // Pure red on this background is under 4.5:1: without this the
+        // minimum contrast would draw it lighter (a11y_test.ts checks that).
+        "minimum-contrast-ratio = 1",
         "[colors]",
         'background = "#405060"',
         "[font]",
@@ -239,8 +242,9 @@ Deno.test("settings e2e: the settings page shows every key, saves to the file, a
       ".dt-settings-key",
       (els) => els.map((e) => e.textContent),
     );
-    assertEquals(keys.length, 23);
+    assertEquals(keys.length, 24);
     assert(keys.includes("font.size") && keys.includes("clipboard.read"));
+    assert(keys.includes("minimum-contrast-ratio"));
     assertEquals(
       await page.inputValue("#dt-setting-keys"),
       "Ctrl+Shift+Y = settings",
