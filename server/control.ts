@@ -15,7 +15,8 @@
  * JSON line. Requests: `{op: "list"}`, `{op: "new", command?, cwd?,
  * name?}`, `{op: "attach", session}`, `{op: "kill", session}`, `{op:
  * "detach", session}`, `{op: "kill-server"}`, `{op: "info"}`, `{op: "share",
- * session, readOnly}` (a URL with a token for that session). Every answer
+ * session, readOnly}` (a URL with a token for that session), `{op:
+ * "restore", which}` (sessions from their journals). Every answer
  * has `ok`; a failed one has `error`.
  *
  * @module
@@ -53,7 +54,16 @@ export interface SessionInfo {
 export type ControlRequest =
   | { op: "info" }
   | { op: "list" }
-  | { op: "new"; command?: string[]; cwd?: string; name?: string }
+  | {
+    op: "new";
+    command?: string[];
+    cwd?: string;
+    name?: string;
+    /** false: no journal (`domterm new --no-journal`). */
+    journal?: boolean;
+  }
+  /** Restore the journals `which` names: "all", a number of `list --restorable`, a name. */
+  | { op: "restore"; which: string }
   | { op: "attach"; session: number | string }
   | { op: "kill"; session: number | string }
   | { op: "detach"; session: number | string }
@@ -79,6 +89,8 @@ export interface ControlResponse {
   /** snapshot: the session's terminal (`Terminal.snapshot()`) at stream offset `offset`. */
   snapshot?: unknown;
   offset?: number;
+  /** restore: the sessions brought back. */
+  restored?: number[];
   /** settings: the session's settings in force, and the settings file's problems. */
   settings?: Record<string, unknown>;
   problems?: string[];
@@ -253,8 +265,15 @@ export function parseRequest(text: string): ControlRequest | string {
         }
         r.name = o.name;
       }
+      if (o.journal !== undefined) {
+        if (typeof o.journal !== "boolean") return "new: journal is a boolean";
+        r.journal = o.journal;
+      }
       return r;
     }
+    case "restore":
+      if (!ref(o.which)) return "restore: which is all, a number or a name";
+      return { op: "restore", which: String(o.which) };
     case "input-mode":
       if (!ref(o.session)) return "input-mode: needs a session number or name";
       if (!isInputMode(o.mode)) {

@@ -56,6 +56,7 @@ import {
 import { REPLAY_BYTES, ReplayLog } from "./replay.ts";
 import { SizeSettler } from "./size_settle.ts";
 import type { SessionSnapshot, Viewer, Window } from "./viewer.ts";
+import type { SessionJournal } from "./journal/writer.ts";
 
 export type { SessionSnapshot, Viewer, Window } from "./viewer.ts";
 
@@ -86,6 +87,11 @@ export interface SessionOptions extends LaunchOptions {
   detachedTimeoutMs?: number;
   /** Ms a closed last window waits for a reload before the program is hung up. */
   closeGraceMs?: number;
+  /**
+   * The model to start from, a whole snapshot's JSON (a session restored
+   * from its journal: server/journal/); its size must be `cols` x `rows`.
+   */
+  initialSnapshot?: string;
 }
 
 export { RESIZE_SETTLE_MS } from "./size_settle.ts";
@@ -162,6 +168,13 @@ export class Session {
   #detachedTimeoutMs: number | undefined;
   #closeGraceMs: number;
   #afterOutput: (() => void) | undefined;
+  /** Where the stream is also written down (server/journal/), if anywhere. */
+  #journal: SessionJournal | null = null;
+
+  /** Write the stream from here on to `journal` too (right after start: it must see every byte). */
+  setJournal(journal: SessionJournal | null): void {
+    this.#journal = journal;
+  }
 
   private constructor(options: SessionOptions, pty: Pty, command: string[]) {
     this.id = options.id;
@@ -185,6 +198,7 @@ export class Session {
       (data) => void this.#write(encoder.encode(data)),
       options.onSettings,
       { pinned: pinnedEmulators() },
+      options.initialSnapshot,
     );
     if (options.colors) this.#useColors(options.colors);
     // The emulator thread holds a flood's output for larger writes until
@@ -380,6 +394,7 @@ export class Session {
   /** Log the grid (a change, or a clearing of the history) and tell every window. */
   #announceGrid(clearHistory = false): void {
     const seq = this.#replay.pushGrid(this.cols, this.rows, clearHistory);
+    this.#journal?.grid(this.cols, this.rows, clearHistory);
     this.#broadcast({
       type: "grid",
       cols: this.cols,
@@ -449,6 +464,7 @@ export class Session {
     this.bytesRead += chunk.length;
     this.#broadcast(chunk);
     this.#replay.pushBytes(chunk);
+    this.#journal?.output(chunk);
     this.#term.write(chunk);
   }
 
@@ -636,6 +652,7 @@ export class Session {
       // so a snapshot always holds exactly the bytes before its offset.
       this.#broadcast(chunk);
       this.#replay.pushBytes(chunk);
+      this.#journal?.output(chunk);
       this.#term.write(chunk);
       this.#afterOutput?.();
     }

@@ -222,7 +222,14 @@ const COMMAND_TABLE = [
     group: "sessions",
     summary:
       "the sessions: number, name, pid, size, windows, state (attached, detached) and command",
-    options: [{ name: "json", help: "print them as JSON" }],
+    options: [
+      { name: "json", help: "print them as JSON" },
+      {
+        name: "restorable",
+        help:
+          "list the sessions that can come back from their journals instead (docs/persistence.md): number, name, when and why they stopped, directory, command; a journal that cannot be read with its path and why",
+      },
+    ],
     operands: [],
   },
   {
@@ -245,6 +252,11 @@ const COMMAND_TABLE = [
       "the command exits 1.",
     options: [
       { name: "name", value: "NAME", help: "name the session" },
+      {
+        name: "no-journal",
+        help:
+          "keep no journal of it on disk: it cannot be restored after a crash (the 'journal' setting does it for every session)",
+      },
       noBrowserOption,
       browserOption,
     ],
@@ -303,6 +315,32 @@ const COMMAND_TABLE = [
     summary: "open a saved session in an app window",
     options: [browserOption],
     operands: [{ name: "FILE", files: true, missing: "missing file operand" }],
+  },
+  {
+    name: "restore",
+    group: "sessions",
+    summary:
+      "bring sessions back from their journals: N from 'domterm list --restorable', a name, or all",
+    description:
+      "Each comes back with its scrollback as it was drawn, a divider saying when and why it stopped, and a new program in the same directory: the shell at once, another command shown and run on Enter (the 'restore.commands' setting). Sessions lost by a crash, a logout or a reboot come back by themselves when the server starts; those ended by 'domterm kill-server' wait for this. See docs/persistence.md.",
+    options: [],
+    operands: [{
+      name: "N|NAME|all",
+      suggest: ["all"],
+      missing: "which? a number, a name or all",
+    }],
+  },
+  {
+    name: "forget",
+    group: "sessions",
+    summary:
+      "delete the journals of sessions that could be restored: N from 'domterm list --restorable', a name, or all",
+    options: [],
+    operands: [{
+      name: "N|NAME|all",
+      suggest: ["all"],
+      missing: "which? a number, a name or all",
+    }],
   },
   {
     name: "kill-server",

@@ -125,6 +125,7 @@ export async function newSession(a: ParsedArgs): Promise<number> {
     ...(command.length ? { command } : {}),
     cwd: Deno.cwd(),
     ...(name !== undefined ? { name } : {}),
+    ...(flag(a, "no-journal") ? { journal: false } : {}),
   });
   return await openSessionWindow({
     url: res.url!,
