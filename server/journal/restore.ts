@@ -52,11 +52,14 @@ const SHELLS = new Set([
   "xonsh",
 ]);
 
-/** Whether `command` runs a shell (or is the command new sessions run). */
-export function isShell(command: string[], defaultCommand: string[]): boolean {
-  if (SHELLS.has(basename(command[0]).replace(/^-/, ""))) return true;
-  return command.length === defaultCommand.length &&
-    command.every((a, i) => a === defaultCommand[i]);
+/**
+ * Whether `command` runs an interactive shell (a shell with options only:
+ * `sh -c '...'` or `bash script.sh` runs a command).
+ */
+export function isShell(command: string[]): boolean {
+  const [program, ...args] = command;
+  return SHELLS.has(basename(program).replace(/^-/, "")) &&
+    args.every((a) => a.startsWith("-") && a !== "-c");
 }
 
 /** `args` as a shell would need them typed (for the prompt and the divider). */
@@ -106,8 +109,9 @@ function program(
   target: RestoreTarget,
   command: string[],
 ): { run: string[]; note: string } {
-  const shell = target.defaultCommand();
-  if (isShell(command, shell)) return { run: command, note: "" };
+  if (isShell(command)) return { run: command, note: "" };
+  const usual = target.defaultCommand();
+  const shell = isShell(usual) ? usual : [Deno.env.get("SHELL") || "/bin/sh"];
   const words = shellWords(command);
   if (target.restoreCommands() === "never") {
     return { run: shell, note: ` (not run again: ${words})` };

@@ -8,7 +8,8 @@
  * model is taken at quiet points (no output for a flush interval) through
  * the session's `EmulatorHost`, and during a long flood once the segment
  * since the last one passes its bound (at most every
- * {@link FLOOD_SNAPSHOT_MS}); the working directory is read then too.
+ * {@link FLOOD_SNAPSHOT_MS}). The working directory is read at each
+ * flush and quiet point (a change rewrites `meta.json`).
  * Every file operation runs in order on one promise chain; a failure (a
  * full disk) is logged once and ends the journal, never the session.
  *
@@ -171,6 +172,7 @@ export class JournalWriter implements SessionJournal {
     if (this.#ended || this.#failed) return;
     if (this.#pending.length > 0) {
       this.#flush();
+      void this.#readCwd(true);
       this.#timer = setTimeout(() => this.#tick(), this.#opts.flushMs);
       if (
         this.#segBytes > this.#segmentBound &&
@@ -233,10 +235,7 @@ export class JournalWriter implements SessionJournal {
       const snap = await request;
       if (snap === null || snap.offset !== offset || this.#ended) return;
       const json = await this.#bounded(snap.json);
-      const cwd = await Deno.readLink(`/proc/${this.#source.pid}/cwd`).catch(
-        () => null,
-      );
-      if (cwd !== null) this.#meta.cwd = cwd;
+      await this.#readCwd(false);
       this.#enqueue(async () => {
         await this.#writeAtomic(snapshotName(offset), json);
         await this.#writeMeta();
@@ -246,6 +245,19 @@ export class JournalWriter implements SessionJournal {
     } finally {
       this.#snapping = false;
     }
+  }
+
+  /**
+   * Read the program's working directory (/proc/PID/cwd: where a restore
+   * starts the new program); with `write`, a change is written at once.
+   */
+  async #readCwd(write: boolean): Promise<void> {
+    const cwd = await Deno.readLink(`/proc/${this.#source.pid}/cwd`).catch(
+      () => null,
+    );
+    if (cwd === null || cwd === this.#meta.cwd || this.#ended) return;
+    this.#meta.cwd = cwd;
+    if (write) this.#enqueue(() => this.#writeMeta());
   }
 
   /** `json` within the journal's history bound (parsed only when the bound is below the session's). */
