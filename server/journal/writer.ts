@@ -7,8 +7,8 @@
  * `fdatasync` (so a reboot or power cut does too). A snapshot of the
  * model is taken at quiet points (no output for a flush interval) through
  * the session's `EmulatorHost`, and during a long flood once the segment
- * since the last one passes its bound (at most every
- * {@link FLOOD_SNAPSHOT_MS}). The working directory is read at each
+ * since the last one is {@link SEGMENT_RATIO} times that snapshot's size
+ * (at least 4 MiB, and at most every {@link FLOOD_SNAPSHOT_MS}). The working directory is read at each
  * flush and quiet point (a change rewrites `meta.json`).
  * Every file operation runs in order on one promise chain; a failure (a
  * full disk) is logged once and ends the journal, never the session.
@@ -33,10 +33,16 @@ export const FLUSH_MS = 1000;
 export const FLUSH_BYTES = 4 * 1024 * 1024;
 /** During a flood, snapshots are at least this far apart, ms. */
 export const FLOOD_SNAPSHOT_MS = 5000;
-/** Bytes per history line a segment may hold before a flood takes a snapshot. */
-const SEGMENT_BYTES_PER_LINE = 256;
-/** The least segment bound, bytes. */
-const MIN_SEGMENT_BYTES = 1024 * 1024;
+/**
+ * A flood takes a snapshot once the segment since the last one is this
+ * many times that snapshot's size: a snapshot costs about as much CPU per
+ * byte as parsing, so this keeps its share of a flood's cost near
+ * 1/SEGMENT_RATIO, and the journal within about SEGMENT_RATIO + 1 times
+ * the model's size.
+ */
+export const SEGMENT_RATIO = 32;
+/** The least segment a flood snapshots at, bytes. */
+const MIN_SEGMENT_BYTES = 4 * 1024 * 1024;
 
 /** What the journal needs of its session. */
 export interface JournalSource {
@@ -99,7 +105,8 @@ export class JournalWriter implements SessionJournal {
   #chain: Promise<void>;
   #failed = false;
   #ended = false;
-  #segmentBound: number;
+  /** Size of the last snapshot written (JSON characters). */
+  #snapBytes = 0;
 
   /** Start the journal of a session in `dir` (made 0700; `root` too). */
   constructor(
@@ -116,11 +123,6 @@ export class JournalWriter implements SessionJournal {
       floodSnapshotMs: FLOOD_SNAPSHOT_MS,
       ...options,
     };
-    const lines = options.lines ?? meta.scrollback ?? 100_000;
-    this.#segmentBound = Math.max(
-      MIN_SEGMENT_BYTES,
-      Math.min(lines, 1_000_000) * SEGMENT_BYTES_PER_LINE,
-    );
     const initial = options.initialSnapshot;
     this.#snapAt = performance.now();
     this.#chain = (async () => {
@@ -174,8 +176,9 @@ export class JournalWriter implements SessionJournal {
       this.#flush();
       void this.#readCwd(true);
       this.#timer = setTimeout(() => this.#tick(), this.#opts.flushMs);
+      const bound = Math.max(MIN_SEGMENT_BYTES, SEGMENT_RATIO * this.#snapBytes);
       if (
-        this.#segBytes > this.#segmentBound &&
+        this.#segBytes > bound &&
         performance.now() - this.#snapAt > this.#opts.floodSnapshotMs
       ) {
         void this.snapshotNow();
@@ -235,6 +238,7 @@ export class JournalWriter implements SessionJournal {
       const snap = await request;
       if (snap === null || snap.offset !== offset || this.#ended) return;
       const json = await this.#bounded(snap.json);
+      this.#snapBytes = json.length;
       await this.#readCwd(false);
       this.#enqueue(async () => {
         await this.#writeAtomic(snapshotName(offset), json);

@@ -9,7 +9,10 @@
 import { assert, assertEquals } from "../assert.ts";
 import { files, journaledRegistry, until } from "./journal_helpers.ts";
 import { loadJournal, scanJournals } from "../../server/journal/reader.ts";
-import { FLUSH_MS } from "../../server/journal/writer.ts";
+import { FLUSH_MS, JournalWriter } from "../../server/journal/writer.ts";
+import { Session } from "../../server/session.ts";
+import { JOURNAL_VERSION } from "../../server/journal/format.ts";
+import { thisServer } from "../../server/journal/liveness.ts";
 import type { Terminal } from "../../core/emulator/terminal.ts";
 
 function mode(path: string): number {
@@ -180,4 +183,74 @@ Deno.test("journal writer: domterm new --no-journal (journal: false) and the jou
   await t.close();
   assertEquals(files(a.root), []);
   assertEquals(files(b.root), []);
+});
+
+Deno.test("journal writer: a long flood takes snapshots and stays bounded on disk", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "domterm-journal-test-" });
+  const session = Session.start({
+    id: 1,
+    command: "/bin/sh",
+    args: ["-c", "head -c 24000000 /dev/zero | base64; exec cat"],
+    cols: 80,
+    rows: 24,
+    scrollback: 1000,
+    shellIntegration: false,
+  });
+  const journal = new JournalWriter(
+    base,
+    {
+      v: JOURNAL_VERSION,
+      session: 1,
+      name: null,
+      command: ["sh"],
+      cwd: null,
+      cols: 80,
+      rows: 24,
+      initial: { cols: 80, rows: 24 },
+      scrollback: 1000,
+      started: Date.now(),
+      server: thisServer(),
+      ended: null,
+    },
+    { pid: session.pid, snapshot: () => session.snapshot() },
+    {
+      lines: null,
+      log: (m) => console.error(m),
+      floodSnapshotMs: 0,
+    },
+  );
+  session.setJournal(journal);
+  let most = 0, snapsDuringFlood = 0;
+  const size = () =>
+    files(journal.dir).reduce((n, f) => {
+      try {
+        return n + Deno.statSync(`${journal.dir}/${f}`).size;
+      } catch {
+        return n;
+      }
+    }, 0);
+  let last = -1;
+  while (session.bytesRead < 32_000_000 || session.bytesRead !== last) {
+    last = session.bytesRead;
+    most = Math.max(most, size());
+    if (files(journal.dir).some((f) => /^snap-[1-9]/.test(f))) {
+      snapsDuringFlood++;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert(snapsDuringFlood > 0, "a snapshot during the flood");
+  // The bound (4 MiB) plus what comes in a flush interval, at most.
+  assert(most < 24 * 1024 * 1024, `${most} bytes on disk at most`);
+  await until(
+    () =>
+      files(journal.dir).every((f) =>
+        !f.startsWith("out-") || Deno.statSync(`${journal.dir}/${f}`).size === 0
+      ),
+    8000,
+    "the quiet snapshot",
+  );
+  await journal.settled();
+  assert(size() < 1024 * 1024, `${size()} bytes on disk after the quiet point`);
+  await session.close();
+  await journal.end(null);
 });
