@@ -15,7 +15,8 @@
  *    (`restoreAtStart`: load, divider, new program, first snapshot on
  *    disk), wall time.
  *
- * Run: `deno run -A bench/journal_bench.ts [--mb N] [--runs N]`. Prints
+ * Run: `deno run -A bench/journal_bench.ts [--mb N] [--runs N] [--only
+ * cpu,size,restore]`. Prints
  * the figures; exits 0 whatever they are.
  *
  * @module
@@ -30,10 +31,13 @@ const { values } = parseArgs({
   options: {
     mb: { type: "string", default: "40" },
     runs: { type: "string", default: "5" },
+    /** Only some parts: "cpu", "size", "restore" (comma-separated). */
+    only: { type: "string", default: "cpu,size,restore" },
   },
 });
 const floodMb = Number(values.mb);
 const runs = Number(values.runs);
+const parts = new Set(values.only!.split(","));
 const MB = 1000 * 1000;
 
 function registry(root: string, journal: boolean): SessionRegistry {
@@ -113,10 +117,12 @@ async function floodCost(
   return { perMb: flood / (s.bytesRead / MB), quiet };
 }
 
-console.log(
-  `1. CPU per MB of a flood (${floodMb} MB, no window, median of ${runs} alternating runs):`,
-);
-for (const [name, script] of Object.entries(FLOODS)) {
+if (parts.has("cpu")) {
+  console.log(
+    `1. CPU per MB of a flood (${floodMb} MB, no window, median of ${runs} alternating runs):`,
+  );
+}
+for (const [name, script] of parts.has("cpu") ? Object.entries(FLOODS) : []) {
   const off: number[] = [],
     on: number[] = [],
     offQ: number[] = [],
@@ -146,7 +152,7 @@ const LINES_10K = `i=0; while [ $i -lt 10000 ]; do ` +
   `else printf -- '-rw-r--r--  1 user user %6d Dec  7 07:41 file-%05d.txt\\n' $((i * 37 % 100000)) $i; fi; i=$((i+1)); done; exec cat`;
 
 const sizeRoot = Deno.makeTempDirSync({ prefix: "domterm-journal-bench-" });
-{
+if (parts.has("size")) {
   const reg = registry(sizeRoot, true);
   const s = reg.create(["/bin/sh", "-c", LINES_10K]);
   const journal = reg.journal(s.id)!;
@@ -175,7 +181,7 @@ const sizeRoot = Deno.makeTempDirSync({ prefix: "domterm-journal-bench-" });
   await reg.closeAll();
 }
 
-{
+if (parts.has("restore")) {
   const root = Deno.makeTempDirSync({ prefix: "domterm-journal-bench-" });
   const before = registry(root, true);
   const sessions = Array.from(
@@ -192,14 +198,18 @@ const sizeRoot = Deno.makeTempDirSync({ prefix: "domterm-journal-bench-" });
   }
   await before.closeAll("bench", { reason: "the bench stopped", auto: true });
   const after = registry(root, true);
-  const t0 = performance.now();
+  const t0 = performance.now(), c0 = cpuMs();
   const restored = await restoreAtStart(after, root, () => {});
-  const ms = performance.now() - t0;
+  const ms = performance.now() - t0, cpu = cpuMs() - c0;
   console.log(
-    `3. Restore of ${restored.length} sessions of 10,000 lines: ${
-      ms.toFixed(0)
-    } ms (${(ms / restored.length).toFixed(0)} ms each: load, divider, ` +
-      `new program, first snapshot on disk)`,
+    `3. Restore of ${restored.length} sessions of 10,000 lines (load, ` +
+      `divider, new program, first snapshot on disk): ${
+        ms.toFixed(0)
+      } ms wall, ${cpu.toFixed(0)} ms CPU (${
+        (cpu / restored.length).toFixed(0)
+      } ms CPU each); load average ${
+        Deno.readTextFileSync("/proc/loadavg").split(" ")[0]
+      } on ${navigator.hardwareConcurrency} CPUs`,
   );
   await after.closeAll();
   Deno.removeSync(root, { recursive: true });
