@@ -176,7 +176,10 @@ export class JournalWriter implements SessionJournal {
       this.#flush();
       void this.#readCwd(true);
       this.#timer = setTimeout(() => this.#tick(), this.#opts.flushMs);
-      const bound = Math.max(MIN_SEGMENT_BYTES, SEGMENT_RATIO * this.#snapBytes);
+      const bound = Math.max(
+        MIN_SEGMENT_BYTES,
+        SEGMENT_RATIO * this.#snapBytes,
+      );
       if (
         this.#segBytes > bound &&
         performance.now() - this.#snapAt > this.#opts.floodSnapshotMs
