@@ -214,3 +214,41 @@ Deno.test("journal restore: kill -9 mid-flood, the next server brings the sessio
     await b.child.status;
   }
 });
+
+Deno.test("journal restore: a server stopped by SIGTERM (a logout, a reboot) keeps its sessions' journals; the next one restores them", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "domterm-restore-test-" });
+  const env = privateRuntimeEnv({ DOMTERM_RUNTIME_DIR: dir, PS1: "$ " });
+  const sock = `${dir}/server.sock`;
+  const a = await startServer(env);
+  const { c } = await connect(a);
+  c.input("echo before-$((6*7))\n");
+  await c.until(() => c.text.includes("before-42"), "the output");
+  await c.close();
+  a.child.kill("SIGTERM");
+  await a.child.status;
+  const b = await startServer(env);
+  try {
+    await until(
+      () => b.stderr().includes("restored session"),
+      20_000,
+      "the restore",
+    );
+    const list = await request(sock, { op: "list" });
+    assertEquals(list?.sessions?.length, 1);
+    const snap = await request(sock, {
+      op: "snapshot",
+      session: list!.sessions![0].id,
+    });
+    const text = allText(
+      Terminal.restore(snap!.snapshot as TerminalSnapshot),
+    ).replace(/\n/g, "");
+    assert(text.includes("before-42"), text);
+    assertMatch(
+      text,
+      /── session restored: the server was stopped \(SIGTERM\) at \d\d:\d\d:\d\d ──/,
+    );
+  } finally {
+    await runDomterm(["kill-server"], env);
+    await b.child.status;
+  }
+});
