@@ -121,6 +121,11 @@ export class Renderer {
     return this.#normal.els[index] ?? undefined;
   }
 
+  /** History chunks drawn as rows so far (the folds hide their rows too). */
+  get rowsFilled(): number {
+    return this.#normal.filled;
+  }
+
   /** Set up the DOM inside `root` (existing children are left alone). */
   constructor(root: HTMLElement, term: TerminalView) {
     this.root = root;

@@ -55,6 +55,11 @@ export interface ShellUiRenderer {
   /** The row element of normal-buffer line `index`, if drawn. */
   rowElement(index: number): HTMLElement | undefined;
   measureCell(): { width: number; height: number };
+  /**
+   * Counts the history chunks drawn as rows so far (dormant history drawn
+   * later: a fold must hide its new rows too).
+   */
+  readonly rowsFilled?: number;
 }
 
 /** Least time between derivations while only the buffer's length changes. */
@@ -87,6 +92,8 @@ export function linesText(buf: BufferView, r: LineRange): string {
 export class ShellUi {
   #term: ShellUiTerminal;
   #renderer: ShellUiRenderer;
+  /** The renderer's `rowsFilled` when the folds were last applied. */
+  #filled = 0;
   #send: (data: string) => void;
   #folder: RowFolder;
   #derived: DerivedMarks = { groups: [], folds: [], userMarks: [] };
@@ -130,10 +137,15 @@ export class ShellUi {
     return this.#derived.groups;
   }
 
-  /** The terminal's model was replaced (a snapshot): derive the groups again. */
+  /**
+   * The terminal's model was replaced (a snapshot): derive the groups
+   * again, and apply the folds once more after the next frame, which draws
+   * the screen's rows (a span folded on the screen stayed shown).
+   */
   reset(): void {
     this.#key = "";
     this.update();
+    this.#dirty = true;
   }
 
   /** Bring the view in line with the marks; call after every render. */
@@ -163,6 +175,13 @@ export class ShellUi {
       this.#length = buf.length;
       this.#derivedAt = now;
       this.#derived = deriveMarks(buf);
+      this.#dirty = true;
+    }
+    // History drawn since (scrolled back, or idle work): rows of its folds
+    // that were not there before.
+    const filled = this.#renderer.rowsFilled ?? 0;
+    if (filled !== this.#filled) {
+      this.#filled = filled;
       this.#dirty = true;
     }
     if (this.#dirty) {

@@ -24,7 +24,10 @@ import {
   runtimeDir,
   socketPath,
 } from "./control.ts";
-import { sessionControl } from "./session_control.ts";
+import { attachUrl, sessionControl } from "./session_control.ts";
+import type { JournalStop } from "./session_registry.ts";
+import { journalRoot } from "./journal/paths.ts";
+import { restoreAtStart } from "./journal/restore.ts";
 import { writeSelfLauncher } from "./self_launcher.ts";
 import { writeShellScripts } from "./shell/integration.ts";
 import { dirname } from "node:path";
@@ -325,8 +328,12 @@ async function serve(
   const { promise: started, resolve: serverStarted } = Promise
     .withResolvers<DomtermServer>();
   let stopReason: string | undefined;
-  const stop = (reason?: string) => {
+  // The sessions' journals are kept for a restore when the server is
+  // stopped under them (a signal: a logout, a reboot; kill-server).
+  let keep: JournalStop | undefined;
+  const stop = (reason?: string, journals?: JournalStop) => {
     stopReason ??= reason;
+    keep ??= journals;
     done();
   };
   const handler = started.then((server) => sessionControl(server, stop));
@@ -350,7 +357,10 @@ async function serve(
     try {
       Deno.addSignalListener(sig, () => {
         console.error(`domterm: ${sig}: ending every session`);
-        stop(`the domterm server was stopped (${sig})`);
+        stop(`the domterm server was stopped (${sig})`, {
+          reason: `the server was stopped (${sig})`,
+          auto: true,
+        });
       });
     } catch {
       // not available on this platform
@@ -373,12 +383,28 @@ async function serve(
     }
     url = res.url!;
   }
-  launcher = await openWindow(url, opts);
+  // Sessions lost by a crash, a logout or a reboot come back, each in a
+  // window of its own instead of a new session's (docs/persistence.md).
+  const restored = await restoreAtStart(
+    server.registry,
+    journalRoot(),
+    (m) => console.error(`domterm: ${m}`),
+  );
+  if (
+    restored.length > 0 && !opts.ssh && opts.command.length === 0 &&
+    !opts.noBrowser
+  ) {
+    for (const s of restored) {
+      launcher = await openWindow(attachUrl(server, s.id), opts);
+    }
+  } else {
+    launcher = await openWindow(url, opts);
+  }
   await idle;
   control?.close();
   store.close();
   removeLauncher();
-  await server.shutdown(stopReason);
+  await server.shutdown(stopReason, keep);
   return 0;
 }
 
@@ -418,6 +444,7 @@ function startHttp(
       ...hooks,
       fileOpener: opts.fileOpener,
       gate,
+      journalRoot: journalRoot(),
     });
   } catch (e) {
     const err = e as Error & { code?: string };

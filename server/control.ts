@@ -16,7 +16,8 @@
  * "new", command?, cwd?, name?, pane?}`, `{op: "attach", session?,
  * window?, pane?}` (`pane`: into a pane of a window), `{op: "kill", session}`, `{op:
  * "detach", session}`, `{op: "kill-server"}`, `{op: "info"}`, `{op: "share",
- * session, readOnly}` (a URL with a token for that session). Every answer
+ * session, readOnly}` (a URL with a token for that session), `{op:
+ * "restore", which}` (sessions from their journals). Every answer
  * has `ok`; a failed one has `error`.
  *
  * @module
@@ -98,7 +99,11 @@ export type ControlRequest =
     cwd?: string;
     name?: string;
     pane?: PaneTarget;
+    /** false: no journal (`domterm new --no-journal`). */
+    journal?: boolean;
   }
+  /** Restore the journals `which` names: "all", a number of `list --restorable`, a name. */
+  | { op: "restore"; which: string }
   | {
     op: "attach";
     /** The session to show; none: `window`, or the window that lost its page. */
@@ -146,6 +151,8 @@ export interface ControlResponse {
   /** snapshot: the session's terminal (`Terminal.snapshot()`) at stream offset `offset`. */
   snapshot?: unknown;
   offset?: number;
+  /** restore: the sessions brought back. */
+  restored?: number[];
   /** settings: the session's settings in force, and the settings file's problems. */
   settings?: Record<string, unknown>;
   problems?: string[];
@@ -325,8 +332,15 @@ export function parseRequest(text: string): ControlRequest | string {
         }
         r.name = o.name;
       }
+      if (o.journal !== undefined) {
+        if (typeof o.journal !== "boolean") return "new: journal is a boolean";
+        r.journal = o.journal;
+      }
       return r;
     }
+    case "restore":
+      if (!ref(o.which)) return "restore: which is all, a number or a name";
+      return { op: "restore", which: String(o.which) };
     case "input-mode":
       if (!ref(o.session)) return "input-mode: needs a session number or name";
       if (!isInputMode(o.mode)) {

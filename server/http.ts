@@ -26,7 +26,11 @@ import {
   type UpgradeGrant,
 } from "./remote/gate.ts";
 import type { RemoteSessions } from "./ssh/remote_sessions.ts"; // ssh hosts
-import { type NewSessionExtra, SessionRegistry } from "./session_registry.ts";
+import {
+  type JournalStop,
+  type NewSessionExtra,
+  SessionRegistry,
+} from "./session_registry.ts";
 import { WindowConnection } from "./window_connection.ts";
 import { registrySessions, WindowRegistry } from "./windows/registry.ts";
 import { WindowChannel } from "./windows/channel.ts";
@@ -88,6 +92,12 @@ export interface ServerOptions {
    * shares, access log. Default: 127.0.0.1 with the key only.
    */
   gate?: RemoteGate;
+  /**
+   * Keep each new session's journal under this directory, for a restore
+   * after a crash (server/journal/; the `journal` setting turns it off).
+   * Default: none.
+   */
+  journalRoot?: string;
 }
 
 /** Largest user stylesheet served, in bytes. Test hook: exported for the settings tests. */
@@ -185,9 +195,11 @@ export interface DomtermServer {
     size?: { cols: number; rows: number },
     extra?: NewSessionExtra,
   ): Session;
-  /** End all sessions and stop listening. */
-  /** End every session (telling its windows `reason`) and stop serving. */
-  shutdown(reason?: string): Promise<void>;
+  /**
+   * End every session (telling its windows `reason`) and stop serving.
+   * With `keep`, the sessions' journals are kept for a restore.
+   */
+  shutdown(reason?: string, keep?: JournalStop): Promise<void>;
 }
 
 /**
@@ -292,8 +304,8 @@ export function startServer(options: ServerOptions): DomtermServer {
     gate,
     newSession: (command, size, extra) => registry.create(command, size, extra),
     remotes: registry.remotes, // ssh hosts
-    async shutdown(reason?: string) {
-      await registry.closeAll(reason);
+    async shutdown(reason?: string, keep?: JournalStop) {
+      await registry.closeAll(reason, keep);
       await Promise.all([server.shutdown(), local?.shutdown()]);
     },
   };

@@ -58,6 +58,7 @@ import {
 import { REPLAY_BYTES, ReplayLog } from "./replay.ts";
 import { SizeSettler } from "./size_settle.ts";
 import type { SessionSnapshot, Viewer, Window } from "./viewer.ts";
+import type { SessionJournal } from "./journal/writer.ts";
 
 export type { SessionSnapshot, Viewer, Window } from "./viewer.ts";
 
@@ -88,6 +89,11 @@ export interface SessionOptions extends LaunchOptions {
   detachedTimeoutMs?: number;
   /** Ms a closed last window waits for a reload before the program is hung up. */
   closeGraceMs?: number;
+  /**
+   * The model to start from, a whole snapshot's JSON (a session restored
+   * from its journal: server/journal/); its size must be `cols` x `rows`.
+   */
+  initialSnapshot?: string;
 }
 
 export { RESIZE_SETTLE_MS } from "./size_settle.ts";
@@ -175,6 +181,14 @@ export class Session {
     pgrp: null,
   };
 
+  /** Where the stream is also written down (server/journal/), if anywhere. */
+  #journal: SessionJournal | null = null;
+
+  /** Write the stream from here on to `journal` too (right after start: it must see every byte). */
+  setJournal(journal: SessionJournal | null): void {
+    this.#journal = journal;
+  }
+
   private constructor(options: SessionOptions, pty: Pty, command: string[]) {
     this.id = options.id;
     this.pty = pty;
@@ -197,6 +211,7 @@ export class Session {
       (data) => void this.#write(encoder.encode(data)),
       options.onSettings,
       { pinned: pinnedEmulators() },
+      options.initialSnapshot,
     );
     this.#term.onElementEvents = (on, generation) => {
       // The program that turned it on is the one in the foreground now.
@@ -406,6 +421,7 @@ export class Session {
       clearHistory,
       eventsOff,
     );
+    this.#journal?.grid(this.cols, this.rows, clearHistory);
     this.#broadcast({
       type: "grid",
       cols: this.cols,
@@ -508,6 +524,7 @@ export class Session {
     this.bytesRead += chunk.length;
     this.#broadcast(chunk);
     this.#replay.pushBytes(chunk);
+    this.#journal?.output(chunk);
     this.#term.write(chunk);
   }
 
@@ -695,6 +712,7 @@ export class Session {
       // so a snapshot always holds exactly the bytes before its offset.
       this.#broadcast(chunk);
       this.#replay.pushBytes(chunk);
+      this.#journal?.output(chunk);
       this.#term.write(chunk);
       this.#afterOutput?.();
     }

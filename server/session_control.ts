@@ -17,6 +17,8 @@ import { VERSION } from "./version.ts";
 import { setSessionInputMode } from "./line_input.ts";
 import { remoteControl } from "./ssh/control.ts"; // ssh hosts
 import { attachWindow, nameWindow, placeInWindow } from "./windows/control.ts";
+import type { JournalStop } from "./session_registry.ts";
+import { journalControl } from "./journal/control.ts";
 
 /** The page URL that attaches to `session`. */
 export function attachUrl(server: DomtermServer, session: number): string {
@@ -74,12 +76,14 @@ function attach(
 /** The control handler of `server`; `stop` ends the server (kill-server) and says why. */
 export function sessionControl(
   server: DomtermServer,
-  stop: (reason?: string) => void,
+  stop: (reason?: string, journals?: JournalStop) => void,
 ): ControlHandler {
   return {
     async handle(req: ControlRequest): Promise<ControlResponse> {
       const remote = await remoteControl(server, req); // ssh hosts
       if (remote !== null) return remote; // ssh hosts
+      const journal = await journalControl(server, req);
+      if (journal !== null) return journal;
       switch (req.op) {
         case "info":
           return { ok: true, version: VERSION, pid: Deno.pid };
@@ -106,6 +110,7 @@ export function sessionControl(
           const s = server.registry.create(req.command, undefined, {
             cwd: req.cwd,
             name: req.name,
+            ...(req.journal === false ? { journal: false } : {}),
           });
           return { ok: true, session: s.id, url: attachUrl(server, s.id) };
         }
@@ -184,7 +189,11 @@ export function sessionControl(
         }
         case "kill-server":
           setTimeout(
-            () => stop("the domterm server was stopped (domterm kill-server)"),
+            () =>
+              stop("the domterm server was stopped (domterm kill-server)", {
+                reason: "the server was stopped (domterm kill-server)",
+                auto: false,
+              }),
             0,
           );
           return { ok: true };

@@ -106,7 +106,8 @@ export class SessionEmulator {
   /**
    * The emulator of session `id`: `reply` receives its answers to the
    * program's queries; `onSettings` the JSON of each `OSC 88` the program
-   * prints.
+   * prints. With `initial` (a whole snapshot's JSON: a restored session)
+   * it starts in that state, its size included.
    */
   constructor(
     id: number,
@@ -116,6 +117,7 @@ export class SessionEmulator {
     reply: (data: string) => void,
     onSettings?: (json: string) => void,
     options: Partial<PlacementOptions> = {},
+    initial?: string,
   ) {
     this.#id = id;
     this.#scrollback = scrollback;
@@ -124,7 +126,7 @@ export class SessionEmulator {
     this.#options = { ...DEFAULT_PLACEMENT, ...options };
     this.#place = this.#options.pinned === "thread" ? "thread" : "main";
     this.#inner = new HOSTS[this.#place]({
-      start: { cols, rows },
+      start: initial === undefined ? { cols, rows } : { snapshot: initial },
       scrollback,
       reply,
       onSettings,

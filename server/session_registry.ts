@@ -13,6 +13,9 @@ import type { SettingsStore } from "./settings/file.ts";
 import { WindowSettings } from "./settings/windows.ts";
 import { checkAfterOutput } from "./line_input.ts";
 import { RemoteSessions } from "./ssh/remote_sessions.ts"; // ssh hosts
+import { JournalWriter } from "./journal/writer.ts";
+import { thisServer } from "./journal/liveness.ts";
+import { JOURNAL_VERSION } from "./journal/format.ts";
 
 /** How the registry makes sessions (see `ServerOptions` in http.ts). */
 export interface RegistryOptions {
@@ -35,6 +38,13 @@ export interface RegistryOptions {
   onIdle?: () => void;
   /** Called when session `id` has ended (after it left the registry). */
   onEnded?: (id: number) => void;
+  /**
+   * Keep each new session's journal under this directory (the `journal`
+   * setting can turn it off; server/journal/); absent: no journals.
+   */
+  journalRoot?: string;
+  /** Where journal problems are said (default: console.error). */
+  log?: (message: string) => void;
 }
 
 /** Where a new session starts, and what it is called. */
@@ -43,7 +53,16 @@ export interface NewSessionExtra {
   name?: string;
   /** The colours its colour queries answer at first (the window's that starts it). */
   colors?: SessionOptions["colors"];
+  /** false: no journal for it (`domterm new --no-journal`). */
+  journal?: boolean;
+  /** The model it starts from (a restored session's, JSON). */
+  initialSnapshot?: string;
+  /** The command its journal records, when it runs another (a restore's prompt before it). */
+  journalCommand?: string[];
 }
+
+/** How the sessions' journals end when the server stops under them (see closeAll). */
+export type JournalStop = { reason: string; auto: boolean };
 
 /** The server's sessions. */
 export class SessionRegistry {
@@ -54,6 +73,12 @@ export class SessionRegistry {
   readonly settings: WindowSettings;
   /** Sessions on other hosts (`domterm user@host`). */
   readonly remotes: RemoteSessions; // ssh hosts
+  /** Each journaled session's journal. */
+  readonly #journals = new Map<number, JournalWriter>();
+  /** Set while the server stops: the journals are kept, with this end. */
+  #stopping: JournalStop | null = null;
+  /** Journals being finished (closeAll waits for them). */
+  readonly #journalEnds = new Set<Promise<void>>();
 
   constructor(options: RegistryOptions, store: SettingsStore) {
     this.#options = options;
@@ -89,7 +114,7 @@ export class SessionRegistry {
   }
 
   /** The command line of a new session that names none. */
-  #defaultCommand(): string[] {
+  defaultCommand(): string[] {
     const shell = this.settings.store.current.shell as string[];
     return this.#options.shellFromSettings && shell.length
       ? shell
@@ -101,7 +126,7 @@ export class SessionRegistry {
    * Throws a readable Error when its program cannot be started.
    */
   create(
-    command: string[] = this.#defaultCommand(),
+    command: string[] = this.defaultCommand(),
     size = { cols: 80, rows: 24 },
     extra: NewSessionExtra = {},
   ): Session {
@@ -126,14 +151,83 @@ export class SessionRegistry {
       closeGraceMs: o.closeGraceMs,
       onSettings: (json) => this.settings.setFromProgram(s, json),
       afterOutput: () => checkAfterOutput(s),
+      initialSnapshot: extra.initialSnapshot,
     });
     this.#sessions.set(id, s);
+    if (extra.journal !== false) {
+      this.#startJournal(s, extra.journalCommand ?? command, extra);
+    }
     s.setTitleReports(this.settings.effective(id)["title-reporting"] === true);
     s.finished.finally(() => this.#ended(id));
     return s;
   }
 
+  /** Keep `s`'s journal, if journals are kept (the option and the `journal` setting). */
+  #startJournal(s: Session, command: string[], extra: NewSessionExtra): void {
+    const root = this.#options.journalRoot;
+    const settings = this.settings.store.current;
+    if (root === undefined || settings.journal !== true) return;
+    const scrollback = this.scrollback();
+    const now = Date.now();
+    const journal = new JournalWriter(root, {
+      v: JOURNAL_VERSION,
+      session: s.id,
+      name: s.name,
+      command,
+      cwd: extra.cwd ?? this.#options.cwd ?? Deno.cwd(),
+      cols: s.cols,
+      rows: s.rows,
+      initial: { cols: s.cols, rows: s.rows },
+      scrollback,
+      started: now,
+      server: thisServer(),
+      ended: null,
+    }, {
+      pid: s.pid,
+      snapshot: () => s.snapshot(),
+    }, {
+      lines: settings["journal-lines"] as number | null,
+      log: this.#options.log ?? ((m) => console.error(`domterm: ${m}`)),
+      initialSnapshot: extra.initialSnapshot,
+    });
+    s.setJournal(journal);
+    this.#journals.set(s.id, journal);
+  }
+
+  /** Session `id`'s journal, if it has one. */
+  journal(id: number): JournalWriter | undefined {
+    return this.#journals.get(id);
+  }
+
+  /** Where the journals are kept (undefined: they are not). */
+  get journalRoot(): string | undefined {
+    return this.#options.journalRoot;
+  }
+
+  /** Resolves once `s`'s journal has written what it was given (at once without one). */
+  async journalSettled(s: Session): Promise<void> {
+    await this.#journals.get(s.id)?.settled();
+  }
+
+  /** The `restore.commands` setting. */
+  restoreCommands(): "ask" | "never" {
+    return this.settings.store.current["restore.commands"] === "never"
+      ? "never"
+      : "ask";
+  }
+
   #ended(id: number): void {
+    const journal = this.#journals.get(id);
+    if (journal) {
+      this.#journals.delete(id);
+      // Ended for good: forgotten; the server stopping under it: kept.
+      const stop = this.#stopping;
+      const end = journal.end(
+        stop && { at: Date.now(), reason: stop.reason, auto: stop.auto },
+      );
+      this.#journalEnds.add(end);
+      end.finally(() => this.#journalEnds.delete(end));
+    }
     this.#sessions.delete(id);
     this.settings.forget(id);
     this.#options.onEnded?.(id);
@@ -161,11 +255,19 @@ export class SessionRegistry {
     return [...this.#sessions.values()].filter((s) => !s.exitStatus);
   }
 
-  /** End every session (the server is stopping); the remote ones go on there. */
-  async closeAll(reason?: string): Promise<void> {
+  /**
+   * End every session (the server is stopping); the remote ones go on
+   * there. With `keep`, their journals are kept for a restore (with its
+   * reason; `auto`: at the next server start); without, they go.
+   */
+  async closeAll(reason?: string, keep?: JournalStop): Promise<void> {
+    this.#stopping = keep ?? null;
     this.remotes.closeAll(); // ssh hosts
     await Promise.all(
       [...this.#sessions.values()].map((s) => s.close(reason)),
     );
+    while (this.#journalEnds.size > 0) {
+      await Promise.all([...this.#journalEnds]);
+    }
   }
 }

@@ -20,9 +20,10 @@ export const TEST_DENO_DIR = Deno.env.get("DENO_DIR") ||
 
 /**
  * `env` plus `DENO_DIR` (unless `env` names one), a fresh
- * `DOMTERM_RUNTIME_DIR` (unless `env` names one) and a
- * `DOMTERM_SETTINGS` that names no file (unless `env` names one), so no
- * test reads the user's settings.
+ * `DOMTERM_RUNTIME_DIR` (unless `env` names one), a
+ * `DOMTERM_SETTINGS` that names no file and an `XDG_STATE_HOME` in it
+ * (unless `env` names them), so no test reads the user's settings or
+ * journals (server/journal/) or writes its own among them.
  */
 export function privateRuntimeEnv(
   env: Record<string, string> = {},
@@ -32,6 +33,8 @@ export function privateRuntimeEnv(
   return {
     DENO_DIR: TEST_DENO_DIR,
     DOMTERM_SETTINGS: `${dir}/no-settings.toml`,
+    // Its journals and log too (a server would restore another's sessions).
+    XDG_STATE_HOME: `${dir}/state`,
     ...env,
     DOMTERM_RUNTIME_DIR: dir,
   };

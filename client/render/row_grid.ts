@@ -94,6 +94,8 @@ export class RowGrid {
   dormant = new Set<HTMLElement>();
   /** Dormant chunks that hold their lines as plain text (TEXT_AFTER_ROWS). */
   text = new Set<HTMLElement>();
+  /** Chunks drawn as rows so far, counted (folds re-apply to new rows: shell_ui.ts). */
+  filled = 0;
   /** Blocks and chunks that {@link showRange} made always rendered. */
   #near: HTMLElement[] = [];
   /** Watches dormant chunks for coming into view. */
@@ -345,6 +347,7 @@ export class RowGrid {
 
   /** Draw the rows of dormant chunk `i` from `buf`. */
   #fill(i: number, buf: BufferView, painter: RowPainter): void {
+    this.filled++;
     const chunk = this.chunks[i];
     const start = this.#firstRow(i);
     const n = this.sizes[i];

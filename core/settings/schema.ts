@@ -208,6 +208,34 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: 'seconds a session without windows lives on; "never"',
   },
   {
+    key: "journal",
+    kind: "boolean",
+    default: true,
+    appliesTo: "server",
+    description:
+      "keep a journal of each new session on disk, to restore it after a crash, a logout or a reboot (docs/persistence.md); `domterm new --no-journal` for one session",
+  },
+  {
+    key: "journal-lines",
+    kind: "integer",
+    default: null,
+    min: 0,
+    max: MAX_SCROLLBACK_LINES,
+    word: "scrollback",
+    appliesTo: "server",
+    description:
+      'history lines a journal keeps (new sessions); "scrollback": as many as the session keeps',
+  },
+  {
+    key: "restore.commands",
+    kind: "enum",
+    default: "ask",
+    values: ["ask", "never"],
+    appliesTo: "server",
+    description:
+      "a restored session that ran another program than a shell: ask (show the command, run it on Enter) or never (start the shell instead)",
+  },
+  {
     key: "detach-on-close",
     kind: "boolean",
     default: false,

@@ -27,6 +27,7 @@ import {
   save,
 } from "../commands/sessions.ts";
 import { settingsCommand } from "../commands/settings.ts";
+import { forget, listRestorable, restore } from "../commands/journal.ts";
 import { shellIntegration } from "../commands/shell_integration.ts";
 import { pythonPath } from "../commands/python_path.ts";
 import { viewSaved } from "../commands/view_saved.ts";
@@ -67,7 +68,8 @@ function help(a: ParsedArgs): Promise<number> {
 
 /** Every subcommand's handler: the type makes one per table entry. */
 const HANDLERS: Readonly<Record<CommandName, Handler>> = {
-  "list": list,
+  // `--restorable`: the journals (server/commands/journal.ts).
+  "list": (a) => flag(a, "restorable") ? listRestorable(a) : list(a),
   "attach": attach,
   "new": newSession,
   "name-window": nameWindow,
@@ -76,6 +78,8 @@ const HANDLERS: Readonly<Record<CommandName, Handler>> = {
   "input-mode": inputMode,
   "save": save,
   "view-saved": viewSaved,
+  "restore": restore,
+  "forget": forget,
   "kill-server": killServer,
   "settings": settingsCommand,
   "share": share,

@@ -253,11 +253,18 @@ const COMMAND_TABLE = [
     group: "sessions",
     summary:
       "the sessions: number, name, pid, size, windows, state (attached, detached) and command; then the windows: their panes and the sessions these show",
-    options: [{
-      name: "json",
-      help:
-        "print the sessions as JSON, each with the panes that show it (window and pane ids)",
-    }],
+    options: [
+      {
+        name: "json",
+        help:
+          "print the sessions as JSON, each with the panes that show it (window and pane ids)",
+      },
+      {
+        name: "restorable",
+        help:
+          "list the sessions that can come back from their journals instead (docs/persistence.md): number, name, when and why they stopped, directory, command; a journal that cannot be read with its path and why",
+      },
+    ],
     operands: [],
   },
   {
@@ -300,6 +307,11 @@ const COMMAND_TABLE = [
       tabOption,
       paneOption,
       windowOption,
+      {
+        name: "no-journal",
+        help:
+          "keep no journal of it on disk: it cannot be restored after a crash (the 'journal' setting does it for every session)",
+      },
       noBrowserOption,
       browserOption,
     ],
@@ -368,6 +380,32 @@ const COMMAND_TABLE = [
     summary: "open a saved session in an app window",
     options: [browserOption],
     operands: [{ name: "FILE", files: true, missing: "missing file operand" }],
+  },
+  {
+    name: "restore",
+    group: "sessions",
+    summary:
+      "bring sessions back from their journals: N from 'domterm list --restorable', a name, or all",
+    description:
+      "Each comes back with its scrollback as it was drawn, a divider saying when and why it stopped, and a new program in the same directory: the shell at once, another command shown and run on Enter (the 'restore.commands' setting). Sessions lost by a crash, a logout or a reboot come back by themselves when the server starts; those ended by 'domterm kill-server' wait for this. See docs/persistence.md.",
+    options: [],
+    operands: [{
+      name: "N|NAME|all",
+      suggest: ["all"],
+      missing: "which? a number, a name or all",
+    }],
+  },
+  {
+    name: "forget",
+    group: "sessions",
+    summary:
+      "delete the journals of sessions that could be restored: N from 'domterm list --restorable', a name, or all",
+    options: [],
+    operands: [{
+      name: "N|NAME|all",
+      suggest: ["all"],
+      missing: "which? a number, a name or all",
+    }],
   },
   {
     name: "kill-server",

@@ -234,6 +234,7 @@ export async function newSession(a: ParsedArgs): Promise<number> {
     cwd: Deno.cwd(),
     ...(name !== undefined ? { name } : {}),
     ...(pane ? { pane } : {}),
+    ...(flag(a, "no-journal") ? { journal: false } : {}),
   });
   return await showWindow(a, res, true);
 }

@@ -15,7 +15,12 @@ function run(dir: string, args: string[]): Promise<DomtermOutput> {
 }
 
 function env(dir: string): Record<string, string> {
-  return { DOMTERM_RUNTIME_DIR: dir, DOMTERM_SOCKET: "" };
+  // Its journals too (server/journal/): never among the user's.
+  return {
+    DOMTERM_RUNTIME_DIR: dir,
+    DOMTERM_SOCKET: "",
+    XDG_STATE_HOME: `${dir}/state`,
+  };
 }
 
 /** Start a server; resolves with its process and the URL it printed. */

@@ -1,0 +1,52 @@
+/**
+ * Helpers of the journal tests: a registry whose sessions keep journals
+ * in a private directory, and waiting for a condition.
+ *
+ * @module
+ */
+import { SessionRegistry } from "../../server/session_registry.ts";
+import { SettingsStore } from "../../server/settings/file.ts";
+import type { Settings } from "../../core/settings/schema.ts";
+
+/** A registry of `/bin/sh` sessions journaled under a new private root. */
+export function journaledRegistry(
+  settings: Partial<Settings> = {},
+): { registry: SessionRegistry; root: string; logs: string[] } {
+  const base = Deno.makeTempDirSync({ prefix: "domterm-journal-test-" });
+  const root = `${base}/state/domterm/journal`;
+  const store = new SettingsStore(null, settings, () => {});
+  store.load();
+  const logs: string[] = [];
+  const registry = new SessionRegistry({
+    command: "/bin/sh",
+    args: [],
+    shellIntegration: false,
+    journalRoot: root,
+    log: (m) => logs.push(m),
+  }, store);
+  return { registry, root, logs };
+}
+
+/** Resolves once `cond()` holds; fails after `ms`. */
+export async function until(
+  cond: () => boolean | Promise<boolean>,
+  ms = 10_000,
+  what = "condition",
+): Promise<void> {
+  const end = performance.now() + ms;
+  while (!(await cond())) {
+    if (performance.now() > end) {
+      throw new Error(`timed out waiting for ${what}`);
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** The names of the files in `dir` (none when it is gone). */
+export function files(dir: string): string[] {
+  try {
+    return [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+  } catch {
+    return [];
+  }
+}
