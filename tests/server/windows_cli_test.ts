@@ -18,6 +18,8 @@ function env(dir: string, session?: number): Record<string, string> {
   return {
     DOMTERM_RUNTIME_DIR: dir,
     DOMTERM_SOCKET: "",
+    // Its own journals: a server restores what it finds there.
+    XDG_STATE_HOME: `${dir}/state`,
     // What a program in session N finds (server/session_launch.ts).
     DOMTERM: session === undefined ? "" : `version=1;session#=${session}`,
   };
