@@ -15,8 +15,10 @@
  * JSON line. Requests: `{op: "list"}`, `{op: "new", command?, cwd?,
  * name?}`, `{op: "attach", session}`, `{op: "kill", session}`, `{op:
  * "detach", session}`, `{op: "kill-server"}`, `{op: "info"}`, `{op: "share",
- * session, readOnly}` (a URL with a token for that session). Every answer
- * has `ok`; a failed one has `error`.
+ * session, readOnly}` (a URL with a token for that session), `{op:
+ * "restart-server", command?}` (hand every session to a new server
+ * process: server/handover/; `command` runs a newer domterm). Every
+ * answer has `ok`; a failed one has `error`.
  *
  * @module
  */
@@ -60,6 +62,7 @@ export type ControlRequest =
   | { op: "snapshot"; session: number | string }
   | { op: "input-mode"; session: number | string; mode: InputMode }
   | { op: "kill-server" }
+  | { op: "restart-server"; command?: string[] }
   | { op: "share"; session: number | string; readOnly: boolean }
   | SshRequest // ssh hosts
   | { op: "settings"; session: number | string; set?: Record<string, unknown> };
@@ -73,9 +76,12 @@ export interface ControlResponse {
   /** new, attach: the page to open (the key in the fragment). */
   url?: string;
   session?: number;
-  /** info */
+  /** info; restart-server: the new server's version and pid */
   version?: string;
   pid?: number;
+  /** restart-server: the sessions handed over, and how long they were stopped (ms). */
+  handedOver?: number;
+  ms?: number;
   /** snapshot: the session's terminal (`Terminal.snapshot()`) at stream offset `offset`. */
   snapshot?: unknown;
   offset?: number;
@@ -255,6 +261,16 @@ export function parseRequest(text: string): ControlRequest | string {
       }
       return r;
     }
+    case "restart-server":
+      if (o.command !== undefined) {
+        if (
+          !Array.isArray(o.command) || o.command.length === 0 ||
+          o.command.length > 64 ||
+          !o.command.every((a) => typeof a === "string" && a.length < 4096)
+        ) return "restart-server: command must be a non-empty list of strings";
+        return { op: o.op, command: o.command as string[] };
+      }
+      return { op: o.op };
     case "input-mode":
       if (!ref(o.session)) return "input-mode: needs a session number or name";
       if (!isInputMode(o.mode)) {

@@ -175,9 +175,15 @@ export interface DomtermServer {
     size?: { cols: number; rows: number },
     extra?: NewSessionExtra,
   ): Session;
-  /** End all sessions and stop listening. */
   /** End every session (telling its windows `reason`) and stop serving. */
   shutdown(reason?: string): Promise<void>;
+  /**
+   * Stop listening, the sessions untouched (`domterm restart-server`: the
+   * next server takes the port); {@link listenAgain} undoes it.
+   */
+  stopListening(): Promise<void>;
+  /** Listen on the same port again (the next server failed). */
+  listenAgain(): void;
 }
 
 /**
@@ -229,17 +235,20 @@ export function startServer(options: ServerOptions): DomtermServer {
     upgrade: (socket, grant) =>
       void new WindowConnection(socket, grant, connections),
   };
-  const server = Deno.serve({
-    port: gate.config.port ?? options.port ?? 0,
-    hostname: options.hostname ?? gate.config.hostname,
-    ...(gate.config.tls ?? {}),
-    onListen: () => {},
-    onError: (e) => {
-      log(`request failed: ${(e as Error).message}`);
-      return new Response("internal error", { status: 500 });
-    },
-  }, (req, info) => route(routes, req, info.remoteAddr.hostname));
-  const port = routes.port = server.addr.port;
+  const listen = (port: number) =>
+    Deno.serve({
+      port,
+      hostname: options.hostname ?? gate.config.hostname,
+      ...(gate.config.tls ?? {}),
+      onListen: () => {},
+      onError: (e) => {
+        log(`request failed: ${(e as Error).message}`);
+        return new Response("internal error", { status: 500 });
+      },
+    }, (req, info) => route(routes, req, info.remoteAddr.hostname));
+  const first = listen(gate.config.port ?? options.port ?? 0);
+  let server: Deno.HttpServer | null = first;
+  const port = routes.port = first.addr.port;
 
   return {
     port,
@@ -253,7 +262,15 @@ export function startServer(options: ServerOptions): DomtermServer {
     remotes: registry.remotes, // ssh hosts
     async shutdown(reason?: string) {
       await registry.closeAll(reason);
-      await server.shutdown();
+      await server?.shutdown();
+    },
+    async stopListening() {
+      const s = server;
+      server = null;
+      await s?.shutdown();
+    },
+    listenAgain() {
+      server ??= listen(port);
     },
   };
 }

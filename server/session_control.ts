@@ -42,10 +42,15 @@ function find(server: DomtermServer, ref: number | string): Session | null {
   return server.registry.find(ref);
 }
 
-/** The control handler of `server`; `stop` ends the server (kill-server) and says why. */
+/**
+ * The control handler of `server`; `stop` ends the server (kill-server) and
+ * says why; `restart` hands its sessions to a new server (restart-server,
+ * server/handover/).
+ */
 export function sessionControl(
   server: DomtermServer,
   stop: (reason?: string) => void,
+  restart?: (command?: string[]) => Promise<ControlResponse>,
 ): ControlHandler {
   return {
     async handle(req: ControlRequest): Promise<ControlResponse> {
@@ -147,6 +152,10 @@ export function sessionControl(
             }/share#key=${share.token}&session=${s.id}`,
           };
         }
+        case "restart-server":
+          return restart
+            ? await restart(req.command)
+            : { ok: false, error: "this server cannot restart" };
         case "kill-server":
           setTimeout(
             () => stop("the domterm server was stopped (domterm kill-server)"),

@@ -113,7 +113,10 @@ export class SessionEmulator {
     scrollback: number,
     reply: (data: string) => void,
     onSettings?: (json: string) => void,
-    options: Partial<PlacementOptions> = {},
+    { snapshot, ...options }: Partial<PlacementOptions> & {
+      /** Start in the state of this snapshot (JSON, whole) instead of blank. */
+      snapshot?: string;
+    } = {},
   ) {
     this.#id = id;
     this.#scrollback = scrollback;
@@ -122,7 +125,7 @@ export class SessionEmulator {
     this.#options = { ...DEFAULT_PLACEMENT, ...options };
     this.#place = this.#options.pinned === "thread" ? "thread" : "main";
     this.#inner = new HOSTS[this.#place]({
-      start: { cols, rows },
+      start: snapshot !== undefined ? { snapshot } : { cols, rows },
       scrollback,
       reply,
       onSettings,

@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { Session, type SessionOptions } from "./session.ts";
+import { Session, type SessionCarry, type SessionOptions } from "./session.ts";
+import type { Pty } from "./pty/pty.ts";
 import type { SettingsStore } from "./settings/file.ts";
 import { WindowSettings } from "./settings/windows.ts";
 import { checkAfterOutput } from "./line_input.ts";
@@ -113,24 +114,69 @@ export class SessionRegistry {
       args: command.slice(1),
       cols: size.cols,
       rows: size.rows,
-      scrollback: this.scrollback() ?? Infinity,
       env: o.env,
       cwd: extra.cwd ?? o.cwd,
       name: extra.name,
       colors: extra.colors ?? this.#lastColors,
       shellIntegration: o.shellIntegration,
+      ...this.#sessionOptions(() => s),
+    });
+    this.#add(s);
+    return s;
+  }
+
+  /** What every session gets from the registry; `s` is the session made. */
+  #sessionOptions(s: () => Session) {
+    const o = this.#options;
+    return {
+      scrollback: this.scrollback() ?? Infinity,
       highWater: o.highWater,
       lowWater: o.lowWater,
       detachedTimeoutMs: o.detachedTimeoutMs,
       replayBytes: o.replayBytes,
       closeGraceMs: o.closeGraceMs,
-      onSettings: (json) => this.settings.setFromProgram(s, json),
-      afterOutput: () => checkAfterOutput(s),
-    });
+      onSettings: (json: string) => this.settings.setFromProgram(s(), json),
+      afterOutput: () => checkAfterOutput(s()),
+    };
+  }
+
+  /**
+   * Take over a session an earlier server handed over (`domterm
+   * restart-server`, server/handover/), on its adopted PTY, with its number.
+   */
+  adopt(carried: SessionCarry, pty: Pty): Session {
+    const s = Session.adopt(
+      {
+        id: carried.id,
+        command: carried.command[0],
+        args: carried.command.slice(1),
+        cols: carried.cols,
+        rows: carried.rows,
+        name: carried.name ?? undefined,
+        colors: carried.colors ?? undefined,
+        ...this.#sessionOptions(() => s),
+      },
+      pty,
+      carried,
+    );
+    this.#nextId = Math.max(this.#nextId, carried.id + 1);
+    this.#add(s);
+    return s;
+  }
+
+  /** The number the next session gets (to hand it to the next server). */
+  get nextId(): number {
+    return this.#nextId;
+  }
+  set nextId(id: number) {
+    this.#nextId = Math.max(this.#nextId, id);
+  }
+
+  #add(s: Session): void {
+    const id = s.id;
     this.#sessions.set(id, s);
     s.setTitleReports(this.settings.effective(id)["title-reporting"] === true);
     s.finished.finally(() => this.#ended(id));
-    return s;
   }
 
   #ended(id: number): void {

@@ -121,7 +121,12 @@ export class WindowConnection implements Viewer {
   }
 
   end(why: ViewerEnd): void {
-    if (why === "detached") {
+    if (why === "restarting") {
+      // 1012 "service restart": the page reconnects, to the next server.
+      try {
+        this.#socket.close(1012, "the domterm server is restarting");
+      } catch { /* closed */ }
+    } else if (why === "detached") {
       closeAfterFinal(this.#socket, CLOSE_DETACHED, "detached");
     } else closeAfterFinal(this.#socket, CLOSE_SESSION_ENDED, "session ended");
   }

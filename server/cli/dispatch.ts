@@ -22,6 +22,7 @@ import {
   killServer,
   list,
   newSession,
+  restartServer,
   save,
 } from "../commands/sessions.ts";
 import { settingsCommand } from "../commands/settings.ts";
@@ -73,6 +74,7 @@ const HANDLERS: Readonly<Record<CommandName, Handler>> = {
   "save": save,
   "view-saved": viewSaved,
   "kill-server": killServer,
+  "restart-server": restartServer,
   "settings": settingsCommand,
   "share": share,
   "hash-password": hashPasswordCommand,

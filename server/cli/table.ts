@@ -312,6 +312,14 @@ const COMMAND_TABLE = [
     operands: [],
   },
   {
+    name: "restart-server",
+    group: "sessions",
+    summary:
+      "start a new server (this program) and hand it every session: the programs go on, windows reconnect",
+    options: [],
+    operands: [],
+  },
+  {
     name: "settings",
     group: "sessions",
     summary:
