@@ -386,6 +386,12 @@ async function serve(
     sessionControl(server, stop, restarter(server, controlPath, ctl))
   );
   ctl.handler = handler;
+  // Test hook (tests/server/handover_test.ts): a new server that fails
+  // after it received everything.
+  if (taken && Deno.env.get("DOMTERM_TEST_HANDOVER_FAIL")) {
+    await refuseSessions(taken, "refused (test hook)");
+    return 1;
+  }
   ctl.control = await listenForControl(controlPath, handler);
   const control = { close: () => ctl.control?.close() };
   const server = startHttp(opts, ctx, store, gate, ctl.control, {
@@ -464,9 +470,6 @@ async function adopted(
   let why = ctl.control === null
     ? "it cannot listen on the control socket"
     : "";
-  // Test hook (tests/server/handover_test.ts): a new server that fails
-  // after it received everything.
-  if (Deno.env.get("DOMTERM_TEST_HANDOVER_FAIL")) why = "refused (test hook)";
   if (!why) {
     try {
       await adoptSessions(server, taken);

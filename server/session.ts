@@ -274,11 +274,12 @@ export class Session {
   async handOver(): Promise<SessionCarry | null> {
     if (this.exitStatus || this.#closing) return null;
     this.#handingOver = true;
-    await this.pty.suspendIo();
+    const suspended = this.pty.suspendIo();
     for (const w of [...this.windows]) {
       this.windows.delete(w);
       w.viewer.end("restarting");
     }
+    await suspended;
     // A chunk read just before is handled in microtasks: let them run.
     await new Promise((r) => setTimeout(r, 0));
     // Everything read is in the emulator's queue before this asks.

@@ -18,6 +18,7 @@ import {
   CLOSE_BAD_MESSAGE,
   CLOSE_DETACHED,
   CLOSE_NO_SESSION,
+  CLOSE_RESTARTING,
   CLOSE_SESSION_ENDED,
   encodeServerMessage,
   type HelloMessage,
@@ -122,9 +123,12 @@ export class WindowConnection implements Viewer {
 
   end(why: ViewerEnd): void {
     if (why === "restarting") {
-      // 1012 "service restart": the page reconnects, to the next server.
+      // Not final: the page reconnects, to the next server.
       try {
-        this.#socket.close(1012, "the domterm server is restarting");
+        this.#socket.close(
+          CLOSE_RESTARTING,
+          "the domterm server is restarting",
+        );
       } catch { /* closed */ }
     } else if (why === "detached") {
       closeAfterFinal(this.#socket, CLOSE_DETACHED, "detached");

@@ -22,7 +22,7 @@
  */
 import { join } from "node:path";
 import type { DomtermServer } from "../http.ts";
-import type { Session, SessionCarry } from "../session.ts";
+import type { SessionCarry } from "../session.ts";
 import { VERSION } from "../version.ts";
 import { selfCommand } from "../self_launcher.ts";
 import { DAEMON_LOG_ENV, serverLogPath } from "../daemon.ts";
@@ -39,6 +39,8 @@ export const HANDOVER_ENV = "DOMTERM_HANDOVER";
 export const HANDOVER_FORMAT = 1;
 /** How long the next server has to connect back (its start: ms). */
 const CONNECT_WAIT_MS = 60_000;
+/** How long the windows' sockets get to close before the listener goes (ms). */
+const CLOSE_WAIT_MS = 100;
 /** How long it has to take everything and listen (ms). */
 const READY_WAIT_MS = 60_000;
 
@@ -169,17 +171,19 @@ async function transfer(
   child: Deno.ChildProcess,
 ): Promise<GiveResult> {
   const started = performance.now();
+  // Every session stops and tells its windows (synchronously, before the
+  // first await of handOver), then nobody can connect here.
+  const held = [...server.registry.sessions.values()];
+  const taking = held.map((s) => s.handOver());
+  // Time for the windows' close handshakes: a shutdown cuts the ones
+  // still open with 1001 (the pages reconnect after that too).
+  await new Promise((r) => setTimeout(r, CLOSE_WAIT_MS));
   await server.stopListening();
   hooks.closeControl();
-  const sessions = [...server.registry.sessions.values()];
-  const held: Session[] = [];
   try {
-    const carries: SessionCarry[] = [];
-    for (const s of sessions) {
-      const c = await s.handOver();
-      held.push(s);
-      if (c) carries.push(c);
-    }
+    const carries = (await Promise.all(taking)).filter((c) =>
+      c !== null
+    ) as SessionCarry[];
     await stream.send({
       type: "server",
       version: VERSION,
@@ -200,6 +204,12 @@ async function transfer(
       ms: Math.round(performance.now() - started),
     };
   } catch (e) {
+    // The new server must be gone before this listens again on its port
+    // (SIGKILL: nothing in it may hang a program up; its fds just close).
+    try {
+      child.kill("SIGKILL");
+    } catch { /* gone */ }
+    await child.status;
     for (const s of held) s.resumeHere();
     server.listenAgain();
     await hooks.reopenControl();
