@@ -260,6 +260,20 @@ export class Session {
 
   /** Set while the session is being handed to another server. */
   #handingOver = false;
+  /** A snapshot made for a handover before the session stopped, and where. */
+  #early: { json: string; offset: number; gridSeq: number } | null = null;
+
+  /**
+   * Make the snapshot for a handover now, while the program runs: if no
+   * output and no grid change comes before {@link handOver} stops the
+   * session (an idle session), that one is used, and the session is
+   * stopped only for the transfer.
+   */
+  async prepareHandOver(): Promise<void> {
+    const offset = this.bytesRead, gridSeq = this.#replay.gridSeq;
+    const snap = await this.#term.snapshot(Infinity);
+    this.#early = snap && { json: snap.json, offset, gridSeq };
+  }
   /** Set once another server holds the session: this one does nothing more with it. */
   #handedOver = false;
 
@@ -282,8 +296,14 @@ export class Session {
     await suspended;
     // A chunk read just before is handled in microtasks: let them run.
     await new Promise((r) => setTimeout(r, 0));
-    // Everything read is in the emulator's queue before this asks.
-    const snap = await this.#term.snapshot(Infinity);
+    // Everything read is in the emulator's queue before this asks (the
+    // snapshot made earlier does when nothing came since).
+    const early = this.#early;
+    this.#early = null;
+    const snap = early?.offset === this.bytesRead &&
+        early.gridSeq === this.#replay.gridSeq
+      ? early
+      : await this.#term.snapshot(Infinity);
     if (snap === null) return null;
     return {
       id: this.id,

@@ -25,10 +25,14 @@ export interface HandoverServer {
   log: string;
 }
 
-/** Start `domterm --no-browser [-- command]` with private directories; `env` adds to its environment. */
+/**
+ * Start `domterm --no-browser [serverArgs] -- command` with private
+ * directories; `env` adds to its environment.
+ */
 export async function startHandoverServer(
   command: string[],
   env: Record<string, string> = {},
+  serverArgs: string[] = [],
 ): Promise<HandoverServer> {
   const dir = Deno.makeTempDirSync({ prefix: "domterm-handover-" });
   const all = {
@@ -37,7 +41,10 @@ export async function startHandoverServer(
     DOMTERM_SOCKET: "",
     ...env,
   };
-  const { child, url } = await spawnServer(["--", ...command], all);
+  const { child, url } = await spawnServer(
+    [...serverArgs, "--", ...command],
+    all,
+  );
   for (let i = 0; i < 200; i++) {
     if (await request(socketPath(all.DOMTERM_RUNTIME_DIR), { op: "info" })) {
       break;

@@ -170,6 +170,10 @@ async function transfer(
   stream: UnixStream,
   child: Deno.ChildProcess,
 ): Promise<GiveResult> {
+  // The snapshots of idle sessions, made while they run.
+  await Promise.all(
+    [...server.registry.sessions.values()].map((s) => s.prepareHandOver()),
+  );
   const started = performance.now();
   // Every session stops and tells its windows (synchronously, before the
   // first await of handOver), then nobody can connect here.
@@ -181,9 +185,6 @@ async function transfer(
   await server.stopListening();
   hooks.closeControl();
   try {
-    const carries = (await Promise.all(taking)).filter((c) =>
-      c !== null
-    ) as SessionCarry[];
     await stream.send({
       type: "server",
       version: VERSION,
@@ -192,7 +193,15 @@ async function transfer(
       port: server.port,
       nextId: server.registry.nextId,
     });
-    for (const c of carries) await sendSession(server, stream, c);
+    // Each session as soon as its state is taken: the next one's snapshot
+    // is made while this one travels.
+    let sent = 0;
+    for (const taken of taking) {
+      const c = await taken;
+      if (c === null) continue;
+      await sendSession(server, stream, c);
+      sent++;
+    }
     await stream.send({ type: "end" });
     const answer = await readyOrNot(stream, child);
     for (const s of held) s.letGo();
@@ -200,7 +209,7 @@ async function transfer(
     return {
       ok: true,
       pid: answer,
-      sessions: carries.length,
+      sessions: sent,
       ms: Math.round(performance.now() - started),
     };
   } catch (e) {

@@ -145,7 +145,11 @@ Deno.test("restart-server: the programs go on, a window resumes at its offset, n
     w.client.input(" text\n");
     await w.until(/unsaved text\r\nunsaved text\r\n$/, "cat's line, once");
     assertEquals(w.text.match(/BG=/g)?.length, 1, "nothing doubled");
-    assertEquals(w.text.match(/unsaved/g)?.length, 2, "the echo, then the line");
+    assertEquals(
+      w.text.match(/unsaved/g)?.length,
+      2,
+      "the echo, then the line",
+    );
     // A second restart: from a server that adopted the session.
     const again = await domterm(s, ["restart-server"]);
     assertEquals(again.code, 0, again.stderr);
