@@ -6,7 +6,7 @@
  * with exactly the server's model (a model hash), and the flood's numbers
  * are all there, once each, in order.
  */
-import type { Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../assert.ts";
 import { launchChromium } from "./chromium.ts";
 import { openPage, waitForRow } from "./domterm.ts";
@@ -80,6 +80,35 @@ async function models(page: Page, s: HandoverServer, session: number) {
   throw new Error(`the page of session ${session} never caught up`);
 }
 
+/**
+ * A page whose binary frames (the output stream) are recorded in
+ * `globalThis.received`, over every socket it opens.
+ */
+async function openRecorded(browser: Browser, url: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 800, height: 480 } });
+  await page.addInitScript(() => {
+    const g = globalThis as unknown as { received: Uint8Array[] };
+    g.received = [];
+    const Base = WebSocket;
+    globalThis.WebSocket = class extends Base {
+      constructor(u: string | URL, p?: string | string[]) {
+        super(u, p);
+        this.addEventListener("message", (e) => {
+          if (typeof e.data !== "string") {
+            g.received.push(new Uint8Array(e.data as ArrayBuffer).slice());
+          }
+        });
+      }
+    };
+  });
+  await page.goto(url);
+  await page.waitForFunction(() =>
+    "domtermInspect" in globalThis &&
+    (globalThis as unknown as Inspected).domtermInspect.connected
+  );
+  return page;
+}
+
 function lines(t: Terminal): string[] {
   const buf = t.normalBuffer;
   const out: string[] = [];
@@ -103,7 +132,7 @@ function childNamed(parent: number, comm: string): number | null {
 Deno.test("e2e restart-server: programs, vim's text, two windows and a flood all come through", async () => {
   const s = await startHandoverServer(["bash", "--norc", "--noprofile"], {
     PS1: "$ ",
-  }, ["--scrollback", String(LINES + 1000)]);
+  });
   const browser = await launchChromium();
   try {
     // Session A: a shell with a job and vim, in two windows.
@@ -111,8 +140,8 @@ Deno.test("e2e restart-server: programs, vim's text, two windows and a flood all
     const a = await inspect(a1, (d) => d.position().session as number);
     const shell = await shellNumber(a1, "SH", "echo SH=$$");
     const bg = await shellNumber(a1, "BG", "sleep 1000 & echo BG=$!");
-    await type(a1, "vim -u NONE -N");
-    await waitFor(async () => childNamed(shell, "vim") !== null, "vim");
+    await type(a1, "vim -u NONE -N -n");
+    await waitFor(() => childNamed(shell, "vim") !== null, "vim");
     const vim = childNamed(shell, "vim")!;
     await new Promise((r) => setTimeout(r, 500));
     await a1.keyboard.type("iunsaved text in vim");
@@ -123,7 +152,7 @@ Deno.test("e2e restart-server: programs, vim's text, two windows and a flood all
     const a2 = await openPage(browser, url.href);
     await waitForRow(a2, "unsaved text in vim", 20_000);
     // Session B: a flood, in a third window.
-    const b1 = await openPage(browser, s.url);
+    const b1 = await openRecorded(browser, s.url);
     const b = await inspect(b1, (d) => d.position().session as number);
     // In bursts of 10,000 lines, so that the restart lands in the middle.
     await type(
@@ -170,9 +199,32 @@ Deno.test("e2e restart-server: programs, vim's text, two windows and a flood all
     assertEquals(modelHash(m2.page), modelHash(m1.page), "identical screens");
     const mb = await models(b1, s, b);
     assertEquals(modelHash(mb.page), modelHash(mb.server));
-    // Every number once, in order.
-    const numbers = lines(mb.page).filter((l) => /^\d+$/.test(l));
+    // Every number once, in order: in what the page received over both
+    // servers' sockets (its history keeps the last 10,000 lines)...
+    const received = await b1.evaluate(() => {
+      const all = (globalThis as unknown as { received: Uint8Array[] })
+        .received;
+      const dec = new TextDecoder();
+      return all.map((b) => dec.decode(b, { stream: true })).join("");
+    });
+    // (bash turns bracketed paste off before the first: `ESC [ ? 2004 l CR`)
+    const numbers = received.split("\r\n")
+      .map((l) => l.replace(/\x1b\[\?2004l\r/, ""))
+      .filter((l) => /^\d+$/.test(l));
+    const wrong = numbers.findIndex((n, i) => n !== String(i + 1));
+    if (wrong >= 0) {
+      const at = received.indexOf(`\r\n${numbers[wrong - 1]}\r\n`);
+      throw new Error(
+        `line ${wrong + 1} is ${numbers[wrong]}; received there: ${
+          JSON.stringify(received.slice(at - 40, at + 80))
+        }`,
+      );
+    }
     assertEquals(numbers.length, LINES, "no line lost or doubled");
+    // ... and in the page's model.
+    const tail = lines(mb.page).filter((l) => /^\d+$/.test(l));
+    assertEquals(tail.at(-1), String(LINES));
+    assertEquals(tail, numbers.slice(-tail.length));
     for (let i = 0; i < numbers.length; i++) {
       if (numbers[i] !== String(i + 1)) {
         throw new Error(`line ${i + 1} is ${numbers[i]}`);
