@@ -4,7 +4,8 @@
  * third session's window. After the restart the same processes run, vim
  * still has (and edits) its text, every window has reconnected by itself
  * with exactly the server's model (a model hash), and the flood's numbers
- * are all there, once each, in order.
+ * are all there, once each, in order. When the shell then exits, its
+ * windows say so (status unknown: the new server is not its parent).
  */
 import type { Browser, Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../assert.ts";
@@ -230,9 +231,22 @@ Deno.test("e2e restart-server: programs, vim's text, two windows and a flood all
         throw new Error(`line ${i + 1} is ${numbers[i]}`);
       }
     }
+    // The shell, adopted by the new server, exits: both windows say so,
+    // its status unknown (the new server is not its parent).
     await a1.keyboard.type(":q!");
     await a1.keyboard.press("Enter");
-    await type(a1, "kill %1");
+    await type(a1, "kill %1; exit 3");
+    for (const p of [a1, a2]) {
+      await p.waitForFunction(
+        () =>
+          document.body.innerText.includes(
+            "Process ended: the program ended; its exit status is unknown",
+          ),
+        undefined,
+        { timeout: 30_000 },
+      );
+    }
+    assert(!running(shell) && !running(bg), "the shell and its job ended");
   } finally {
     await browser.close().catch(() => {});
     await stopHandoverServer(s);
