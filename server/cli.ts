@@ -506,7 +506,11 @@ function restarter(
     const result = await giveSessions(server, {
       dir: dirname(controlPath),
       command,
-      closeControl: () => ctl.control?.close(),
+      closeControl: () => {
+        // Once only: a second close would remove the new server's socket.
+        ctl.control?.close();
+        ctl.control = null;
+      },
       reopenControl: async () => {
         ctl.control = await listenForControl(controlPath, ctl.handler!);
       },

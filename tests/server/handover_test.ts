@@ -242,6 +242,38 @@ Deno.test("restart-server: a new server that fails leaves the old one serving", 
   }
 });
 
+Deno.test("a newer domterm that finds an older server hands its sessions to itself", async () => {
+  // The hook makes the server say it is version 0.0.1.
+  const s = await startHandoverServer(["/bin/sh"], {
+    DOMTERM_TEST_SERVER_VERSION: "0.0.1",
+  });
+  try {
+    const id = await newSession(s, ["/bin/sh", "-c", "exec sleep 1000"]);
+    const list = await request(socketPath(s.dir), { op: "list" });
+    const pid = list!.sessions!.find((x) => x.id === id)!.pid;
+    const oldPid = await serverPid(s);
+    const out = await domterm(s, [
+      "--no-browser",
+      "--",
+      "/bin/sh",
+      "-c",
+      "exec sleep 1000",
+    ]);
+    assertEquals(out.code, 0, out.stderr);
+    assertMatch(
+      out.stderr,
+      /the running server is version 0\.0\.1, this is .*: handing its sessions to this version/,
+    );
+    assertMatch(out.stdout, /&session=\d+/);
+    assert((await serverPid(s)) !== oldPid, "a new server");
+    const after = await request(socketPath(s.dir), { op: "list" });
+    assertEquals(after!.sessions!.length, 2, "the old session and the new");
+    assertEquals(after!.sessions!.find((x) => x.id === id)?.pid, pid);
+  } finally {
+    await stopHandoverServer(s);
+  }
+});
+
 Deno.test("restart-server: a program that exits afterwards is reported, its status unknown", async () => {
   const s = await startHandoverServer(["/bin/sh"]);
   try {
