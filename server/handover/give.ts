@@ -192,6 +192,9 @@ async function transfer(
       key: server.key,
       port: server.port,
       nextId: server.registry.nextId,
+      // A --listen server's logins and share links stay valid.
+      logins: server.gate.auth.all(),
+      shares: server.gate.shares.all(),
     });
     // Each session as soon as its state is taken: the next one's snapshot
     // is made while this one travels.

@@ -14,6 +14,8 @@ import { Pty } from "../pty/pty.ts";
 import type { SessionCarry } from "../session.ts";
 import type { Settings } from "../../core/settings/schema.ts";
 import { VERSION } from "../version.ts";
+import type { AuthSession } from "../remote/auth_sessions.ts";
+import type { Share } from "../remote/shares.ts";
 import { HANDOVER_FORMAT, type SessionHeader } from "./give.ts";
 import { closeFd, connectUnix, type UnixStream } from "./unix_socket.ts";
 
@@ -32,6 +34,9 @@ export interface Taken {
   nextId: number;
   /** The old server's version. */
   from: string;
+  /** Its logged-in browsers and share tokens (a --listen server's). */
+  logins: AuthSession[];
+  shares: Share[];
   sessions: TakenSession[];
   /** The socket to the old server, for `ready` or `failed`. */
   stream: UnixStream;
@@ -82,6 +87,8 @@ export async function takeSessions(path: string): Promise<Taken> {
       port: h.port!,
       nextId: h.nextId ?? 1,
       from: h.version ?? "?",
+      logins: Array.isArray(h.logins) ? h.logins : [],
+      shares: Array.isArray(h.shares) ? h.shares : [],
       sessions,
       stream,
     };
@@ -102,6 +109,8 @@ export async function adoptSessions(
 ): Promise<void> {
   const registry = server.registry;
   registry.nextId = taken.nextId;
+  server.gate.auth.restore(taken.logins);
+  server.gate.shares.restore(taken.shares);
   for (const s of taken.sessions) {
     const c = s.carry;
     const pty = Pty.adopt(s.fd, c.pid, c.ttyName, s.pidfd);

@@ -122,6 +122,12 @@ Deno.test("restart-server: the programs go on, a window resumes at its offset, n
     w.client.input("unsaved");
     await w.until(/unsaved/, "the echo");
     const oldPid = await serverPid(s);
+    const share = await request(socketPath(s.dir), {
+      op: "share",
+      session: id,
+      readOnly: true,
+    });
+    const token = /key=([^&]+)/.exec(share!.url!)![1];
 
     const out = await domterm(s, ["restart-server"]);
     assertEquals(out.code, 0, out.stderr);
@@ -142,6 +148,11 @@ Deno.test("restart-server: the programs go on, a window resumes at its offset, n
     const ready = await w.attach();
     assert(ready.resumed, "resumed from its offset, not a snapshot");
     assertEquals(ready.pid, pid);
+    // A share link made before the restart still opens the session.
+    const viewer = new Window({ ...s, key: token }, id);
+    assertEquals((await viewer.attach()).session, id);
+    viewer.stop();
+    await viewer.client.close();
     w.client.input(" text\n");
     await w.until(/unsaved text\r\nunsaved text\r\n$/, "cat's line, once");
     assertEquals(w.text.match(/BG=/g)?.length, 1, "nothing doubled");
