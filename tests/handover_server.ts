@@ -76,7 +76,7 @@ export async function newSession(
   s: HandoverServer,
   command: string[],
 ): Promise<number> {
-  const res = await request(socketPath(s.dir), { op: "new", command });
+  const res = await request(socketPath(s.dir), { op: "new", command }, 60_000);
   if (!res?.ok) throw new Error(`new: ${res?.error}`);
   return res.session!;
 }
