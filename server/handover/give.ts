@@ -24,6 +24,8 @@ import { join } from "node:path";
 import type { DomtermServer } from "../http.ts";
 import type { SessionCarry } from "../session.ts";
 import { VERSION } from "../version.ts";
+import { sessionInputMode } from "../line_input.ts";
+import type { InputMode } from "../../core/protocol.ts";
 import { selfCommand } from "../self_launcher.ts";
 import { DAEMON_LOG_ENV, serverLogPath } from "../daemon.ts";
 import {
@@ -67,6 +69,8 @@ export type SessionHeader = Omit<SessionCarry, "snapshot" | "replay"> & {
   snapshotBytes: number;
   replay: Omit<SessionCarry["replay"], "data">;
   own?: Record<string, unknown>;
+  /** Set by `domterm input-mode`. */
+  inputMode?: InputMode;
 };
 
 /** Hand every session of `server` to a new server process; see the module doc. */
@@ -245,6 +249,7 @@ async function sendSession(
     snapshotBytes: snapshot.length,
     replay,
     own: server.settings.sessionOwn(c.id),
+    inputMode: sessionInputMode(s),
   } as SessionHeader;
   const binary = new Uint8Array(snapshot.length + data.length);
   binary.set(snapshot);

@@ -14,6 +14,7 @@ import { Pty } from "../pty/pty.ts";
 import type { SessionCarry } from "../session.ts";
 import type { Settings } from "../../core/settings/schema.ts";
 import { VERSION } from "../version.ts";
+import { setSessionInputMode } from "../line_input.ts";
 import type { AuthSession } from "../remote/auth_sessions.ts";
 import type { Share } from "../remote/shares.ts";
 import { HANDOVER_FORMAT, type SessionHeader } from "./give.ts";
@@ -23,6 +24,7 @@ import { closeFd, connectUnix, type UnixStream } from "./unix_socket.ts";
 interface TakenSession {
   carry: SessionCarry;
   own?: Record<string, unknown>;
+  inputMode?: SessionHeader["inputMode"];
   fd: number;
   pidfd: number | null;
 }
@@ -67,7 +69,7 @@ export async function takeSessions(path: string): Promise<Taken> {
       if (j.type === "end") break;
       const header = frame.json as SessionHeader;
       const text = frame.binary.subarray(0, header.snapshotBytes);
-      const { snapshotBytes: _, own, ...rest } = header;
+      const { snapshotBytes: _, own, inputMode, ...rest } = header;
       sessions.push({
         carry: {
           ...rest,
@@ -78,6 +80,7 @@ export async function takeSessions(path: string): Promise<Taken> {
           },
         },
         own,
+        inputMode,
         fd: frame.fds[0],
         pidfd: frame.fds[1] ?? null,
       });
@@ -115,7 +118,8 @@ export async function adoptSessions(
     const c = s.carry;
     const pty = Pty.adopt(s.fd, c.pid, c.ttyName, s.pidfd);
     registry.settings.restoreOwn(c.id, s.own as Partial<Settings> | undefined);
-    registry.adopt(c, pty);
+    const session = registry.adopt(c, pty);
+    if (s.inputMode) setSessionInputMode(session, s.inputMode);
   }
   await taken.stream.send({ type: "ready", pid: Deno.pid });
   taken.stream.close();

@@ -297,11 +297,21 @@ Deno.test("restart-server: a program that exits afterwards is reported, its stat
     await w.attach();
     w.client.input("\n");
     await w.until(/READY/, "the program");
+    const mode = await domterm(s, ["input-mode", "char", String(id)]);
+    assertEquals(mode.code, 0, mode.stderr);
     const out = await domterm(s, ["restart-server"]);
     assertEquals(out.code, 0, out.stderr);
     await w.client.closed;
     w.stop();
     await w.attach();
+    // The input mode set for the session came along.
+    await w.client.until(
+      () =>
+        w.client.messages.some((m) =>
+          m.type === "input-mode" && m.mode === "char"
+        ),
+      "the input mode",
+    );
     w.client.input("\n");
     await w.client.until(
       () => w.client.messages.some((m) => m.type === "exit"),
