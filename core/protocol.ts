@@ -38,6 +38,11 @@ export const CLOSE_SESSION_ENDED = 4003;
 export const CLOSE_DETACHED = 4004;
 /** The hello named a session that does not exist (or has ended). */
 export const CLOSE_NO_SESSION = 4005;
+/**
+ * The server is restarting (`domterm restart-server`): the window
+ * reconnects, to the next server, and resumes where it was.
+ */
+export const CLOSE_RESTARTING = 4007;
 
 /**
  * Bytes a window may be behind before the session stops reading the PTY.

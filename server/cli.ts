@@ -14,7 +14,15 @@ import {
   startDetached,
 } from "./daemon.ts";
 import { type DomtermServer, startServer } from "./http.ts";
-import { VERSION } from "./version.ts";
+import { compareVersions, VERSION } from "./version.ts";
+import { giveSessions, HANDOVER_ENV } from "./handover/give.ts";
+import {
+  adoptSessions,
+  refuseSessions,
+  type Taken,
+  takeSessions,
+} from "./handover/take.ts";
+import type { ControlResponse } from "./control.ts";
 import { prepareEmulators } from "./session_launch.ts";
 import {
   type ControlHandler,
@@ -28,7 +36,7 @@ import { attachUrl, sessionControl } from "./session_control.ts";
 import type { JournalStop } from "./session_registry.ts";
 import { journalRoot } from "./journal/paths.ts";
 import { restoreAtStart } from "./journal/restore.ts";
-import { writeSelfLauncher } from "./self_launcher.ts";
+import { selfCommand, writeSelfLauncher } from "./self_launcher.ts";
 import { writeShellScripts } from "./shell/integration.ts";
 import { dirname } from "node:path";
 import { defaultSettingsPath, SettingsStore } from "./settings/file.ts";
@@ -194,10 +202,13 @@ export async function runMain(
   if (opts.browser === undefined && store.current.browser) {
     opts.browser = store.current.browser as string;
   }
+  // Started by `domterm restart-server`: take the old server's sessions.
+  const handover = Deno.env.get(HANDOVER_ENV);
+  if (handover) Deno.env.delete(HANDOVER_ENV); // not for the sessions
   // One server per user: ask the running one, if any, for a new session.
   const controlPath = controlSocketPath();
   // A --listen server is its own: it never hands off to a running one.
-  if (controlPath !== null && opts.port === 0 && !gate) {
+  if (controlPath !== null && opts.port === 0 && !gate && !handover) {
     const handedOff = await handOff(controlPath, opts);
     if (handedOff !== null) return handedOff;
   }
@@ -214,7 +225,42 @@ export async function runMain(
   ) {
     return await startDetached(Deno.args, controlPath);
   }
+  if (handover) {
+    let taken: Taken;
+    try {
+      taken = await takeSessions(handover);
+    } catch (e) {
+      console.error(`domterm: cannot take the sessions over: ${e}`);
+      return 1;
+    }
+    return await serve(opts, ctx, store, gate, controlPath, taken);
+  }
   return await serve(opts, ctx, store, gate, controlPath);
+}
+
+/**
+ * The running server is older than this domterm: hand its sessions to
+ * this program (`restart-server` with this command line), saying so.
+ */
+async function upgradeServer(
+  controlPath: string,
+  version: string,
+): Promise<void> {
+  console.error(
+    `domterm: the running server is version ${version}, this is ${VERSION}: handing its sessions to this version`,
+  );
+  const res = await request(
+    controlPath,
+    { op: "restart-server", command: selfCommand() },
+    120_000,
+  );
+  if (!res?.ok) {
+    console.error(
+      `domterm: the upgrade failed (the old server goes on): ${
+        res?.error ?? "no answer"
+      }`,
+    );
+  }
 }
 
 /** The control socket's path; null (said why) without a private runtime directory. */
@@ -239,6 +285,11 @@ async function handOff(
   controlPath: string,
   opts: CliOptions,
 ): Promise<number | null> {
+  const info = await request(controlPath, { op: "info" });
+  if (info === null) return null;
+  if (info.version && compareVersions(info.version, VERSION) < 0) {
+    await upgradeServer(controlPath, info.version);
+  }
   const res = await request(
     controlPath,
     opts.ssh ? sshRequest(opts.ssh) : {
@@ -316,6 +367,7 @@ async function serve(
   store: SettingsStore,
   gate: RemoteGate | undefined,
   controlPath: string | null,
+  taken?: Taken,
 ): Promise<number> {
   const { promise: idle, resolve: done } = Promise.withResolvers<void>();
   let launcher: string | null = null;
@@ -336,20 +388,35 @@ async function serve(
     keep ??= journals;
     done();
   };
-  const handler = started.then((server) => sessionControl(server, stop));
-  const control = await listenForControl(controlPath, handler);
-  const server = startHttp(opts, ctx, store, gate, control, {
+  const ctl: ControlHolder = { control: null };
+  const handler: Promise<ControlHandler> = started.then((server) =>
+    sessionControl(server, stop, restarter(server, controlPath, ctl))
+  );
+  ctl.handler = handler;
+  // Test hook (tests/server/handover_test.ts): a new server that fails
+  // after it received everything.
+  if (taken && Deno.env.get("DOMTERM_TEST_HANDOVER_FAIL")) {
+    await refuseSessions(taken, "refused (test hook)");
+    return 1;
+  }
+  ctl.control = await listenForControl(controlPath, handler);
+  const control = { close: () => ctl.control?.close() };
+  const server = startHttp(opts, ctx, store, gate, ctl.control, {
     onIdle: () => done(),
     onConnect: () => {
       removeLauncher();
       void sweepLaunchers(10_000);
     },
-  });
+  }, taken);
   if (server === null) {
     control?.close();
+    await refuseSessions(taken ?? null, "it cannot listen (see its log)");
     return 1;
   }
   serverStarted(server);
+  if (taken && !await adopted(server, taken, handler, ctl)) {
+    Deno.exit(1); // no shutdown: the programs are the old server's again
+  }
   // While the browser opens: the first window's screen waits for it.
   prepareEmulators();
   store.watch();
@@ -384,13 +451,17 @@ async function serve(
     url = res.url!;
   }
   // Sessions lost by a crash, a logout or a reboot come back, each in a
-  // window of its own instead of a new session's (docs/persistence.md).
-  const restored = await restoreAtStart(
+  // window of its own instead of a new session's (docs/persistence.md). Not
+  // in a server that took over from a restarted one: its windows are open
+  // already (they reconnect), and a journal it finds may be one the old
+  // server is still removing.
+  const restored = taken ? [] : await restoreAtStart(
     server.registry,
     journalRoot(),
     (m) => console.error(`domterm: ${m}`),
   );
-  if (
+  if (taken) launcher = null;
+  else if (
     restored.length > 0 && !opts.ssh && opts.command.length === 0 &&
     !opts.noBrowser
   ) {
@@ -408,6 +479,88 @@ async function serve(
   return 0;
 }
 
+/** The control socket, as `restart-server` closes and reopens it. */
+interface ControlHolder {
+  control: ControlListener | null;
+  /** What answers on it (the server's handler). */
+  handler?: Promise<ControlHandler>;
+}
+
+/**
+ * The new server (`restart-server`): adopt what `taken` holds and tell the
+ * old one; false (said to both) when it cannot.
+ */
+async function adopted(
+  server: DomtermServer,
+  taken: Taken,
+  handler: Promise<ControlHandler>,
+  ctl: ControlHolder,
+): Promise<boolean> {
+  let why = ctl.control === null
+    ? "it cannot listen on the control socket"
+    : "";
+  if (!why) {
+    try {
+      await adoptSessions(server, taken);
+      await handler;
+      console.error(
+        `domterm: took over ${taken.sessions.length} sessions from the server of version ${taken.from}`,
+      );
+      return true;
+    } catch (e) {
+      why = (e as Error).message;
+    }
+  }
+  console.error(`domterm: cannot take the sessions over: ${why}`);
+  ctl.control?.close();
+  await refuseSessions(taken, why);
+  return false;
+}
+
+/**
+ * What `domterm restart-server` runs in this server: hand every session to
+ * a new server (server/handover/give.ts); once it is ready, answer and
+ * exit (the programs are the new server's; nothing here hangs them up).
+ */
+function restarter(
+  server: DomtermServer,
+  controlPath: string | null,
+  ctl: ControlHolder,
+): ((command?: string[]) => Promise<ControlResponse>) | undefined {
+  if (controlPath === null) return undefined;
+  let busy = false;
+  return async (command) => {
+    if (busy) return { ok: false, error: "a restart is under way" };
+    busy = true;
+    const result = await giveSessions(server, {
+      dir: dirname(controlPath),
+      command,
+      closeControl: () => {
+        // Once only: a second close would remove the new server's socket.
+        ctl.control?.close();
+        ctl.control = null;
+      },
+      reopenControl: async () => {
+        ctl.control = await listenForControl(controlPath, ctl.handler!);
+      },
+      log: (m) => console.error(`domterm: ${m}`),
+    });
+    busy = false;
+    if (!result.ok) return { ok: false, error: result.error };
+    console.error(
+      `domterm: handed ${result.sessions} sessions to the new server (pid ${result.pid}) in ${result.ms} ms`,
+    );
+    // The asker gets the answer first.
+    setTimeout(() => Deno.exit(0), 300);
+    return {
+      ok: true,
+      pid: result.pid,
+      handedOver: result.sessions,
+      ms: result.ms,
+    };
+  };
+}
+
 /** Start the HTTP server with the command line's options; null (said why) when it cannot listen. */
 function startHttp(
   opts: CliOptions,
@@ -416,6 +569,7 @@ function startHttp(
   gate: RemoteGate | undefined,
   control: ControlListener | null,
   hooks: { onIdle: () => void; onConnect: () => void },
+  taken?: Taken,
 ): DomtermServer | null {
   const settings = store.current;
   const shellSetting = settings.shell as string[];
@@ -429,7 +583,9 @@ function startHttp(
     (settings["detached-timeout"] as number | null) ?? undefined;
   try {
     return startServer({
-      port: opts.port,
+      // A restarted server listens where the old one did, with its key.
+      port: taken?.port ?? opts.port,
+      key: taken?.key,
       command,
       args,
       assets: ctx.assets,

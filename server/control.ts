@@ -17,8 +17,10 @@
  * window?, pane?}` (`pane`: into a pane of a window), `{op: "kill", session}`, `{op:
  * "detach", session}`, `{op: "kill-server"}`, `{op: "info"}`, `{op: "share",
  * session, readOnly}` (a URL with a token for that session), `{op:
- * "restore", which}` (sessions from their journals). Every answer
- * has `ok`; a failed one has `error`.
+ * "restore", which}` (sessions from their journals), `{op:
+ * "restart-server", command?}` (hand every session to a new server
+ * process: server/handover/; `command` runs a newer domterm). Every
+ * answer has `ok`; a failed one has `error`.
  *
  * @module
  */
@@ -124,6 +126,7 @@ export type ControlRequest =
   | { op: "snapshot"; session: number | string }
   | { op: "input-mode"; session: number | string; mode: InputMode }
   | { op: "kill-server" }
+  | { op: "restart-server"; command?: string[] }
   | { op: "share"; session: number | string; readOnly: boolean }
   | SshRequest // ssh hosts
   | { op: "settings"; session: number | string; set?: Record<string, unknown> };
@@ -145,9 +148,12 @@ export interface ControlResponse {
   pane?: number;
   /** new, attach: a page shows that window already (nothing to open). */
   shown?: boolean;
-  /** info */
+  /** info; restart-server: the new server's version and pid */
   version?: string;
   pid?: number;
+  /** restart-server: the sessions handed over, and how long they were stopped (ms). */
+  handedOver?: number;
+  ms?: number;
   /** snapshot: the session's terminal (`Terminal.snapshot()`) at stream offset `offset`. */
   snapshot?: unknown;
   offset?: number;
@@ -341,6 +347,16 @@ export function parseRequest(text: string): ControlRequest | string {
     case "restore":
       if (!ref(o.which)) return "restore: which is all, a number or a name";
       return { op: "restore", which: String(o.which) };
+    case "restart-server":
+      if (o.command !== undefined) {
+        if (
+          !Array.isArray(o.command) || o.command.length === 0 ||
+          o.command.length > 64 ||
+          !o.command.every((a) => typeof a === "string" && a.length < 4096)
+        ) return "restart-server: command must be a non-empty list of strings";
+        return { op: o.op, command: o.command as string[] };
+      }
+      return { op: o.op };
     case "input-mode":
       if (!ref(o.session)) return "input-mode: needs a session number or name";
       if (!isInputMode(o.mode)) {

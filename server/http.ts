@@ -200,6 +200,13 @@ export interface DomtermServer {
    * With `keep`, the sessions' journals are kept for a restore.
    */
   shutdown(reason?: string, keep?: JournalStop): Promise<void>;
+  /**
+   * Stop listening, the sessions untouched (`domterm restart-server`: the
+   * next server takes the port); {@link listenAgain} undoes it.
+   */
+  stopListening(): Promise<void>;
+  /** Listen on the same port again (the next server failed). */
+  listenAgain(): void;
 }
 
 /**
@@ -277,15 +284,20 @@ export function startServer(options: ServerOptions): DomtermServer {
     routes.port = s.addr.port;
     return s;
   };
-  const server = serve(routesOf(gate), {
-    port: gate.config.port ?? options.port ?? 0,
-    hostname: options.hostname ?? gate.config.hostname,
-  }, gate.config.tls);
-  const port = server.addr.port;
+  const listen = (port: number) =>
+    serve(routesOf(gate), {
+      port,
+      hostname: options.hostname ?? gate.config.hostname,
+    }, gate.config.tls);
+  const first = listen(gate.config.port ?? options.port ?? 0);
+  let server: Deno.HttpServer | null = first;
+  const port = first.addr.port;
   // The user's own windows (opened by this machine's `domterm`) use a
   // plain loopback listener of their own when the remote one has TLS, a
   // password or a network address: a self-signed certificate would stop
-  // them at the browser's warning page, and a login is for others.
+  // them at the browser's warning page, and a login is for others. (A
+  // restart-server gives it a new port: its windows are then told the
+  // server is gone.)
   const local = needsLocalListener(gate)
     ? serve(routesOf(loopbackGate()), { port: 0, hostname: "127.0.0.1" })
     : null;
@@ -306,7 +318,15 @@ export function startServer(options: ServerOptions): DomtermServer {
     remotes: registry.remotes, // ssh hosts
     async shutdown(reason?: string, keep?: JournalStop) {
       await registry.closeAll(reason, keep);
-      await Promise.all([server.shutdown(), local?.shutdown()]);
+      await Promise.all([server?.shutdown(), local?.shutdown()]);
+    },
+    async stopListening() {
+      const s = server;
+      server = null;
+      await s?.shutdown();
+    },
+    listenAgain() {
+      server ??= listen(port);
     },
   };
 }

@@ -255,6 +255,13 @@ export function setSessionInputMode(
   }
 }
 
+/** The mode `domterm input-mode` set for `session`, if any (carried by `domterm restart-server`). */
+export function sessionInputMode(
+  session: LineInputSession,
+): InputMode | undefined {
+  return sessionModes.get(session);
+}
+
 /** A window attached: it gets the mode `domterm input-mode` set, if any. */
 export function windowAttached(session: LineInputSession, w: Window): void {
   const mode = sessionModes.get(session);

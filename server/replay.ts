@@ -32,6 +32,16 @@ export interface ReplayGrid {
 /** One entry of the log. */
 export type ReplayEntry = ReplayBytes | ReplayGrid;
 
+/** A log as it travels to the next server: bytes as one block. */
+export interface ReplayExport {
+  start: number;
+  end: number;
+  gridSeq: number;
+  /** Grid entries, and byte entries as their length in `data`, in order. */
+  entries: ({ offset: number; length: number } | ReplayGrid)[];
+  data: Uint8Array;
+}
+
 /** Default bytes of output kept. */
 export const REPLAY_BYTES = 4 * 1024 * 1024;
 
@@ -96,6 +106,56 @@ export class ReplayLog {
     if (eventsOff) e.eventsOff = true;
     this.#entries.push(e);
     return seq;
+  }
+
+  /**
+   * Everything the log holds, for the next server (`domterm
+   * restart-server`): its bytes as one block, its entries pointing into it.
+   */
+  export(): ReplayExport {
+    const entries: ReplayExport["entries"] = [];
+    const parts: Uint8Array[] = [];
+    let length = 0;
+    for (let i = this.#head; i < this.#entries.length; i++) {
+      const e = this.#entries[i]!;
+      if ("data" in e) {
+        entries.push({ offset: e.offset, length: e.data.length });
+        parts.push(e.data);
+        length += e.data.length;
+      } else entries.push(e);
+    }
+    const data = new Uint8Array(length);
+    let at = 0;
+    for (const p of parts) {
+      data.set(p, at);
+      at += p.length;
+    }
+    return {
+      start: this.start,
+      end: this.end,
+      gridSeq: this.gridSeq,
+      entries,
+      data,
+    };
+  }
+
+  /** A log as {@link ReplayLog.export} gave it (in another server). */
+  static restore(capacity: number, x: ReplayExport): ReplayLog {
+    const log = new ReplayLog(capacity, x.start);
+    let at = 0;
+    for (const e of x.entries) {
+      if ("length" in e) {
+        log.#entries.push({
+          offset: e.offset,
+          data: x.data.subarray(at, at + e.length),
+        });
+        log.#bytes += e.length;
+        at += e.length;
+      } else log.#entries.push(e);
+    }
+    log.end = x.end;
+    log.gridSeq = x.gridSeq;
+    return log;
   }
 
   /**

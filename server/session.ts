@@ -55,7 +55,7 @@ import {
   pinnedEmulators,
   spawnProgram,
 } from "./session_launch.ts";
-import { REPLAY_BYTES, ReplayLog } from "./replay.ts";
+import { REPLAY_BYTES, type ReplayExport, ReplayLog } from "./replay.ts";
 import { SizeSettler } from "./size_settle.ts";
 import type { SessionSnapshot, Viewer, Window } from "./viewer.ts";
 import type { SessionJournal } from "./journal/writer.ts";
@@ -97,6 +97,34 @@ export interface SessionOptions extends LaunchOptions {
 }
 
 export { RESIZE_SETTLE_MS } from "./size_settle.ts";
+
+/**
+ * What a session hands to the next server (`domterm restart-server`,
+ * server/handover/): with its PTY master, everything a window needs to
+ * go on where it was: the model at the stream offset `bytesRead`, the
+ * replay log up to it (windows resume from their offsets) and its grid
+ * changes.
+ */
+export interface SessionCarry {
+  id: number;
+  name: string | null;
+  command: string[];
+  pid: number;
+  ttyName: string;
+  cols: number;
+  rows: number;
+  bytesRead: number;
+  detachedSince: number | null;
+  /** The emulator's whole snapshot (JSON) at `bytesRead`. */
+  snapshot: string;
+  replay: ReplayExport;
+  /** The colours its colour queries answer (the active window's). */
+  colors: Omit<ColorsMessage, "type"> | null;
+}
+
+/** Why an adopted session's program ended, as its windows are told. */
+export const UNKNOWN_EXIT_REASON =
+  "the program ended; its exit status is unknown (it was started by an earlier domterm server, before a restart)";
 
 /** A window that holds reading back this long while another keeps up is left out of flow control. */
 export const STALE_MS = 1500;
@@ -189,14 +217,26 @@ export class Session {
     this.#journal = journal;
   }
 
-  private constructor(options: SessionOptions, pty: Pty, command: string[]) {
+  private constructor(
+    options: SessionOptions,
+    pty: Pty,
+    command: string[],
+    carried?: SessionCarry,
+  ) {
     this.id = options.id;
     this.pty = pty;
     this.command = command;
     this.name = options.name ?? null;
     this.#high = options.highWater ?? HIGH_WATER;
     this.#low = options.lowWater ?? LOW_WATER;
-    this.#replay = new ReplayLog(options.replayBytes ?? REPLAY_BYTES);
+    const replayBytes = options.replayBytes ?? REPLAY_BYTES;
+    this.#replay = carried
+      ? ReplayLog.restore(replayBytes, carried.replay)
+      : new ReplayLog(replayBytes);
+    if (carried) {
+      this.bytesRead = carried.bytesRead;
+      this.detachedSince = carried.detachedSince ?? Date.now();
+    }
     this.#detachedTimeoutMs = options.detachedTimeoutMs;
     this.#closeGraceMs = options.closeGraceMs ?? CLOSE_GRACE_MS;
     this.#afterOutput = options.afterOutput;
@@ -210,8 +250,11 @@ export class Session {
       options.scrollback ?? DEFAULT_SCROLLBACK,
       (data) => void this.#write(encoder.encode(data)),
       options.onSettings,
-      { pinned: pinnedEmulators() },
-      options.initialSnapshot,
+      {
+        pinned: pinnedEmulators(),
+        snapshot: carried?.snapshot,
+        initial: options.initialSnapshot,
+      },
     );
     this.#term.onElementEvents = (on, generation) => {
       // The program that turned it on is the one in the foreground now.
@@ -236,6 +279,104 @@ export class Session {
     // The shell reads the files at startup; they go when the session ends.
     session.finished.finally(cleanup);
     return session;
+  }
+
+  /**
+   * Take over a session an earlier server handed over (`domterm
+   * restart-server`): its PTY (adopted: see `Pty.adopt`) and its state.
+   */
+  static adopt(
+    options: SessionOptions,
+    pty: Pty,
+    carried: SessionCarry,
+  ): Session {
+    return new Session(options, pty, carried.command, carried);
+  }
+
+  /** Set while the session is being handed to another server. */
+  #handingOver = false;
+  /** A snapshot made for a handover before the session stopped, and where. */
+  #early: { json: string; offset: number; gridSeq: number } | null = null;
+
+  /**
+   * Make the snapshot for a handover now, while the program runs: if no
+   * output and no grid change comes before {@link handOver} stops the
+   * session (an idle session), that one is used, and the session is
+   * stopped only for the transfer.
+   */
+  async prepareHandOver(): Promise<void> {
+    const offset = this.bytesRead, gridSeq = this.#replay.gridSeq;
+    const snap = await this.#term.snapshot(Infinity);
+    this.#early = snap && { json: snap.json, offset, gridSeq };
+  }
+  /** Set once another server holds the session: this one does nothing more with it. */
+  #handedOver = false;
+
+  /**
+   * Stop, to hand the session to another server: reading and writing the
+   * PTY wait (the program blocks once the kernel's buffer is full, and
+   * notices nothing else), every window is told the server restarts
+   * (they reconnect by themselves), and the state is taken at the stream
+   * offset where reading stopped. {@link resumeHere} undoes it if the
+   * other server fails; {@link letGo} ends it here once the other holds it.
+   */
+  async handOver(): Promise<SessionCarry | null> {
+    if (this.exitStatus || this.#closing) return null;
+    this.#handingOver = true;
+    const suspended = this.pty.suspendIo();
+    for (const w of [...this.windows]) {
+      this.windows.delete(w);
+      w.viewer.end("restarting");
+    }
+    await suspended;
+    // A chunk read just before is handled in microtasks: let them run.
+    await new Promise((r) => setTimeout(r, 0));
+    // Everything read is in the emulator's queue before this asks (the
+    // snapshot made earlier does when nothing came since).
+    const early = this.#early;
+    this.#early = null;
+    const snap = early?.offset === this.bytesRead &&
+        early.gridSeq === this.#replay.gridSeq
+      ? early
+      : await this.#term.snapshot(Infinity);
+    if (snap === null) return null;
+    return {
+      id: this.id,
+      name: this.name,
+      command: this.command,
+      pid: this.pty.pid,
+      ttyName: this.pty.ttyName,
+      cols: this.#cols,
+      rows: this.#rows,
+      bytesRead: this.bytesRead,
+      detachedSince: this.detachedSince ?? Date.now(),
+      snapshot: snap.json,
+      replay: this.#replay.export(),
+      colors: this.#colorsKey ? JSON.parse(this.#colorsKey) : null,
+    };
+  }
+
+  /** The handover failed: go on here (the windows reconnect to this server). */
+  resumeHere(): void {
+    if (!this.#handingOver || this.#handedOver) return;
+    this.#handingOver = false;
+    this.detachedSince ??= Date.now();
+    this.pty.resumeIo();
+  }
+
+  /**
+   * Another server holds the session now: stop everything here without
+   * touching the program (no hang-up; the master stays open until this
+   * process exits). `finished` never resolves.
+   */
+  letGo(): void {
+    this.#handedOver = true;
+    this.#closing = true;
+    this.#size.cancel();
+    clearTimeout(this.#aloneTimer);
+    clearTimeout(this.#staleTimer);
+    this.pty.letGo();
+    this.#term.close();
   }
 
   /**
@@ -705,6 +846,8 @@ export class Session {
       // The emulator here must keep up too (emulator_host.ts, EMULATOR_HIGH).
       if (this.#term.backlog > EMULATOR_HIGH) await this.#term.drained();
       const chunk = await this.pty.read();
+      // Another server holds the session now: nothing ends here.
+      if (this.#handedOver) return new Promise<ExitStatus>(() => {});
       if (chunk === null) break;
       this.bytesRead += chunk.length;
       // To the windows first, so that they work on it while the emulator
@@ -718,6 +861,9 @@ export class Session {
     }
     const status = await this.pty.exited;
     this.exitStatus = status;
+    if (this.pty.adopted && status.code === null && status.signal === null) {
+      this.#endReason ??= UNKNOWN_EXIT_REASON;
+    }
     this.#size.cancel();
     clearTimeout(this.#staleTimer);
     clearTimeout(this.#aloneTimer);

@@ -73,10 +73,15 @@ function attach(
   return { ok: true, session: s.id, url: attachUrl(server, s.id) };
 }
 
-/** The control handler of `server`; `stop` ends the server (kill-server) and says why. */
+/**
+ * The control handler of `server`; `stop` ends the server (kill-server) and
+ * says why; `restart` hands its sessions to a new server (restart-server,
+ * server/handover/).
+ */
 export function sessionControl(
   server: DomtermServer,
   stop: (reason?: string, journals?: JournalStop) => void,
+  restart?: (command?: string[]) => Promise<ControlResponse>,
 ): ControlHandler {
   return {
     async handle(req: ControlRequest): Promise<ControlResponse> {
@@ -86,7 +91,12 @@ export function sessionControl(
       if (journal !== null) return journal;
       switch (req.op) {
         case "info":
-          return { ok: true, version: VERSION, pid: Deno.pid };
+          return {
+            ok: true,
+            // Test hook (tests/server/handover_test.ts): an older server.
+            version: Deno.env.get("DOMTERM_TEST_SERVER_VERSION") || VERSION,
+            pid: Deno.pid,
+          };
         case "list":
           return {
             ok: true,
@@ -187,6 +197,10 @@ export function sessionControl(
             }/share#key=${share.token}&session=${s.id}`,
           };
         }
+        case "restart-server":
+          return restart
+            ? await restart(req.command)
+            : { ok: false, error: "this server cannot restart" };
         case "kill-server":
           setTimeout(
             () =>

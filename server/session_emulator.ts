@@ -73,6 +73,9 @@ const HOSTS: Record<EmulatorPlace, new (setup: EmulatorSetup) => EmulatorHost> =
     thread: WorkerThreadEmulator,
   };
 
+/** The restores of handed-over sessions, one per turn of the event loop. */
+let restoreTurn: Promise<void> = Promise.resolve();
+
 /** One session's emulator, on the main thread or on the emulator thread. */
 export class SessionEmulator {
   /** The session's id, in messages. */
@@ -116,8 +119,15 @@ export class SessionEmulator {
     scrollback: number,
     reply: (data: string) => void,
     onSettings?: (json: string) => void,
-    options: Partial<PlacementOptions> = {},
-    initial?: string,
+    { snapshot, initial, ...options }: Partial<PlacementOptions> & {
+      /**
+       * Take this snapshot's state (JSON, whole: a session a restarted
+       * server adopted) in a later turn.
+       */
+      snapshot?: string;
+      /** Start in this snapshot's state (JSON, whole: a restored session). */
+      initial?: string;
+    } = {},
   ) {
     this.#id = id;
     this.#scrollback = scrollback;
@@ -132,6 +142,48 @@ export class SessionEmulator {
       onSettings,
       onElementEvents: (on, g) => this.onElementEvents?.(on, g),
     });
+    if (snapshot !== undefined) this.#restoreLater(snapshot);
+  }
+
+  /**
+   * Start from `snapshot` (a session handed over by an earlier server), in
+   * a later turn of the event loop, one session after another: restoring
+   * a long history takes a while, and the new server should read the
+   * programs' output and answer windows meanwhile. What comes before the
+   * restore waits in order, as during a move.
+   */
+  #restoreLater(snapshot: string): void {
+    const waiting: ((to: EmulatorHost) => void)[] = [];
+    this.#waiting = waiting;
+    const from = this.#inner;
+    this.#moved = restoreTurn = restoreTurn.then(() =>
+      new Promise<void>((done) =>
+        setTimeout(() => {
+          let to = from;
+          if (!this.#closed) {
+            try {
+              to = new HOSTS[this.#place]({
+                start: { snapshot },
+                scrollback: this.#scrollback,
+                reply: this.#reply,
+                onSettings: this.#onSettings,
+                colors: this.#colors ?? undefined,
+              });
+              from.close();
+            } catch (e) {
+              console.error(
+                `domterm: session ${this.#id}'s screen could not be restored: ${e}`,
+              );
+            }
+          }
+          this.#inner = to;
+          this.#waiting = null;
+          for (const f of waiting) f(to);
+          if (this.#closed) to.close();
+          done();
+        }, 0)
+      )
+    );
   }
 
   /** Where the emulator runs now (during a move: where it is moving from). */

@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { Session, type SessionOptions } from "./session.ts";
+import { Session, type SessionCarry, type SessionOptions } from "./session.ts";
+import type { Pty } from "./pty/pty.ts";
 import type { SettingsStore } from "./settings/file.ts";
 import { WindowSettings } from "./settings/windows.ts";
 import { checkAfterOutput } from "./line_input.ts";
@@ -138,28 +139,76 @@ export class SessionRegistry {
       args: command.slice(1),
       cols: size.cols,
       rows: size.rows,
-      scrollback: this.scrollback() ?? Infinity,
       env: o.env,
       cwd: extra.cwd ?? o.cwd,
       name: extra.name,
       colors: extra.colors ?? this.#lastColors,
       shellIntegration: o.shellIntegration,
+      initialSnapshot: extra.initialSnapshot,
+      ...this.#sessionOptions(() => s),
+    });
+    this.#add(s);
+    if (extra.journal !== false) {
+      this.#startJournal(s, extra.journalCommand ?? command, extra);
+    }
+    return s;
+  }
+
+  /** What every session gets from the registry; `s` is the session made. */
+  #sessionOptions(s: () => Session) {
+    const o = this.#options;
+    return {
+      scrollback: this.scrollback() ?? Infinity,
       highWater: o.highWater,
       lowWater: o.lowWater,
       detachedTimeoutMs: o.detachedTimeoutMs,
       replayBytes: o.replayBytes,
       closeGraceMs: o.closeGraceMs,
-      onSettings: (json) => this.settings.setFromProgram(s, json),
-      afterOutput: () => checkAfterOutput(s),
-      initialSnapshot: extra.initialSnapshot,
-    });
+      onSettings: (json: string) => this.settings.setFromProgram(s(), json),
+      afterOutput: () => checkAfterOutput(s()),
+    };
+  }
+
+  /**
+   * Take over a session an earlier server handed over (`domterm
+   * restart-server`, server/handover/), on its adopted PTY, with its number.
+   */
+  adopt(carried: SessionCarry, pty: Pty): Session {
+    const s = Session.adopt(
+      {
+        id: carried.id,
+        command: carried.command[0],
+        args: carried.command.slice(1),
+        cols: carried.cols,
+        rows: carried.rows,
+        name: carried.name ?? undefined,
+        colors: carried.colors ?? undefined,
+        ...this.#sessionOptions(() => s),
+      },
+      pty,
+      carried,
+    );
+    this.#nextId = Math.max(this.#nextId, carried.id + 1);
+    this.#add(s);
+    // A journal of its own here (the old server removes its journals once
+    // this one has taken over: see handedOver).
+    this.#startJournal(s, carried.command, {});
+    return s;
+  }
+
+  /** The number the next session gets (to hand it to the next server). */
+  get nextId(): number {
+    return this.#nextId;
+  }
+  set nextId(id: number) {
+    this.#nextId = Math.max(this.#nextId, id);
+  }
+
+  #add(s: Session): void {
+    const id = s.id;
     this.#sessions.set(id, s);
-    if (extra.journal !== false) {
-      this.#startJournal(s, extra.journalCommand ?? command, extra);
-    }
     s.setTitleReports(this.settings.effective(id)["title-reporting"] === true);
     s.finished.finally(() => this.#ended(id));
-    return s;
   }
 
   /** Keep `s`'s journal, if journals are kept (the option and the `journal` setting). */
@@ -192,6 +241,17 @@ export class SessionRegistry {
     });
     s.setJournal(journal);
     this.#journals.set(s.id, journal);
+  }
+
+  /**
+   * Every session went to the next server (`domterm restart-server`),
+   * which keeps journals of its own: these are removed, so that no later
+   * server restores a session that still runs.
+   */
+  async handedOver(): Promise<void> {
+    const ends = [...this.#journals.values()].map((j) => j.end(null));
+    this.#journals.clear();
+    await Promise.all(ends);
   }
 
   /** Session `id`'s journal, if it has one. */

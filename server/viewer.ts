@@ -28,7 +28,7 @@ export interface SessionSnapshot {
 }
 
 /** Why a session is done with a viewer. */
-export type ViewerEnd = "detached" | "ended";
+export type ViewerEnd = "detached" | "ended" | "restarting";
 
 /**
  * Something attached to a session that shows it: told, in stream order,
@@ -45,7 +45,8 @@ export interface Viewer {
   message(msg: ServerMessage): void;
   /**
    * The session is done with this viewer after the last message: the
-   * session was detached on purpose, or it ended.
+   * session was detached on purpose, or it ended, or the server is
+   * restarting (`domterm restart-server`: the window should reconnect).
    */
   end(why: ViewerEnd): void;
   /**

@@ -18,6 +18,7 @@ import {
   CLOSE_BAD_MESSAGE,
   CLOSE_DETACHED,
   CLOSE_NO_SESSION,
+  CLOSE_RESTARTING,
   CLOSE_SESSION_ENDED,
   encodeServerMessage,
   type HelloMessage,
@@ -121,7 +122,15 @@ export class WindowConnection implements Viewer {
   }
 
   end(why: ViewerEnd): void {
-    if (why === "detached") {
+    if (why === "restarting") {
+      // Not final: the page reconnects, to the next server.
+      try {
+        this.#socket.close(
+          CLOSE_RESTARTING,
+          "the domterm server is restarting",
+        );
+      } catch { /* closed */ }
+    } else if (why === "detached") {
       closeAfterFinal(this.#socket, CLOSE_DETACHED, "detached");
     } else closeAfterFinal(this.#socket, CLOSE_SESSION_ENDED, "session ended");
   }

@@ -24,6 +24,7 @@ import {
   list,
   nameWindow,
   newSession,
+  restartServer,
   save,
 } from "../commands/sessions.ts";
 import { settingsCommand } from "../commands/settings.ts";
@@ -81,6 +82,7 @@ const HANDLERS: Readonly<Record<CommandName, Handler>> = {
   "restore": restore,
   "forget": forget,
   "kill-server": killServer,
+  "restart-server": restartServer,
   "settings": settingsCommand,
   "share": share,
   "hash-password": hashPasswordCommand,

@@ -415,6 +415,16 @@ const COMMAND_TABLE = [
     operands: [],
   },
   {
+    name: "restart-server",
+    group: "sessions",
+    summary:
+      "start a new server (this program) and hand it every session: the programs go on, windows reconnect",
+    description:
+      "The running server starts this program again (after an upgrade: the new version) and hands it every session: the PTYs (their programs notice nothing), the screens and scrollback, the output offsets, the key and the port. Open windows reconnect by themselves and go on where they were. If the new server fails, the old one goes on serving and this says why. A newer 'domterm' that finds an older server running does the same by itself. See docs/persistence.md.\n\nWhat cannot be carried: the exit status of a program started by the old server (the new one is not its parent: it learns of the exit but not the status) and sessions on other hosts (their windows close; 'domterm user@host' reaches them again). The key, the logins and the share links stay valid.",
+    options: [],
+    operands: [],
+  },
+  {
     name: "settings",
     group: "sessions",
     summary:

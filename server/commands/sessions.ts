@@ -1,9 +1,9 @@
 /**
  * The subcommands that manage sessions through the running server's
  * control socket (server/control.ts): `domterm list`, `attach`, `new`,
- * `kill`, `detach`, `kill-server`. `new` and `attach` with `--tab` or
- * `--pane` act on the window they run in (the one showing the session of
- * their `DOMTERM`), or on `--window`'s. Inside a session the socket is found
+ * `kill`, `detach`, `kill-server`, `restart-server`. `new` and `attach`
+ * with `--tab` or `--pane` act on the window they run in (the one showing
+ * the session of their `DOMTERM`), or on `--window`'s. Inside a session the socket is found
  * through `DOMTERM_SOCKET`; elsewhere in the user's runtime directory.
  *
  * @module
@@ -32,9 +32,12 @@ export function controlSocket(): string {
   return Deno.env.get("DOMTERM_SOCKET") || socketPath();
 }
 
-export async function ask(req: ControlRequest): Promise<ControlResponse> {
+export async function ask(
+  req: ControlRequest,
+  timeoutMs?: number,
+): Promise<ControlResponse> {
   const path = controlSocket();
-  const res = await request(path, req);
+  const res = await request(path, req, timeoutMs);
   if (res === null) {
     throw new CommandError(
       `no domterm server is running (nothing answers at ${path}); start one with 'domterm'`,
@@ -273,6 +276,29 @@ export async function detach(a: ParsedArgs): Promise<number> {
 /** `domterm kill-server`: end every session and the server. */
 export async function killServer(): Promise<number> {
   await ask({ op: "kill-server" });
+  return 0;
+}
+
+/**
+ * `domterm restart-server`: the running server starts a new server (this
+ * same program as it was started, so an upgraded installation takes
+ * effect) and hands it every session (server/handover/). The programs
+ * keep running; windows reconnect by themselves. If the new server fails,
+ * the old one goes on serving and this says why.
+ */
+export async function restartServer(): Promise<number> {
+  const old = await ask({ op: "info" });
+  let res: ControlResponse;
+  try {
+    res = await ask({ op: "restart-server" }, 180_000);
+  } catch (e) {
+    throw new CommandError(
+      `${(e as Error).message} (the server, pid ${old.pid}, goes on serving)`,
+    );
+  }
+  console.error(
+    `domterm: the server restarted: pid ${old.pid} -> ${res.pid}, ${res.handedOver} sessions handed over (stopped for ${res.ms} ms)`,
+  );
   return 0;
 }
 

@@ -18,6 +18,7 @@ import { setImmediate } from "node:timers";
 import { C, libc, SIZES } from "./libc.ts";
 import { poller } from "./poller.ts";
 import { reaper } from "./reaper.ts";
+import { pidfdSignal } from "../handover/unix_socket.ts";
 
 /** How to start the child process. */
 export interface SpawnOptions {
@@ -45,6 +46,9 @@ export interface ExitStatus {
   code: number | null;
   signal: number | null;
 }
+
+/** The exit of a child this process did not start: nobody can tell its status. */
+const UNKNOWN_EXIT: ExitStatus = { code: null, signal: null };
 
 /** Up to this many bytes per read() chunk. */
 const READ_CHUNK = 64 * 1024;
@@ -167,16 +171,100 @@ export class Pty {
   #writeQueue: Promise<unknown> = Promise.resolve();
   /** Bumped by discardPendingInput(): writes queued before it stop. */
   #writeGen = 0;
+  /** Set while reading and writing are suspended (a handover): they wait for it. */
+  #suspended: PromiseWithResolvers<void> | null = null;
+  /** An adopted child's pidfd (see {@link Pty.adopt}), else -1. */
+  #pidfd = -1;
+  /** An adopted child: its exit is known by its pidfd or the PTY's end, not waitpid. */
+  readonly adopted: boolean;
 
-  private constructor(fd: number, pid: number, ttyName: string) {
+  private constructor(
+    fd: number,
+    pid: number,
+    ttyName: string,
+    pidfd?: number | null,
+  ) {
     this.#fd = fd;
     this.pid = pid;
     this.ttyName = ttyName;
-    // #status is set in the same step as the reaping: kill() after it does
-    // nothing, so it never reaches a reused pid.
-    this.exited = new Promise((resolve) =>
-      reaper().watch(pid, (status) => resolve(this.#status = status))
-    );
+    this.adopted = pidfd !== undefined;
+    if (pidfd === undefined) {
+      // #status is set in the same step as the reaping: kill() after it
+      // does nothing, so it never reaches a reused pid.
+      this.exited = new Promise((resolve) =>
+        reaper().watch(pid, (status) => resolve(this.#status = status))
+      );
+      return;
+    }
+    this.#pidfd = pidfd ?? -1;
+    const { promise, resolve } = Promise.withResolvers<ExitStatus>();
+    this.exited = promise;
+    this.#adoptedExit = () => resolve(this.#status ??= UNKNOWN_EXIT);
+    if (pidfd !== null) {
+      // Readable once the process has ended (whoever reaps it).
+      void poller().wait(pidfd, C.POLLIN).then((revents) => {
+        if (revents !== 0) this.#adoptedExit?.();
+      });
+    }
+  }
+
+  /** An adopted child's exit: called when its pidfd fires or the PTY ends. */
+  #adoptedExit: (() => void) | null = null;
+
+  /**
+   * A PTY master handed over by an earlier server (`domterm
+   * restart-server`): `fd` is the master (non-blocking), `pid` its
+   * child, which is not this process's child, so waitpid cannot see it:
+   * its end is known from `pidfd` (pidfd_open of the child, readable once
+   * it ended) or, without one, when the PTY reports its end (EIO / HUP);
+   * the exit status is unknown either way (code and signal null).
+   */
+  static adopt(
+    fd: number,
+    pid: number,
+    ttyName: string,
+    pidfd: number | null,
+  ): Pty {
+    return new Pty(fd, pid, ttyName, pidfd);
+  }
+
+  /** The master's fd (to hand it over); -1 once closed. */
+  get fd(): number {
+    return this.#fd;
+  }
+
+  /** An adopted child's pidfd, or -1. */
+  get pidfd(): number {
+    return this.#pidfd;
+  }
+
+  /**
+   * Stop reading and writing for now, without closing anything: reads and
+   * writes in progress wait (no byte more leaves the kernel's buffers)
+   * until {@link resumeIo}. Resolves once no poll() in flight names the
+   * master.
+   */
+  suspendIo(): Promise<void> {
+    this.#suspended ??= Promise.withResolvers<void>();
+    return poller().forget(this.#fd);
+  }
+
+  /** Reading and writing go on (after {@link suspendIo}). */
+  resumeIo(): void {
+    const s = this.#suspended;
+    this.#suspended = null;
+    s?.resolve();
+  }
+
+  /**
+   * This process lets the PTY go (another server holds it now): reading
+   * and writing end, nothing is signalled and the master stays open until
+   * the process exits, so the program never sees a hang-up.
+   */
+  letGo(): void {
+    this.#closing = true;
+    this.#status ??= UNKNOWN_EXIT;
+    this.resumeIo();
   }
 
   /**
@@ -242,6 +330,7 @@ export class Pty {
   async #readOnce(): Promise<Uint8Array<ArrayBuffer> | null> {
     const L = libc();
     for (;;) {
+      if (this.#suspended) await this.#suspended.promise;
       if (this.#closing || this.#eof) return null;
       if (turn.used >= TURN_BYTES) {
         await nextTurn();
@@ -268,6 +357,7 @@ export class Pty {
       }
       if (n === 0) {
         this.#eof = true;
+        this.#adoptedExit?.();
         return null;
       }
       const err = L.errno();
@@ -278,6 +368,7 @@ export class Pty {
       } else if (err === C.EIO) {
         // Linux: every slave fd is closed (macOS reports 0 instead).
         this.#eof = true;
+        this.#adoptedExit?.();
         return null;
       } else if (err !== C.EINTR) throw sysError("read", err);
     }
@@ -322,6 +413,7 @@ export class Pty {
     const L = libc();
     let offset = 0;
     while (offset < bytes.length) {
+      if (this.#suspended) await this.#suspended.promise;
       if (this.#closing || !live()) return;
       const rest = bytes.subarray(offset);
       const n = Number(L.symbols.write(this.#fd, rest, BigInt(rest.length)));
@@ -417,6 +509,11 @@ export class Pty {
 
   #signal(target: number, signal: number): void {
     if (this.#status) return;
+    // An adopted child: its pidfd cannot reach a reused pid.
+    if (this.#pidfd >= 0 && target === this.pid) {
+      pidfdSignal(this.#pidfd, signal);
+      return;
+    }
     const L = libc();
     if (L.symbols.kill(target, signal) !== 0) {
       const err = L.errno();
@@ -452,7 +549,15 @@ export class Pty {
       await poller().forget(fd);
       libc().symbols.close(fd);
       this.#fd = -1;
-      return await this.exited;
+      // An adopted child without a pidfd: the closed master is its end here.
+      this.#adoptedExit?.();
+      const status = await this.exited;
+      if (this.#pidfd >= 0) {
+        await poller().forget(this.#pidfd);
+        libc().symbols.close(this.#pidfd);
+        this.#pidfd = -1;
+      }
+      return status;
     } finally {
       clearTimeout(timer);
     }

@@ -88,6 +88,16 @@ export class AuthSessions {
     return s;
   }
 
+  /** Every logged-in browser (`domterm restart-server` hands them on). */
+  all(): AuthSession[] {
+    return [...this.#sessions.values()];
+  }
+
+  /** Logged-in browsers of an earlier server (`domterm restart-server`). */
+  restore(sessions: readonly AuthSession[]): void {
+    for (const s of sessions) this.#sessions.set(s.id, { ...s });
+  }
+
   /** Log out. */
   delete(id: string): void {
     this.#sessions.delete(id);

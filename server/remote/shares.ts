@@ -32,6 +32,16 @@ export class Shares {
     return found;
   }
 
+  /** Every token (`domterm restart-server` hands them to the next server). */
+  all(): Share[] {
+    return [...this.#shares];
+  }
+
+  /** Tokens an earlier server handed out (`domterm restart-server`). */
+  restore(shares: readonly Share[]): void {
+    this.#shares.push(...shares);
+  }
+
   /** Forget the tokens of an ended session. */
   forgetSession(session: number): void {
     this.#shares = this.#shares.filter((s) => s.session !== session);

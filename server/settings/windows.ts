@@ -112,6 +112,16 @@ export class WindowSettings {
     );
   }
 
+  /** Session `id`'s own settings (to hand them to the next server). */
+  sessionOwn(id: number): Partial<Settings> | undefined {
+    return this.#bySession.get(id);
+  }
+
+  /** Session `id`'s own settings, as an earlier server had them (already checked there). */
+  restoreOwn(id: number, values: Partial<Settings> | undefined): void {
+    if (values) this.#bySession.set(id, values);
+  }
+
   /** Forget an ended session. */
   forget(id: number): void {
     this.#bySession.delete(id);
