@@ -71,3 +71,25 @@ export async function launchChromium(
     args: [...CHROMIUM_ARGS, ...extraArgs],
   });
 }
+
+let shared: Promise<Browser> | undefined;
+
+/**
+ * One headless Chromium for this whole test process, launched on first use
+ * and reused by every test after it: a launch costs about a second of both
+ * cores. Tests stay independent by opening their pages in a browser context
+ * of their own and closing it when they end (`startDomterm` does). The
+ * browser ends with this process (its pipe to Chromium closes); if it dies
+ * or is closed, the next call launches another.
+ */
+export function sharedChromium(): Promise<Browser> {
+  if (!shared) {
+    const launched = launchChromium();
+    const forget = () => {
+      if (shared === launched) shared = undefined;
+    };
+    shared = launched;
+    launched.then((b) => b.on("disconnected", forget), forget);
+  }
+  return shared;
+}
