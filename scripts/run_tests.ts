@@ -1,0 +1,139 @@
+/**
+ * Runs the whole test suite (the last step of `deno task test`): one type
+ * check of tests/, then every test file but the timing-sensitive ones with
+ * `deno test --parallel` (most test time is waiting: for a server to start,
+ * a page to load, a shell to answer, so two cores keep more than two files
+ * busy), then the timing-sensitive files one after another, alone on the
+ * machine. Both runs always happen; it ends with one closing line in
+ * `deno test`'s own form that adds both up, and fails if either failed.
+ *
+ * Usage: deno run -A scripts/run_tests.ts [FILE_OR_DIR...]
+ *
+ * With arguments it runs just `deno test -A ARGS` (no split). `DENO_JOBS`
+ * sets how many files run at once in the parallel run (default below).
+ *
+ * @module
+ */
+
+const ROOT = new URL("..", import.meta.url).pathname;
+
+/** Files run with the parallel run: how many at once, unless DENO_JOBS says. */
+export const DEFAULT_JOBS = 3;
+
+/**
+ * Files that run alone, after the parallel run: they assert how long
+ * something takes (or how often something happens in a time), or they
+ * change this process's environment, which the files running beside them
+ * in the same process would see.
+ */
+export const SERIAL_FILES: string[] = [
+  // Ctrl-C stops a flood within 300 ms.
+  "tests/e2e/flood_test.ts",
+  // Frames during a flood are spaced by their cost, cheap ones 20 a second.
+  "tests/e2e/renderer_test.ts",
+  // The page answers within 200 ms during a large paste; the prompt within 1 s.
+  "tests/e2e/paste_test.ts",
+  // With predictions a key shows within 60 ms (median).
+  "tests/e2e/predict_test.ts",
+  // The emulator thread is released by idle within 300 ms.
+  "tests/server/emulator_host_test.ts",
+  // An echo with many sessions open comes within 2 s.
+  "tests/server/many_sessions_test.ts",
+  // A command through the control socket answers within 3 s.
+  "tests/server/commands_test.ts",
+  // Sets XDG_CONFIG_HOME for this process.
+  "tests/server/browser_test.ts",
+  // Sets DOMTERM_OPENER for this process.
+  "tests/server/opener_test.ts",
+];
+
+/** What one `deno test` run printed last: its counts. */
+interface Counts {
+  passed: number;
+  failed: number;
+  ignored: number;
+}
+
+/** The counts of `deno test`'s closing line in `text` (colours removed), if any. */
+export function closingCounts(text: string): Counts | null {
+  // deno-lint-ignore no-control-regex
+  const plain = text.replace(/\x1b\[[0-9;]*m/g, "");
+  const lines = plain.split("\n").filter((l) =>
+    /^(ok|FAILED) \| \d+ passed/.test(l)
+  );
+  const last = lines.at(-1);
+  if (!last) return null;
+  const n = (what: string) =>
+    Number(last.match(new RegExp(`(\\d+) ${what}`))?.[1] ?? 0);
+  return { passed: n("passed"), failed: n("failed"), ignored: n("ignored") };
+}
+
+/**
+ * Run `deno ARGS` with its output passed through as it comes; resolves to
+ * its exit success and the counts of its closing line.
+ */
+async function denoTest(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ ok: boolean; counts: Counts | null }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: ROOT,
+    env,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  // Keep the end of the output: the closing line is there.
+  let tail = "";
+  const dec = new TextDecoder();
+  for await (const chunk of child.stdout) {
+    await Deno.stdout.write(chunk);
+    tail = (tail + dec.decode(chunk, { stream: true })).slice(-8192);
+  }
+  const status = await child.status;
+  return { ok: status.success, counts: closingCounts(tail) };
+}
+
+async function main(args: string[]): Promise<number> {
+  if (args.length > 0) {
+    return (await denoTest(["test", "-A", ...args])).ok ? 0 : 1;
+  }
+  const t0 = performance.now();
+  const check = await new Deno.Command(Deno.execPath(), {
+    args: ["check", "tests/"],
+    cwd: ROOT,
+    stdin: "null",
+  }).spawn().status;
+  if (!check.success) return 1;
+  const jobs = Deno.env.get("DENO_JOBS") ?? String(DEFAULT_JOBS);
+  const parallel = await denoTest(
+    [
+      "test",
+      "-A",
+      "--no-check",
+      "--parallel",
+      `--ignore=${SERIAL_FILES.join(",")}`,
+      "tests/",
+    ],
+    { DENO_JOBS: jobs },
+  );
+  const t1 = performance.now();
+  const serial = await denoTest(["test", "-A", "--no-check", ...SERIAL_FILES]);
+  const t2 = performance.now();
+  const sum = (k: keyof Counts) =>
+    (parallel.counts?.[k] ?? 0) + (serial.counts?.[k] ?? 0);
+  const ok = parallel.ok && serial.ok && parallel.counts !== null &&
+    serial.counts !== null;
+  const s = (ms: number) => `${Math.round(ms / 1000)}s`;
+  console.log(
+    `\n${ok ? "ok" : "FAILED"} | ${sum("passed")} passed | ${
+      sum("failed")
+    } failed | ${sum("ignored")} ignored (both runs: ${
+      s(t1 - t0)
+    } with ${jobs} files at once, then ${s(t2 - t1)} one file at a time)`,
+  );
+  return ok ? 0 : 1;
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));
