@@ -16,8 +16,8 @@ export interface Running {
   url: string;
   page: Page;
   /**
-   * The process's shared Chromium (`sharedChromium`): what the test opens
-   * on it is closed by `close()`.
+   * The test file's shared Chromium (`sharedChromium`): what the test
+   * opens on it is closed by `close()`.
    */
   browser: Browser;
   child: Deno.ChildProcess;
@@ -96,7 +96,7 @@ export async function startDomterm(
     cwd?: string;
   } = {},
 ): Promise<Running> {
-  // The server starts while the browser does (once per process: shared).
+  // The server starts while the browser does (once per test file: shared).
   const started = spawnServer(
     [...(options.serverArgs ?? []), "--", ...command],
     options.env,
