@@ -71,3 +71,39 @@ export async function launchChromium(
     args: [...CHROMIUM_ARGS, ...extraArgs],
   });
 }
+
+let shared: Promise<Browser> | undefined;
+
+/**
+ * One headless Chromium for the tests of this test file, launched on first
+ * use and reused by every test after it: a launch costs about a second of
+ * both cores. Tests stay independent by opening their pages in a browser
+ * context of their own and closing it when they end (`startDomterm` does).
+ * It is closed after the file's last test (`deno test --parallel` runs the
+ * files in one process, so it would otherwise live on to the end of the
+ * run); if it dies or is closed, the next call launches another.
+ */
+export function sharedChromium(): Promise<Browser> {
+  if (!shared) {
+    const launched = launchChromium();
+    const forget = () => {
+      if (shared === launched) shared = undefined;
+    };
+    shared = launched;
+    launched.then((b) => b.on("disconnected", forget), forget);
+  }
+  return shared;
+}
+
+/** Close the shared Chromium, if one was launched. */
+export async function closeSharedChromium(): Promise<void> {
+  const launched = shared;
+  shared = undefined;
+  if (launched) await (await launched.catch(() => null))?.close();
+}
+
+// Under `deno test`, after the last test of the file that imported this.
+// (`deno run` of a script that imports this has no test hooks.)
+if (typeof Deno.test?.afterAll === "function") {
+  Deno.test.afterAll(closeSharedChromium);
+}

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Browser, Page } from "playwright-core";
-import { launchChromium } from "./chromium.ts";
+import { sharedChromium } from "./chromium.ts";
 import { privateRuntimeEnv } from "../runtime_dir.ts";
 import type { Inspected } from "../../client/inspect.ts";
 
@@ -15,9 +15,13 @@ const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 export interface Running {
   url: string;
   page: Page;
+  /**
+   * The test file's shared Chromium (`sharedChromium`): what the test
+   * opens on it is closed by `close()`.
+   */
   browser: Browser;
   child: Deno.ChildProcess;
-  /** Stop everything (browser and server). */
+  /** Stop everything: close what the test opened in the browser, stop the server. */
   close(): Promise<void>;
 }
 
@@ -92,35 +96,60 @@ export async function startDomterm(
     cwd?: string;
   } = {},
 ): Promise<Running> {
-  const { child, url } = await spawnServer(
+  // The server starts while the browser does (once per test file: shared).
+  const started = spawnServer(
     [...(options.serverArgs ?? []), "--", ...command],
     options.env,
     options.main,
     options.cwd,
   );
-  const browser = await launchChromium();
-  const page = await browser.newPage({
-    viewport: options.viewport ?? { width: 800, height: 480 },
+  started.catch(() => {}); // awaited below; not unhandled meanwhile
+  const browser = await sharedChromium().catch(async (e) => {
+    const { child } = await started;
+    child.kill("SIGTERM");
+    await child.status;
+    throw e;
   });
-  page.on("pageerror", (e) => console.error("page error:", e.message));
-  // Like the real launcher file: replace the initial entry, so the window
-  // has one history entry and may close itself when the program exits.
-  await page.evaluate((u) => location.replace(u), url);
-  await page.waitForURL((u) => u.protocol === "http:");
-  await page.waitForFunction(() => "domtermInspect" in globalThis);
-  return {
-    url,
-    page,
-    browser,
-    child,
-    async close() {
-      await browser.close();
-      try {
-        child.kill("SIGTERM");
-      } catch { /* already gone */ }
-      await child.status;
-    },
-  };
+  const { child, url } = await started;
+  // Everything this test opens on the shared browser (its own context, and
+  // any page it opens with `browser.newPage`) is closed by close().
+  const before = new Set(browser.contexts());
+  const closeOpened = () =>
+    Promise.all(
+      browser.contexts().filter((c) => !before.has(c)).map((c) =>
+        c.close().catch(() => {})
+      ),
+    );
+  try {
+    const context = await browser.newContext({
+      viewport: options.viewport ?? { width: 800, height: 480 },
+    });
+    const page = await context.newPage();
+    page.on("pageerror", (e) => console.error("page error:", e.message));
+    // Like the real launcher file: replace the initial entry, so the window
+    // has one history entry and may close itself when the program exits.
+    await page.evaluate((u) => location.replace(u), url);
+    await page.waitForURL((u) => u.protocol === "http:");
+    await page.waitForFunction(() => "domtermInspect" in globalThis);
+    return {
+      url,
+      page,
+      browser,
+      child,
+      async close() {
+        await closeOpened();
+        try {
+          child.kill("SIGTERM");
+        } catch { /* already gone */ }
+        await child.status;
+      },
+    };
+  } catch (e) {
+    await closeOpened();
+    child.kill("SIGTERM");
+    await child.status;
+    throw e;
+  }
 }
 
 /** The text of every rendered row of the normal buffer, trailing blanks trimmed. */

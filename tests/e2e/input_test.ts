@@ -8,8 +8,8 @@ import {
   deepStrictEqual as assertEquals,
   ok as assert,
 } from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium } from "./chromium.ts";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { sharedChromium } from "./chromium.ts";
 import type { InputModes } from "../../core/terminal_view.ts";
 
 const ORIGIN = "http://localhost:8917";
@@ -22,6 +22,8 @@ function harnessScript(): Promise<string> {
 
 interface Harness {
   browser: Browser;
+  /** The test's own context on the shared browser (closed after it). */
+  context: BrowserContext;
   page: Page;
   /** Everything sent so far, joined. */
   sent(): Promise<string>;
@@ -42,9 +44,9 @@ type Win = {
 /** A page at a localhost origin (a secure context, for the clipboard API) running the harness. */
 async function open(): Promise<Harness> {
   const js = await harnessScript();
-  const browser = await launchChromium();
+  const browser = await sharedChromium();
+  const context = await browser.newContext();
   try {
-    const context = await browser.newContext();
     await context.grantPermissions(["clipboard-read", "clipboard-write"], {
       origin: ORIGIN,
     });
@@ -63,15 +65,17 @@ async function open(): Promise<Harness> {
     });
     await page.goto(`${ORIGIN}/`);
     await page.waitForFunction(() => "input" in globalThis);
-    return { browser, page, ...helpers(page) };
+    return { browser, context, page, ...helpers(page) };
   } catch (e) {
-    await browser.close();
+    await context.close();
     throw e;
   }
 }
 
 /** The harness's recorders, read through one page. */
-function helpers(page: Page): Omit<Harness, "browser" | "page"> {
+function helpers(
+  page: Page,
+): Omit<Harness, "browser" | "context" | "page"> {
   return {
     sent: () =>
       page.evaluate(() => (globalThis as unknown as Win).sent.join("")),
@@ -89,13 +93,13 @@ function helpers(page: Page): Omit<Harness, "browser" | "page"> {
   };
 }
 
-/** Open the harness, run `fn`, always close the browser. */
+/** Open the harness, run `fn`, always close its context. */
 async function withHarness(fn: (h: Harness) => Promise<void>): Promise<void> {
   const h = await open();
   try {
     await fn(h);
   } finally {
-    await h.browser.close();
+    await h.context.close();
   }
 }
 

@@ -4,9 +4,9 @@
  * static/domterm.css; tests drive it through `page.evaluate`.
  */
 import { bundleForBrowser } from "./bundle.ts";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { assert, assertEquals } from "../assert.ts";
-import { launchChromium } from "./chromium.ts";
+import { sharedChromium } from "./chromium.ts";
 import type { Harness } from "./fixtures/renderer/harness.ts";
 
 declare global {
@@ -27,7 +27,7 @@ interface Ctx {
   browser: Browser;
 }
 
-/** Serve the harness page, open it in a fresh Chromium, run `fn`, close everything. */
+/** Serve the harness page, open it in a fresh context of the shared Chromium, run `fn`, close everything. */
 async function withPage(
   fn: (c: Ctx) => Promise<void>,
   viewport = { width: 800, height: 480 },
@@ -56,10 +56,11 @@ async function withPage(
       return new Response("not found", { status: 404 });
     },
   );
-  let browser: Browser | null = null;
+  let context: BrowserContext | null = null;
   try {
-    browser = await launchChromium();
-    const page = await browser.newPage({ viewport, deviceScaleFactor });
+    const browser = await sharedChromium();
+    context = await browser.newContext({ viewport, deviceScaleFactor });
+    const page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     await page.goto(`http://127.0.0.1:${server.addr.port}/`);
@@ -67,7 +68,7 @@ async function withPage(
     await fn({ page, browser });
     assertEquals(errors, [], "no errors in the page");
   } finally {
-    await browser?.close();
+    await context?.close();
     await server.shutdown();
   }
 }

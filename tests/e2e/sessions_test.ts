@@ -5,9 +5,9 @@
  * each, the window's model must equal the server's (a hash of both), the
  * last line of the flood must be there, and the same shell must answer.
  */
-import type { Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { assert, assertEquals } from "../assert.ts";
-import { launchChromium } from "./chromium.ts";
+import { launchChromium, sharedChromium } from "./chromium.ts";
 import { openPage, spawnServer, waitForRow } from "./domterm.ts";
 import { request, socketPath } from "../../server/control.ts";
 import {
@@ -104,6 +104,11 @@ async function shellPid(page: Page, tag: string): Promise<string> {
   }, tag);
 }
 
+/** Close what a test opened on the shared browser (openPage: a context a page). */
+async function closePages(browser: Browser): Promise<void> {
+  await Promise.all(browser.contexts().map((c) => c.close()));
+}
+
 function assertSame(a: Terminal, b: Terminal): void {
   assertEquals(modelDiff(a, b), null);
   assertEquals(modelHash(a), modelHash(b));
@@ -168,7 +173,7 @@ Deno.test("e2e sessions: kill -9 of the browser during a flood; a new window sho
 
 Deno.test("e2e sessions: a socket dropped during a flood reconnects by itself, nothing lost or doubled", async () => {
   const server = await startServer();
-  const browser = await launchChromium();
+  const browser = await sharedChromium();
   try {
     const page = await openPage(browser, server.url);
     const session = await sessionOf(page);
@@ -195,14 +200,14 @@ Deno.test("e2e sessions: a socket dropped during a flood reconnects by itself, n
     assertEquals(lines.at(-1), 200000);
     assertEquals(await shellPid(page, "after"), pid);
   } finally {
-    await browser.close();
+    await closePages(browser);
     await stopServer(server);
   }
 });
 
 Deno.test("e2e sessions: a tab reload during a flood reattaches to the same shell", async () => {
   const server = await startServer();
-  const browser = await launchChromium();
+  const browser = await sharedChromium();
   try {
     const page = await openPage(browser, server.url);
     const session = await sessionOf(page);
@@ -221,14 +226,14 @@ Deno.test("e2e sessions: a tab reload during a flood reattaches to the same shel
     assertSame(p, s);
     assertEquals(await shellPid(page, "after"), pid);
   } finally {
-    await browser.close();
+    await closePages(browser);
     await stopServer(server);
   }
 });
 
 Deno.test("e2e sessions: two windows on one session show the same input and output; a resize of one reaches the other", async () => {
   const server = await startServer();
-  const browser = await launchChromium();
+  const browser = await sharedChromium();
   try {
     const a = await openPage(browser, server.url);
     const session = await sessionOf(a);
@@ -284,7 +289,7 @@ Deno.test("e2e sessions: two windows on one session show the same input and outp
     assertSame(ma.page, ma.server);
     assertSame(mb.page, mb.server);
   } finally {
-    await browser.close();
+    await closePages(browser);
     await stopServer(server);
   }
 });

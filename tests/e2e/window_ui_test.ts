@@ -10,9 +10,9 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../assert.ts";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { spawnServer, waitForRow } from "./domterm.ts";
-import { launchChromium } from "./chromium.ts";
+import { sharedChromium } from "./chromium.ts";
 
 interface Recorded {
   title: string;
@@ -110,10 +110,10 @@ async function start(
     INPUTRC: "/dev/null",
     LANG: "C.UTF-8",
   });
-  let browser: Browser | null = null;
+  let context: BrowserContext | null = null;
   try {
-    browser = await launchChromium();
-    const context = await browser.newContext({
+    const browser = await sharedChromium();
+    context = await browser.newContext({
       viewport: { width: 800, height: 480 },
     });
     if (options.grant) {
@@ -129,19 +129,19 @@ async function start(
     await page.goto(url);
     await page.waitForFunction(() => "domtermInspect" in globalThis);
     await waitForRow(page, "$");
-    const b = browser;
+    const c = context;
     return {
       page,
       dir,
       async close() {
-        await b.close();
+        await c.close();
         child.kill("SIGTERM");
         await child.status;
         await Deno.remove(dir, { recursive: true });
       },
     };
   } catch (e) {
-    await browser?.close();
+    await context?.close();
     child.kill("SIGTERM");
     await child.status;
     throw e;

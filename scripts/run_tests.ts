@@ -1,0 +1,196 @@
+/**
+ * Runs the whole test suite (the last step of `deno task test`): one type
+ * check of tests/, then every test file but the timing-sensitive ones with
+ * `deno test --parallel`, the slow folders first (most test time is
+ * waiting: for a server to start, a page to load, a shell to answer, time
+ * another file can use), then the timing-sensitive files one after
+ * another, alone on the machine. Both runs always happen; it ends with one
+ * closing line in `deno test`'s own form that adds both up, and fails if
+ * either failed.
+ *
+ * Usage: deno run -A scripts/run_tests.ts [FILE_OR_DIR...]
+ *
+ * With arguments it runs just `deno test -A ARGS` (no split). `DENO_JOBS`
+ * sets how many files run at once in the parallel run (default below).
+ *
+ * @module
+ */
+
+const ROOT = new URL("..", import.meta.url).pathname;
+
+/**
+ * How many files the parallel run runs at once, unless DENO_JOBS says: the
+ * cores of the 2-core machines the suite is made for. (A run with 3 at once
+ * under heavy load from other work failed 10 timing-dependent tests; the
+ * files of the clearly timing-bound ones were added to SERIAL_FILES.)
+ */
+export const DEFAULT_JOBS = 2;
+
+/**
+ * Files that run alone, after the parallel run: they assert how long
+ * something takes (or how often something happens in a time), or they
+ * change this process's environment, which the files running beside them
+ * in the same process would see.
+ */
+export const SERIAL_FILES: string[] = [
+  // Ctrl-C stops a flood within 300 ms.
+  "tests/e2e/flood_test.ts",
+  // Frames during a flood are spaced by their cost, cheap ones 20 a second.
+  "tests/e2e/renderer_test.ts",
+  // The page answers within 200 ms during a large paste; the prompt within 1 s.
+  "tests/e2e/paste_test.ts",
+  // With predictions a key shows within 60 ms (median).
+  "tests/e2e/predict_test.ts",
+  // The emulator thread is released by idle within 300 ms.
+  "tests/server/emulator_host_test.ts",
+  // An echo with many sessions open comes within 2 s.
+  "tests/server/many_sessions_test.ts",
+  // A command through the control socket answers within 3 s.
+  "tests/server/commands_test.ts",
+  // The emulator moves back to the main thread after 150 ms of quiet.
+  "tests/server/session_emulator_test.ts",
+  // At most 3 notifications within the rate limit's interval.
+  "tests/e2e/window_ui_test.ts",
+  // A zoom has refitted the grid two frames later.
+  "tests/e2e/ui_test.ts",
+  // tmux has renamed the window after its shell by the time of the split.
+  "tests/programs/tmux_test.ts",
+  // Sets XDG_CONFIG_HOME for this process.
+  "tests/server/browser_test.ts",
+  // Sets DOMTERM_OPENER for this process.
+  "tests/server/opener_test.ts",
+];
+
+/**
+ * The parallel run starts the files of these folders first, in this order,
+ * then the rest: the browser, program and server tests take longest, and a
+ * long file started last would run on alone while the other jobs sit idle.
+ */
+export const FIRST_DIRS = [
+  "tests/e2e/",
+  "tests/programs/",
+  "tests/server/",
+  "tests/packaging/",
+];
+
+/** A test module by `deno test`'s rule for folders: `{*_,*.,}test.{js,mjs,ts,mts,jsx,tsx}`. */
+const TEST_FILE = /^(.*[_.])?test\.(js|mjs|ts|mts|jsx|tsx)$/;
+
+/** The test files under `dir` (relative to the repository), sorted. */
+export function testFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const e of Deno.readDirSync(`${ROOT}${rel}`)) {
+      const path = `${rel}${e.name}`;
+      if (e.isDirectory) walk(`${path}/`);
+      else if (e.isFile && TEST_FILE.test(e.name)) out.push(path);
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+/** Every test file but `SERIAL_FILES`, those under `FIRST_DIRS` first. */
+export function parallelFiles(): string[] {
+  const all = testFiles("tests/").filter((f) => !SERIAL_FILES.includes(f));
+  const rank = (f: string) => {
+    const i = FIRST_DIRS.findIndex((d) => f.startsWith(d));
+    return i < 0 ? FIRST_DIRS.length : i;
+  };
+  return all.map((f, i) => ({ f, i })).sort((a, b) =>
+    rank(a.f) - rank(b.f) || a.i - b.i
+  ).map((x) => x.f);
+}
+
+/** What one `deno test` run printed last: its counts. */
+interface Counts {
+  passed: number;
+  failed: number;
+  ignored: number;
+}
+
+/** The counts of `deno test`'s closing line in `text` (colours removed), if any. */
+export function closingCounts(text: string): Counts | null {
+  // deno-lint-ignore no-control-regex
+  const plain = text.replace(/\x1b\[[0-9;]*m/g, "");
+  const lines = plain.split("\n").filter((l) =>
+    /^(ok|FAILED) \| \d+ passed/.test(l)
+  );
+  const last = lines.at(-1);
+  if (!last) return null;
+  const n = (what: string) =>
+    Number(last.match(new RegExp(`(\\d+) ${what}`))?.[1] ?? 0);
+  return { passed: n("passed"), failed: n("failed"), ignored: n("ignored") };
+}
+
+/**
+ * Run `deno ARGS` with its output passed through as it comes; resolves to
+ * its exit success and the counts of its closing line.
+ */
+async function denoTest(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ ok: boolean; counts: Counts | null }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: ROOT,
+    env,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  // Keep the end of the output: the closing line is there.
+  let tail = "";
+  const dec = new TextDecoder();
+  for await (const chunk of child.stdout) {
+    await Deno.stdout.write(chunk);
+    tail = (tail + dec.decode(chunk, { stream: true })).slice(-8192);
+  }
+  const status = await child.status;
+  return { ok: status.success, counts: closingCounts(tail) };
+}
+
+async function main(args: string[]): Promise<number> {
+  if (args.length > 0) {
+    return (await denoTest(["test", "-A", ...args])).ok ? 0 : 1;
+  }
+  const t0 = performance.now();
+  const check = await new Deno.Command(Deno.execPath(), {
+    args: ["check", "tests/"],
+    cwd: ROOT,
+    stdin: "null",
+  }).spawn().status;
+  if (!check.success) return 1;
+  const jobs = Deno.env.get("DENO_JOBS") ?? String(DEFAULT_JOBS);
+  const parallel = await denoTest(
+    ["test", "-A", "--no-check", "--parallel", ...parallelFiles()],
+    { DENO_JOBS: jobs },
+  );
+  const t1 = performance.now();
+  const serialFiles = SERIAL_FILES.filter((f) => {
+    try {
+      return Deno.statSync(`${ROOT}${f}`).isFile;
+    } catch {
+      return false; // moved or gone: not ours to fail on
+    }
+  });
+  const serial = serialFiles.length > 0
+    ? await denoTest(["test", "-A", "--no-check", ...serialFiles])
+    : { ok: true, counts: { passed: 0, failed: 0, ignored: 0 } };
+  const t2 = performance.now();
+  const sum = (k: keyof Counts) =>
+    (parallel.counts?.[k] ?? 0) + (serial.counts?.[k] ?? 0);
+  const ok = parallel.ok && serial.ok && parallel.counts !== null &&
+    serial.counts !== null;
+  const s = (ms: number) => `${Math.round(ms / 1000)}s`;
+  console.log(
+    `\n${ok ? "ok" : "FAILED"} | ${sum("passed")} passed | ${
+      sum("failed")
+    } failed | ${sum("ignored")} ignored (both runs: ${
+      s(t1 - t0)
+    } with ${jobs} files at once, then ${s(t2 - t1)} one file at a time)`,
+  );
+  return ok ? 0 : 1;
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -1,0 +1,51 @@
+/**
+ * scripts/run_tests.ts (`deno task test`) runs every test file exactly once,
+ * split between its parallel and its one-at-a-time run, and adds up the
+ * closing lines of both.
+ */
+import { assert, assertEquals } from "../assert.ts";
+import {
+  closingCounts,
+  FIRST_DIRS,
+  parallelFiles,
+  SERIAL_FILES,
+  testFiles,
+} from "../../scripts/run_tests.ts";
+
+Deno.test("run_tests: every test file runs once, in one of the two runs", () => {
+  const all = testFiles("tests/");
+  assert(all.includes("tests/packaging/run_tests_test.ts"), "finds this file");
+  assert(all.every((f) => /_test\.ts$/.test(f)), JSON.stringify(all));
+  const parallel = parallelFiles();
+  for (const f of SERIAL_FILES) {
+    assert(all.includes(f), `${f} (one at a time) is a test file`);
+    assert(!parallel.includes(f), `${f} is not also in the parallel run`);
+  }
+  assertEquals(new Set(parallel).size, parallel.length, "no file twice");
+  assertEquals([...parallel, ...SERIAL_FILES].sort(), all);
+  // The slow folders come first, in their order.
+  const rank = (f: string) => {
+    const i = FIRST_DIRS.findIndex((d) => f.startsWith(d));
+    return i < 0 ? FIRST_DIRS.length : i;
+  };
+  const ranks = parallel.map(rank);
+  assertEquals(ranks, ranks.slice().sort((a, b) => a - b));
+  assert(parallel[0].startsWith(FIRST_DIRS[0]), parallel[0]);
+});
+
+Deno.test("run_tests: the closing line's counts, colours and all", () => {
+  assertEquals(
+    closingCounts(
+      "x ... ok (1ms)\n\n\x1b[0m\x1b[32mok\x1b[0m | 12 passed | 0 failed " +
+        "\x1b[0m\x1b[38;5;245m(2m40s)\x1b[0m\n",
+    ),
+    { passed: 12, failed: 0, ignored: 0 },
+  );
+  assertEquals(
+    closingCounts(
+      "FAILED | 2070 passed (31 steps) | 4 failed | 1 ignored (9m)\n",
+    ),
+    { passed: 2070, failed: 4, ignored: 1 },
+  );
+  assertEquals(closingCounts("error: Module not found\n"), null);
+});
