@@ -150,9 +150,18 @@ async function denoTest(
   return { ok: status.success, counts: closingCounts(tail) };
 }
 
+/**
+ * The state directory the tests' servers share unless a test gives its
+ * own: a fresh one, so that no test writes journals or logs into the
+ * user's (and no test server restores the user's sessions).
+ */
+const STATE_ENV = {
+  XDG_STATE_HOME: Deno.makeTempDirSync({ prefix: "domterm-test-state-" }),
+};
+
 async function main(args: string[]): Promise<number> {
   if (args.length > 0) {
-    return (await denoTest(["test", "-A", ...args])).ok ? 0 : 1;
+    return (await denoTest(["test", "-A", ...args], STATE_ENV)).ok ? 0 : 1;
   }
   const t0 = performance.now();
   const check = await new Deno.Command(Deno.execPath(), {
@@ -164,7 +173,7 @@ async function main(args: string[]): Promise<number> {
   const jobs = Deno.env.get("DENO_JOBS") ?? String(DEFAULT_JOBS);
   const parallel = await denoTest(
     ["test", "-A", "--no-check", "--parallel", ...parallelFiles()],
-    { DENO_JOBS: jobs },
+    { ...STATE_ENV, DENO_JOBS: jobs },
   );
   const t1 = performance.now();
   const serialFiles = SERIAL_FILES.filter((f) => {
@@ -175,7 +184,7 @@ async function main(args: string[]): Promise<number> {
     }
   });
   const serial = serialFiles.length > 0
-    ? await denoTest(["test", "-A", "--no-check", ...serialFiles])
+    ? await denoTest(["test", "-A", "--no-check", ...serialFiles], STATE_ENV)
     : { ok: true, counts: { passed: 0, failed: 0, ignored: 0 } };
   const t2 = performance.now();
   const sum = (k: keyof Counts) =>
