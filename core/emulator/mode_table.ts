@@ -95,6 +95,20 @@ function mouseEncoding(mode: 1005 | 1006 | 1015 | 1016, name: string, summary: s
   });
 }
 
+/** ?2027: set or reset, or permanently so when the setting fixes it ("always", "never"). */
+function graphemeReport(t: Emulator): ModeReport {
+  const m = t.s.modes;
+  if (m.graphemeSetting === 2) return ModeReport.PermanentlySet;
+  if (m.graphemeSetting === 3) return ModeReport.PermanentlyReset;
+  return b(m.graphemes);
+}
+
+function setGraphemes(t: Emulator, on: boolean): void {
+  const m = t.s.modes;
+  if (m.graphemeSetting < 2) m.graphemes = on;
+  t.s.joinNext = false;
+}
+
 /** Show the alternate (`alt`) or the normal screen, clearing the alternate one first with `clearAlt`. */
 export function switchScreen(t: Emulator, alt: boolean, clearAlt: boolean): void {
   const s = t.s;
@@ -212,6 +226,7 @@ export const MODES: readonly ModeEntry[] = [
   dec(1049,  "ALTBUF_1049", "Save the cursor and switch to a cleared alternate screen; reset switches back and restores it", altScreen, altScreen1049),
   flag(2004, "BRACKETED_PASTE", "bracketedPaste",       "Bracketed paste"),
   flag(2026, "SYNC_OUTPUT", "synchronizedOutput",       "Synchronized output: the renderer holds its frames"),
+  dec(2027,  "GRAPHEME_CLUSTERS", "Grapheme clusters: skin tones, ZWJ sequences, flags and VS16 join into one cell of 1 or 2 columns; reset: each code point takes its `wcwidth` columns (the default; the `grapheme-clusters` setting may fix it: reported 3 or 4)", graphemeReport, setGraphemes),
   ...PLAIN_FLAG_MODES.map(([mode, name, _dflt, summary], i) =>
     dec(mode, name, summary, (t) => b(plainFlag(t.s.modes, i)), (t, on) => setPlainFlag(t.s.modes, i, on))),
 
