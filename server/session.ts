@@ -35,6 +35,7 @@
  *
  * @module
  */
+import type { GraphemeSetting } from "../core/emulator/modes.ts";
 import type { ExitStatus, Pty } from "./pty/pty.ts";
 import {
   CLOSE_GRACE_MS,
@@ -65,6 +66,8 @@ export interface SessionOptions extends LaunchOptions {
   scrollback?: number;
   /** A name to attach it by (`domterm new --name`). */
   name?: string;
+  /** The `grapheme-clusters` setting of its emulator (mode 2027; default "off"). */
+  graphemeClusters?: GraphemeSetting;
   /**
    * The colours its colour queries answer until a window says (the
    * colours of the window whose hello starts it).
@@ -185,6 +188,7 @@ export class Session {
       (data) => void this.#write(encoder.encode(data)),
       options.onSettings,
       { pinned: pinnedEmulators() },
+      options.graphemeClusters,
     );
     if (options.colors) this.#useColors(options.colors);
     // The emulator thread holds a flood's output for larger writes until

@@ -20,6 +20,7 @@
  *
  * @module
  */
+import type { GraphemeSetting } from "../core/emulator/modes.ts";
 import type {
   EmulatorHost,
   EmulatorSetup,
@@ -114,6 +115,7 @@ export class SessionEmulator {
     reply: (data: string) => void,
     onSettings?: (json: string) => void,
     options: Partial<PlacementOptions> = {},
+    graphemeClusters?: GraphemeSetting,
   ) {
     this.#id = id;
     this.#scrollback = scrollback;
@@ -122,7 +124,7 @@ export class SessionEmulator {
     this.#options = { ...DEFAULT_PLACEMENT, ...options };
     this.#place = this.#options.pinned === "thread" ? "thread" : "main";
     this.#inner = new HOSTS[this.#place]({
-      start: { cols, rows },
+      start: { cols, rows, graphemeClusters },
       scrollback,
       reply,
       onSettings,

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import type { GraphemeSetting } from "../core/emulator/modes.ts";
 import { Session, type SessionOptions } from "./session.ts";
 import type { SettingsStore } from "./settings/file.ts";
 import { WindowSettings } from "./settings/windows.ts";
@@ -114,6 +115,8 @@ export class SessionRegistry {
       cols: size.cols,
       rows: size.rows,
       scrollback: this.scrollback() ?? Infinity,
+      graphemeClusters: this.settings.store
+        .current["grapheme-clusters"] as GraphemeSetting,
       env: o.env,
       cwd: extra.cwd ?? o.cwd,
       name: extra.name,

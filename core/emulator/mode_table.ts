@@ -226,7 +226,7 @@ export const MODES: readonly ModeEntry[] = [
   dec(1049,  "ALTBUF_1049", "Save the cursor and switch to a cleared alternate screen; reset switches back and restores it", altScreen, altScreen1049),
   flag(2004, "BRACKETED_PASTE", "bracketedPaste",       "Bracketed paste"),
   flag(2026, "SYNC_OUTPUT", "synchronizedOutput",       "Synchronized output: the renderer holds its frames"),
-  dec(2027,  "GRAPHEME_CLUSTERS", "Grapheme clusters: skin tones, ZWJ sequences, flags and VS16 join into one cell of 1 or 2 columns; reset: each code point takes its `wcwidth` columns (the default; the `grapheme-clusters` setting may fix it: reported 3 or 4)", graphemeReport, setGraphemes),
+  dec(2027,  "GRAPHEME_CLUSTERS", "Grapheme clusters (emoji sequences in one cell); reset: `wcwidth` widths", graphemeReport, setGraphemes),
   ...PLAIN_FLAG_MODES.map(([mode, name, _dflt, summary], i) =>
     dec(mode, name, summary, (t) => b(plainFlag(t.s.modes, i)), (t, on) => setPlainFlag(t.s.modes, i, on))),
 

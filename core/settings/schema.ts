@@ -153,6 +153,15 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: 'history lines per session (new sessions); "unlimited"',
   },
   {
+    key: "grapheme-clusters",
+    kind: "enum",
+    default: "off",
+    values: ["off", "on", "always", "never"],
+    appliesTo: "server",
+    description:
+      "emoji widths (new sessions): off, as wcwidth counts (👍🏽 4 columns) until a program sets mode 2027; on, as one cluster (2); always, never",
+  },
+  {
     key: "shell",
     kind: "command",
     default: [],
