@@ -39,7 +39,7 @@ import type { Line } from "../model/line.ts";
 import type { ImageEmbed } from "../model/line_extras.ts";
 import { extId } from "../model/cell.ts";
 import type { BufferView, ExtStyle } from "../terminal_view.ts";
-import { paletteCss } from "../color_css.ts";
+import { boldBrightCss, paletteCss } from "../color_css.ts";
 import { drawnEnd, RowPainter } from "../style_runs.ts";
 import {
   downloadText,
@@ -137,6 +137,8 @@ export interface SessionHtmlOptions {
   theme?: Partial<SessionTheme>;
   /** The window's cell size in CSS pixels (sizes images given in cells). */
   cell?: { width: number; height: number };
+  /** Bold text in colours 0-7 is drawn in 8-15, as xterm (the `bold-is-bright` setting; default true). */
+  boldIsBright?: boolean;
 }
 
 const ESC_TEXT: Record<string, string> = {
@@ -584,7 +586,9 @@ export function sessionHtml(
 <meta name="generator" content="domterm">
 <title>${escapeHtml(title)}</title>
 <style>
-${styleSheet(theme, term, options.cell)}</style>
+${styleSheet(theme, term, options.cell)}${
+    options.boldIsBright === false ? "" : boldBrightCss("")
+  }</style>
 </head>
 <body>
 <div class="domterm dt-saved${term.reverseVideo ? " dt-reverse" : ""}">

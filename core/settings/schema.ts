@@ -127,6 +127,14 @@ export const SETTINGS: readonly SettingSpec[] = [
       "colours 0-15 (black, red, green, yellow, blue, magenta, cyan, white, then the bright ones); fewer than 16 change the first ones",
   },
   {
+    key: "bold-is-bright",
+    kind: "boolean",
+    default: true,
+    appliesTo: "page",
+    description:
+      "bold text in colours 0-7 is drawn in the bright colours 8-15, as xterm",
+  },
+  {
     key: "cursor.style",
     kind: "enum",
     default: "block",
