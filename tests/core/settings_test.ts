@@ -24,6 +24,7 @@ const GOOD: [string, unknown, unknown][] = [
   ["theme", "light", "light"],
   ["theme", "system", "system"],
   ["grapheme-clusters", "on", "on"],
+  ["bold-is-bright", false, false],
   ["grapheme-clusters", "never", "never"],
   ["font.family", "JetBrains Mono, monospace", "JetBrains Mono, monospace"],
   ["font.family", "", ""],
