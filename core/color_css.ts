@@ -49,7 +49,8 @@ export function xtermColor(i: number): string {
 /**
  * Bold as bright, as xterm draws it by default (its `boldColors`): bold
  * text in colours 0-7 drawn in colours 8-15. Rules under `scope` (a
- * selector prefix such as ".dt-bold-bright ", or "" for always) over the
+ * selector prefix such as ".domterm:not(.dt-bold-plain) ", or "" for
+ * always) over the
  * classes the row painter writes (`core/style_runs.ts`): the foreground
  * class `dt-fgN`, or with inverse video the background class `dt-bgN`,
  * which then holds the foreground colour.

@@ -256,7 +256,7 @@ html,body{margin:0;background:var(--dt-bg)}
 .dt-ul4{--dt-tu:underline;--dt-tus:dotted}
 .dt-ul5{--dt-tu:underline;--dt-tus:dashed}
 .dt-strike{--dt-ts:line-through}
-.dt-overline{--dt-to:overline}
+.dt-line span.dt-overline{display:inline-block;vertical-align:top;height:var(--dt-cell-h);box-shadow:inset 0 max(1px,.06em) 0 0 currentColor}
 .dt-invisible{color:transparent!important;text-decoration-color:transparent!important}
 .dt-blink{animation:dt-blink 1s step-end infinite}
 @keyframes dt-blink{50%{color:transparent}}
