@@ -247,6 +247,10 @@ html,body{margin:0;background:var(--dt-bg)}
 .dt-line{position:relative;min-height:var(--dt-cell-h);white-space:pre-wrap;overflow-wrap:anywhere}
 .dt-line span{text-decoration:var(--dt-tu,) var(--dt-ts,) var(--dt-to,) var(--dt-tus,solid) var(--dt-ulc,currentColor);text-decoration-skip-ink:none;text-underline-offset:.12em}
 .dt-line span.dt-w{display:inline-block;width:calc(2 * var(--dt-cell-w));text-align:center;text-indent:0}
+.dt-line span.dt-scan{display:inline-block;vertical-align:top;width:var(--dt-cell-w);height:var(--dt-cell-h);overflow:hidden;-webkit-text-fill-color:transparent;background-image:linear-gradient(currentColor,currentColor);background-repeat:no-repeat;background-size:100% max(1px,.07em)}
+.dt-line span.dt-scan1{background-position:0 25%}
+.dt-line span.dt-scan2{background-position:0 75%}
+.dt-line span.dt-scan3{background-position:0 100%}
 .dt-bold{font-weight:bold}
 .dt-faint{opacity:.6}
 .dt-italic{font-style:italic}

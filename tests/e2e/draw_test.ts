@@ -2,7 +2,8 @@
  * What programs draw (issue 32 §3), in a real window in Chromium: bold text
  * in colours 0-7 is drawn in the bright colours 8-15, as xterm does by
  * default (the `bold-is-bright` setting turns it off); an overline (SGR 53)
- * stays inside its cell at any font size.
+ * stays inside its cell at any font size; DEC special graphics scan lines
+ * are drawn by the stylesheet, each in its cell.
  */
 import { assert, assertEquals } from "../assert.ts";
 import { startDomterm, waitForRow } from "./domterm.ts";
@@ -17,6 +18,8 @@ function writeSettings(path: string, text: string): void {
 const PROGRAM = [
   "printf '\\033[1;31mBOLDRED\\033[m \\033[31mRED\\033[m \\033[91mBRIGHT\\033[m \\033[1;7;32mBOLDREV\\033[m \\033[92mGREEN\\033[m\\n'",
   "printf 'above\\n\\033[53;35mOVER\\033[m \\033[53;1;44mOVERBG\\033[m\\nbelow\\n'",
+  // A long `tput smacs` line: scan lines 1, 3, 7, 9 and the middle line.
+  `printf '\\033(0${"opqrs".repeat(14)}\\033(B\\n'`,
   "exec sleep 600",
 ].join("; ");
 
@@ -50,7 +53,24 @@ function look(page: Page) {
         rowHeight: row.height,
       };
     };
+    const scans = Array.from(
+      document.querySelectorAll<HTMLElement>("#terminal .dt-row .dt-scan"),
+    ).map((e) => {
+      const b = e.getBoundingClientRect();
+      const row = e.closest(".dt-row")!.getBoundingClientRect();
+      const s = getComputedStyle(e);
+      return {
+        w: b.width,
+        h: b.height,
+        rowH: row.height,
+        image: s.backgroundImage,
+        pos: s.backgroundPositionY,
+      };
+    });
     return {
+      scans,
+      cellW: rows[0].getBoundingClientRect().width /
+        Number(getComputedStyle(rows[0]).getPropertyValue("--dt-cols")),
       boldRed: cs("BOLDRED").color,
       red: cs("RED").color,
       bright: cs("BRIGHT").color,
@@ -77,6 +97,18 @@ Deno.test("e2e draw: bold colours 0-7 are drawn bright (bold-is-bright), overlin
     assertEquals(r.boldRed, r.bright);
     assert(r.boldRed !== r.red, "bold red differs from red");
     assertEquals(r.boldRevBg, r.green);
+    // Each scan line is drawn by the stylesheet in its own cell, at its
+    // height, whatever the fonts have. (Where the cells sit in the row is
+    // another matter: the ─ between them is text, from whatever font has
+    // it.)
+    assertEquals(r.scans.length, 56);
+    for (const [i, sc] of r.scans.entries()) {
+      assert(Math.abs(sc.w - r.cellW) < 0.05, JSON.stringify(sc));
+      assert(Math.abs(sc.h - sc.rowH) < 0.05, JSON.stringify(sc));
+      assert(/gradient/.test(sc.image), sc.image);
+      const k = i % 4;
+      assertEquals(sc.pos, ["0px", "25%", "75%", "100%"][k]);
+    }
     for (const o of r.over) {
       assert(o.top >= -0.01 && o.bottom >= -0.01, JSON.stringify(o));
       assert(/inset/.test(o.shadow), o.shadow);
