@@ -230,7 +230,14 @@ export class RowPainter {
         if (t === "<") t = "&lt;";
         else if (t === "&") t = "&amp;";
         else if (t === ">") t = "&gt;";
-        run += (a & A_WIDE) !== 0 ? `<span class="dt-w">${t}</span>` : t;
+        // A cluster is boxed to its cells: a combining mark from a fallback
+        // font may have an advance of its own (U+0321, U+20DD and U+20E3
+        // each took a cell, pushing the rest of the row).
+        run += (a & A_WIDE) !== 0
+          ? `<span class="dt-w">${t}</span>`
+          : (a & A_CLUSTER) !== 0
+          ? `<span class="dt-c">${t}</span>`
+          : t;
       }
     }
     if (run !== "") {

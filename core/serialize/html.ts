@@ -251,6 +251,7 @@ html,body{margin:0;background:var(--dt-bg)}
 .dt-line span.dt-scan1{background-position:0 25%}
 .dt-line span.dt-scan2{background-position:0 75%}
 .dt-line span.dt-scan3{background-position:0 100%}
+.dt-line span.dt-c{display:inline-block;width:var(--dt-cell-w);text-indent:0}
 .dt-bold{font-weight:bold}
 .dt-faint{opacity:.6}
 .dt-italic{font-style:italic}

@@ -20,6 +20,8 @@ const PROGRAM = [
   "printf 'above\\n\\033[53;35mOVER\\033[m \\033[53;1;44mOVERBG\\033[m\\nbelow\\n'",
   // A long `tput smacs` line: scan lines 1, 3, 7, 9 and the middle line.
   `printf '\\033(0${"opqrs".repeat(14)}\\033(B\\n'`,
+  // Combining marks that fallback fonts draw with an advance of their own.
+  "printf 'a\\314\\241b\\342\\203\\235c\\342\\203\\243X\\n'",
   "exec sleep 600",
 ].join("; ");
 
@@ -67,7 +69,19 @@ function look(page: Page) {
         pos: s.backgroundPositionY,
       };
     });
+    // Where the X after a̡b⃝c⃣ sits, in cells.
+    const xRow = rows.find((r) => r.textContent!.startsWith("a\u0321"))!;
+    const xNode = Array.from(xRow.querySelectorAll("*")).concat([xRow])
+      .flatMap((e) => Array.from(e.childNodes))
+      .find((n) => n.nodeType === 3 && n.textContent!.includes("X"))!;
+    const range = document.createRange();
+    const xi = xNode.textContent!.indexOf("X");
+    range.setStart(xNode, xi);
+    range.setEnd(xNode, xi + 1);
+    const markX = range.getBoundingClientRect().left -
+      xRow.getBoundingClientRect().left;
     return {
+      markX,
       scans,
       cellW: rows[0].getBoundingClientRect().width /
         Number(getComputedStyle(rows[0]).getPropertyValue("--dt-cols")),
@@ -90,13 +104,15 @@ Deno.test("e2e draw: bold colours 0-7 are drawn bright (bold-is-bright), overlin
   });
   const { page } = run;
   try {
-    await waitForRow(page, "below");
+    await waitForRow(page, "a\u0321b\u20ddc\u20e3X");
     let r = await look(page);
     // Bold red is drawn as colour 9, as SGR 91 is; under inverse video the
     // bright colour is the background.
     assertEquals(r.boldRed, r.bright);
     assert(r.boldRed !== r.red, "bold red differs from red");
     assertEquals(r.boldRevBg, r.green);
+    // The marks join their cells: X is in column 3.
+    assert(Math.abs(r.markX / r.cellW - 3) < 0.05, `X at ${r.markX / r.cellW}`);
     // Each scan line is drawn by the stylesheet in its own cell, at its
     // height, whatever the fonts have. (Where the cells sit in the row is
     // another matter: the ─ between them is text, from whatever font has
