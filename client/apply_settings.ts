@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { BOLD_PLAIN_CLASS } from "./colors.ts";
 import type { Settings } from "../core/settings/schema.ts";
 import type { Renderer } from "./renderer.ts";
 
@@ -117,6 +118,10 @@ export function applyLook(
     prop(rule, "--dt-font-family", s["font.family"] as string);
     prop(rule, "--dt-font-size", `${s["font.size"]}px`);
   }
+  renderer.root.classList.toggle(
+    BOLD_PLAIN_CLASS,
+    s["bold-is-bright"] === false,
+  );
   const style = s["cursor.style"] as "block" | "underline" | "bar";
   const blink = s["cursor.blink"] as boolean;
   renderer.defaultCursor = style === "block" && !blink

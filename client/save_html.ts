@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { BOLD_PLAIN_CLASS } from "./colors.ts";
 import type { CommandGroup } from "../core/model/command_groups.ts";
 import type { ImageEmbed } from "../core/model/line_extras.ts";
 import type { BufferView } from "../core/terminal_view.ts";
@@ -106,6 +107,7 @@ export async function windowSessionHtml(
     imageUrl: (image) => sixels.get(image) ?? null,
     theme: windowTheme(root),
     cell: deps.measureCell(),
+    boldIsBright: !root.classList.contains(BOLD_PLAIN_CLASS),
   });
 }
 

@@ -47,6 +47,29 @@ export function xtermColor(i: number): string {
 }
 
 /**
+ * Bold as bright, as xterm draws it by default (its `boldColors`): bold
+ * text in colours 0-7 drawn in colours 8-15. Rules under `scope` (a
+ * selector prefix such as ".domterm:not(.dt-bold-plain) ", or "" for
+ * always) over the
+ * classes the row painter writes (`core/style_runs.ts`): the foreground
+ * class `dt-fgN`, or with inverse video the background class `dt-bgN`,
+ * which then holds the foreground colour.
+ */
+export function boldBrightCss(scope: string): string {
+  let css = "";
+  for (let i = 0; i < 8; i++) {
+    css +=
+      `${scope}.dt-bold.dt-fg${i}:not(.dt-inverse){color:var(--dt-color-${
+        i + 8
+      })}` +
+      `${scope}.dt-bold.dt-inverse.dt-bg${i}{background-color:var(--dt-color-${
+        i + 8
+      })}\n`;
+  }
+  return css;
+}
+
+/**
  * The palette stylesheet: `--dt-color-16` .. `--dt-color-255` on `:root`,
  * and the classes `dt-fgN` / `dt-bgN` (N = 0-255) that style text with
  * them.

@@ -77,6 +77,18 @@ export function drawnEnd(line: Line): number {
   return end;
 }
 
+/**
+ * The DEC special graphics scan lines 1, 3, 7 and 9 (`o p r s`: U+23BA to
+ * U+23BD) as the painter writes them: a span the stylesheet draws as a
+ * line at that height of the cell (`.dt-scan`), its text kept for copying.
+ * Few fonts have them (of the monospace fonts on a typical Linux, only
+ * Noto Sans Mono; not DejaVu Sans Mono, the stylesheet's first), so the
+ * browser falls back, or shows empty boxes when no font is found.
+ */
+const SCAN_LINES = [0x23ba, 0x23bb, 0x23bc, 0x23bd].map((c, k) =>
+  `<span class="dt-scan dt-scan${k}">${String.fromCharCode(c)}</span>`
+);
+
 /** HTML-escape text for element content. */
 function escapeHtml(s: string): string {
   return s.replace(
@@ -239,6 +251,7 @@ export class RowPainter {
         else if (c === 0x3c) run += "&lt;";
         else if (c === 0x26) run += "&amp;";
         else if (c === 0x3e) run += "&gt;";
+        else if (c >= 0x23ba && c <= 0x23bd) run += SCAN_LINES[c - 0x23ba];
         else if (c < 0x10000) run += String.fromCharCode(c);
         else run += String.fromCodePoint(c);
       } else if ((a & A_WIDE_TAIL) !== 0) {
@@ -249,7 +262,14 @@ export class RowPainter {
         if (t === "<") t = "&lt;";
         else if (t === "&") t = "&amp;";
         else if (t === ">") t = "&gt;";
-        run += (a & A_WIDE) !== 0 ? `<span class="dt-w">${t}</span>` : t;
+        // A cluster is boxed to its cells: a combining mark from a fallback
+        // font may have an advance of its own (U+0321, U+20DD and U+20E3
+        // each took a cell, pushing the rest of the row).
+        run += (a & A_WIDE) !== 0
+          ? `<span class="dt-w">${t}</span>`
+          : (a & A_CLUSTER) !== 0
+          ? `<span class="dt-c">${t}</span>`
+          : t;
       }
     }
     if (run !== "") {

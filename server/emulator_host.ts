@@ -12,6 +12,7 @@
  */
 import { Terminal } from "../core/emulator/terminal.ts";
 import type { DefaultColors } from "../core/emulator/colors.ts";
+import type { GraphemeSetting } from "../core/emulator/modes.ts";
 import type { TerminalEvent } from "../core/terminal_view.ts";
 
 export { EMULATOR_HIGH, EMULATOR_LOW } from "./emulator_backlog.ts";
@@ -38,7 +39,12 @@ export const PACK_IDLE_MS = 250;
 
 /** How a session's emulator starts: blank, or as a snapshot describes. */
 export type EmulatorStart =
-  | { cols: number; rows: number }
+  | {
+    cols: number;
+    rows: number;
+    /** The `grapheme-clusters` setting (mode 2027); a snapshot carries its own. */
+    graphemeClusters?: GraphemeSetting;
+  }
   /**
    * A snapshot's JSON, whole (as `snapshot(Infinity)` gives it): the
    * emulator starts in that state, its size included.
@@ -104,7 +110,12 @@ export function newEmulatorTerminal(setup: EmulatorSetup): Terminal {
   if ("snapshot" in start) {
     return Terminal.restore(JSON.parse(start.snapshot), options);
   }
-  return new Terminal({ ...options, cols: start.cols, rows: start.rows });
+  return new Terminal({
+    ...options,
+    cols: start.cols,
+    rows: start.rows,
+    graphemeClusters: start.graphemeClusters,
+  });
 }
 
 /**

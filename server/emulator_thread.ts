@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { GraphemeSetting } from "../core/emulator/modes.ts";
 import type { DefaultColors } from "../core/emulator/colors.ts";
 
 /** Main thread -> worker. `id` names one emulator on the thread. */
@@ -18,7 +19,9 @@ export type ToEmulator =
      * An `EmulatorStart` (emulator_host.ts, which re-exports this module:
      * spelled out here, so that it does not import it back).
      */
-    start: { cols: number; rows: number } | { snapshot: string };
+    start:
+      | { cols: number; rows: number; graphemeClusters?: GraphemeSetting }
+      | { snapshot: string };
     scrollback: number;
     /** `EmulatorSetup.colors`. */
     colors?: Partial<DefaultColors>;

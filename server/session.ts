@@ -35,6 +35,7 @@
  *
  * @module
  */
+import type { GraphemeSetting } from "../core/emulator/modes.ts";
 import type { ExitStatus, Pty } from "./pty/pty.ts";
 import {
   CLOSE_GRACE_MS,
@@ -68,6 +69,8 @@ export interface SessionOptions extends LaunchOptions {
   scrollback?: number;
   /** A name to attach it by (`domterm new --name`). */
   name?: string;
+  /** The `grapheme-clusters` setting of its emulator (mode 2027; default "off"). */
+  graphemeClusters?: GraphemeSetting;
   /**
    * The colours its colour queries answer until a window says (the
    * colours of the window whose hello starts it).
@@ -255,6 +258,7 @@ export class Session {
         snapshot: carried?.snapshot,
         initial: options.initialSnapshot,
       },
+      options.graphemeClusters,
     );
     this.#term.onElementEvents = (on, generation) => {
       // The program that turned it on is the one in the foreground now.

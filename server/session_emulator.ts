@@ -20,6 +20,7 @@
  *
  * @module
  */
+import type { GraphemeSetting } from "../core/emulator/modes.ts";
 import type {
   EmulatorHost,
   EmulatorSetup,
@@ -128,6 +129,7 @@ export class SessionEmulator {
       /** Start in this snapshot's state (JSON, whole: a restored session). */
       initial?: string;
     } = {},
+    graphemeClusters?: GraphemeSetting,
   ) {
     this.#id = id;
     this.#scrollback = scrollback;
@@ -136,7 +138,9 @@ export class SessionEmulator {
     this.#options = { ...DEFAULT_PLACEMENT, ...options };
     this.#place = this.#options.pinned === "thread" ? "thread" : "main";
     this.#inner = new HOSTS[this.#place]({
-      start: initial === undefined ? { cols, rows } : { snapshot: initial },
+      start: initial === undefined
+        ? { cols, rows, graphemeClusters }
+        : { snapshot: initial },
       scrollback,
       reply,
       onSettings,

@@ -10,6 +10,7 @@
  */
 import { Session, type SessionCarry, type SessionOptions } from "./session.ts";
 import type { Pty } from "./pty/pty.ts";
+import type { GraphemeSetting } from "../core/emulator/modes.ts";
 import type { SettingsStore } from "./settings/file.ts";
 import { WindowSettings } from "./settings/windows.ts";
 import { checkAfterOutput } from "./line_input.ts";
@@ -139,6 +140,8 @@ export class SessionRegistry {
       args: command.slice(1),
       cols: size.cols,
       rows: size.rows,
+      graphemeClusters: this.settings.store
+        .current["grapheme-clusters"] as GraphemeSetting,
       env: o.env,
       cwd: extra.cwd ?? o.cwd,
       name: extra.name,

@@ -66,8 +66,9 @@ function isSgrParam(b: number): boolean {
  * in replace mode with no character set translation and no cluster
  * waiting for a joiner, whose rows from the cursor down are single-width
  * and hold no embeds, with a full-screen scroll region, and which keeps
- * `keep` lines at most (screen and scrollback, plus one). The caller
- * checks those conditions.
+ * `keep` lines at most (screen and scrollback, plus one), with mode 2027
+ * (grapheme clusters) as `graphemes` says. The caller checks those
+ * conditions.
  *
  * Only a leading run of lines of text is considered: printable characters,
  * CR, LF and `CSI [0-9;:]* m` (any other control or sequence ends it). A
@@ -98,6 +99,7 @@ export function planHiddenOutput(
   autowrap: boolean,
   newlineMode: boolean,
   keep: number,
+  graphemes: boolean,
 ): HiddenOutputPlan | null {
   const n = data.length;
   if (n <= keep) return null; // each of the keep + 1 lines is at least its LF
@@ -270,7 +272,7 @@ export function planHiddenOutput(
       ok = cp !== INVALID && autowrap;
       const wd = ok ? charWidth(cp) : 0;
       let action = PRINT;
-      if (ok && dependsOnTarget(cp, wd, joinNext)) {
+      if (ok && dependsOnTarget(cp, wd, joinNext, graphemes)) {
         // The cluster rules (core/unicode/clusters.ts), if the cell before
         // the cursor is known.
         if (tgt === T_UNKNOWN) ok = false;
@@ -282,6 +284,7 @@ export function planHiddenOutput(
             tgt === T_KNOWN ? tgtCode : 0,
             tgtLastCp,
             (tgtCluster ? TARGET_CLUSTER : 0) | (tgtWide ? TARGET_WIDE : 0),
+            graphemes,
           );
         }
       }
@@ -299,7 +302,7 @@ export function planHiddenOutput(
           tgtLen += len;
           tgtCluster = true;
           tgtLastCp = cp;
-          joinNext = cp === ZWJ;
+          joinNext = graphemes && cp === ZWJ;
           if (action === JOIN_WIDEN && !w) {
             // widenCluster: the narrow cell before the cursor takes two
             // (none in the last column: it stays narrow).

@@ -96,6 +96,20 @@ function mouseEncoding(mode: 1005 | 1006 | 1015 | 1016, name: string, summary: s
   });
 }
 
+/** ?2027: set or reset, or permanently so when the setting fixes it ("always", "never"). */
+function graphemeReport(t: Emulator): ModeReport {
+  const m = t.s.modes;
+  if (m.graphemeSetting === 2) return ModeReport.PermanentlySet;
+  if (m.graphemeSetting === 3) return ModeReport.PermanentlyReset;
+  return b(m.graphemes);
+}
+
+function setGraphemes(t: Emulator, on: boolean): void {
+  const m = t.s.modes;
+  if (m.graphemeSetting < 2) m.graphemes = on;
+  t.s.joinNext = false;
+}
+
 /** Show the alternate (`alt`) or the normal screen, clearing the alternate one first with `clearAlt`. */
 export function switchScreen(t: Emulator, alt: boolean, clearAlt: boolean): void {
   const s = t.s;
@@ -214,6 +228,7 @@ export const MODES: readonly ModeEntry[] = [
   flag(2004, "BRACKETED_PASTE", "bracketedPaste",       "Bracketed paste"),
   flag(2026, "SYNC_OUTPUT", "synchronizedOutput",       "Synchronized output: the renderer holds its frames"),
   dec(ELEMENT_EVENTS_MODE, "DT_EVENTS", "domterm: elements printed with `data-dt-event` send the program an `OSC 7101` line per click, toggle or change (docs/interactive.md); reset makes every element printed so far inert", (t) => b(t.s.modes.elementEvents), setElementEvents),
+  dec(2027,  "GRAPHEME_CLUSTERS", "Grapheme clusters (emoji sequences in one cell); reset: `wcwidth` widths", graphemeReport, setGraphemes),
   ...PLAIN_FLAG_MODES.map(([mode, name, _dflt, summary], i) =>
     dec(mode, name, summary, (t) => b(plainFlag(t.s.modes, i)), (t, on) => setPlainFlag(t.s.modes, i, on))),
 

@@ -64,6 +64,13 @@ export class Modes implements InputModes {
    * (`element_events.ts`, docs/interactive.md).
    */
   elementEvents = false;
+  /**
+   * ?2027: grapheme clusters (skin tones, ZWJ sequences, flags, VS16 join
+   * into one cell of 1 or 2); reset: each code point its own `wcwidth`
+   * cells (`core/unicode/clusters.ts`). Starts as {@link graphemeSetting}
+   * says.
+   */
+  graphemes = false;
   /** ?40: DECCOLM (?3) is honoured (xterm's "allow 80/132 columns"; off by default). */
   allow132 = false;
   /**
@@ -112,6 +119,27 @@ export class Modes implements InputModes {
   protectMode = 0;
   /** DECSACE was last given 0 (a stream, as 1): DECRQSS reports the 0, as xterm. */
   saceZero = false;
+  /**
+   * The `grapheme-clusters` setting, as an index of
+   * {@link GRAPHEME_SETTINGS}: what {@link graphemes} starts as (and RIS
+   * resets it to), and whether a program may change it. Kept through RIS.
+   */
+  graphemeSetting = 0;
+}
+
+/**
+ * Values of the `grapheme-clusters` setting (mode 2027): "off" reset until
+ * a program sets it, "on" set until a program resets it, "always" and
+ * "never" fixed (DECRQM reports 3 and 4).
+ */
+export const GRAPHEME_SETTINGS = ["off", "on", "always", "never"] as const;
+/** One of {@link GRAPHEME_SETTINGS}. */
+export type GraphemeSetting = typeof GRAPHEME_SETTINGS[number];
+
+/** Modes with the `grapheme-clusters` setting `setting` (an index of {@link GRAPHEME_SETTINGS}) applied, as at power-on and RIS. */
+export function applyGraphemeSetting(m: Modes, setting: number): void {
+  m.graphemeSetting = setting;
+  m.graphemes = setting === 1 || setting === 2;
 }
 
 /**

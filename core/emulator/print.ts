@@ -1,7 +1,8 @@
 /**
  * The print path: printable characters into the cells of the cursor's line,
- * with the cluster rules of `core/unicode/clusters.ts` (combining marks,
- * ZWJ sequences, VS16, skin tones, flags), wide characters, autowrap,
+ * with the cluster rules of `core/unicode/clusters.ts` (combining marks;
+ * with mode 2027, `modes.graphemes`, ZWJ sequences, VS16, skin tones and
+ * flags too), wide characters, autowrap,
  * margins, insert mode and double-size lines. Functions of the
  * {@link TerminalState}; the terminal calls {@link print} for the parser's
  * runs of printable characters and {@link printChar} for one character.
@@ -223,6 +224,7 @@ function printRun(
   const startsOnTail = (d[x * CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0;
   const fg = s.pen.fg, bg = s.pen.bg, attr = s.attr;
   const attrWide = attr | A_WIDE, attrTail = attr | A_WIDE_TAIL;
+  const graphemes = s.modes.graphemes;
   let j = x * CELL_STRIDE;
   let last = 0;
   // Old attributes of the cells overwritten: whether any had cluster text
@@ -238,8 +240,8 @@ function printRun(
     if (c < 0x10000) {
       w = BMP_WIDTH[c];
       if (w === BMP_UNKNOWN) w = fillBmpWidth(c);
-    } else if (c >= 0x1f1e6 && c <= 0x1f1ff) {
-      // Regional indicator. A lone one before the run may pair with it:
+    } else if (graphemes && c >= 0x1f1e6 && c <= 0x1f1ff) {
+      // Regional indicator (narrow without mode 2027). A lone one before the run may pair with it:
       // the general path. Within the run no lone one is left (they are
       // never written here), so a pair is a new 2-cell flag.
       if (head < 0 && loneRegionalIndicatorBefore(line, x)) break;
@@ -262,9 +264,9 @@ function printRun(
       continue;
     } else {
       w = charWidth(c);
-      // A skin-tone modifier joins an emoji modifier base (joinRun
-      // checks); otherwise it is printed as a wide character.
-      if (c >= 0x1f3fb && c <= 0x1f3ff) w = 0;
+      // With mode 2027 a skin-tone modifier joins an emoji modifier base
+      // (joinRun checks); otherwise it is printed as a wide character.
+      if (graphemes && c >= 0x1f3fb && c <= 0x1f3ff) w = 0;
     }
     if (w === 1) {
       head = x;
@@ -301,7 +303,7 @@ function printRun(
         if (d[head * CELL_STRIDE + CODE] === 0) break;
       }
       if (
-        c === VS16 && head === x - 1 && head >= x0 &&
+        graphemes && c === VS16 && head === x - 1 && head >= x0 &&
         (d[j - CELL_STRIDE + ATTR] & A_CLUSTER) === 0 &&
         hasEmojiPresentationWithVs16(d[j - CELL_STRIDE + CODE])
       ) {
@@ -321,10 +323,11 @@ function printRun(
         oldAttrs = 0;
       }
       xc = x;
-      const k = joinRun(line, head, codes, i, end);
+      const k = joinRun(line, head, codes, i, end, graphemes);
       if (k === i) {
         if (c < 0x1f3fb || c > 0x1f3ff || x + 1 >= limit) break;
-        // A skin-tone modifier that joins nothing: a wide character.
+        // A skin-tone modifier that joins nothing (mode 2027: w is 0
+        // only then): a wide character.
         head = x;
         oldAttrs |= writeWide(d, j, c, fg, bg, attr);
         j += 2 * CELL_STRIDE;
@@ -404,7 +407,8 @@ function endRun(
  * after the last one joined. It stops where printing one character at a
  * time would do more than append (VS16 that widens the cell, a ZWJ whose
  * partner is in the next chunk, a cluster near MAX_CLUSTER_LENGTH): the
- * general path then takes over, so the result is the same.
+ * general path then takes over, so the result is the same. `graphemes`:
+ * mode 2027 (else a ZWJ joins as any zero-width character, alone).
  */
 function joinRun(
   line: Line,
@@ -412,6 +416,7 @@ function joinRun(
   codes: Uint32Array,
   i: number,
   end: number,
+  graphemes: boolean,
 ): number {
   const d = line.data;
   const h = head * CELL_STRIDE;
@@ -434,7 +439,7 @@ function joinRun(
       k++;
       continue;
     }
-    if (c === ZWJ) {
+    if (c === ZWJ && graphemes) {
       if (k + 1 >= end || text.length + 1 >= MAX_CLUSTER_LENGTH) break;
       const n = codes[k + 1];
       if (n < 0xa0 || n === ZWJ) break; // (JOIN whatever it is)
@@ -444,7 +449,8 @@ function joinRun(
       k += 2;
       continue;
     }
-    if (clusterAction(c, charWidth(c), false, code, lastCp, flags) !== JOIN) {
+    const w = charWidth(c);
+    if (clusterAction(c, w, false, code, lastCp, flags, graphemes) !== JOIN) {
       break;
     }
     text += String.fromCodePoint(c);
@@ -469,7 +475,8 @@ export function printChar(s: TerminalState, cp: number): void {
   const w = charWidth(cp);
   if (w === 0 && cp < 0xa0) return; // a zero-width control: nothing
   if (
-    w === 0 || s.joinNext || (cp >= 0x1f1e6 && cp <= 0x1f3ff) // may join
+    w === 0 || s.joinNext ||
+    (cp >= 0x1f1e6 && cp <= 0x1f3ff && s.modes.graphemes) // may join
   ) {
     if (joinCluster(s, cp, w)) return;
   }
@@ -561,14 +568,23 @@ function joinCluster(s: TerminalState, cp: number, w: number): boolean {
     if ((a & A_WIDE) !== 0) flags |= TARGET_WIDE;
     lastCp = text === undefined ? code : lastCodePoint(text);
   }
-  const action = clusterAction(cp, w, s.joinNext, code, lastCp, flags);
+  const graphemes = s.modes.graphemes;
+  const action = clusterAction(
+    cp,
+    w,
+    s.joinNext,
+    code,
+    lastCp,
+    flags,
+    graphemes,
+  );
   if (action === PRINT) return false;
   s.joinNext = false;
   if (action === DROP) return true;
   const prev = text ?? String.fromCodePoint(code);
   if (prev.length >= MAX_CLUSTER_LENGTH) return true; // full: dropped
   line.setCluster(tx, prev + String.fromCodePoint(cp));
-  s.joinNext = cp === ZWJ;
+  s.joinNext = graphemes && cp === ZWJ;
   if (action === JOIN_WIDEN) widenCluster(s, line, tx);
   return true;
 }

@@ -6,7 +6,7 @@
 import type { Params } from "../parser/handler.ts";
 import { Buffer } from "../model/buffer.ts";
 import type { Emulator } from "./context.ts";
-import { Modes } from "./modes.ts";
+import { applyGraphemeSetting, Modes } from "./modes.ts";
 import { updateAttr } from "./pen.ts";
 import { resetMargins } from "./scroll_region.ts";
 import { defaultPen } from "./sgr.ts";
@@ -30,7 +30,9 @@ export function fullReset(t: Emulator): void {
   activate(s, s.normal);
   s.alt.buffer = new Buffer(s.cols, s.rows, 0, true);
   s.normal.buffer.clearScreen(0);
+  const graphemeSetting = s.modes.graphemeSetting;
   s.modes = new Modes();
+  applyGraphemeSetting(s.modes, graphemeSetting);
   s.charsets.reset();
   s.vt52Charsets = null;
   s.tabs.reset();

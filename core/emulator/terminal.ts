@@ -54,7 +54,12 @@ import {
 import type { OscHandler as SeqOscHandler } from "./sequences.ts";
 import { HtmlEmbeds } from "./html_embed.ts";
 import { planHiddenOutput, sgrReplay } from "./hidden_output.ts";
-import type { Modes } from "./modes.ts";
+import {
+  applyGraphemeSetting,
+  GRAPHEME_SETTINGS,
+  type GraphemeSetting,
+  type Modes,
+} from "./modes.ts";
 import { splitOsc } from "./osc.ts";
 import { setLink, sgr, updateAttr } from "./pen.ts";
 import { el } from "./erase.ts";
@@ -88,6 +93,7 @@ import {
 
 export { MAX_COLS, MAX_ROWS } from "./window_ops.ts";
 export type { TerminalSnapshot } from "../serialize/snapshot.ts";
+export type { GraphemeSetting } from "./modes.ts";
 
 /** Options of a {@link Terminal}. */
 export interface TerminalOptions {
@@ -131,6 +137,13 @@ export interface TerminalOptions {
    * goes on.
    */
   oscHandlers?: ReadonlyMap<number, (args: string) => void>;
+  /**
+   * The `grapheme-clusters` setting (default "off"): whether mode 2027
+   * (grapheme clusters instead of `wcwidth` widths) starts set, and
+   * whether programs may change it. A restored terminal keeps its
+   * snapshot's.
+   */
+  graphemeClusters?: GraphemeSetting;
 }
 
 /** The longest cluster text a cell keeps, in UTF-16 code units (a bound on the model's memory). */
@@ -172,10 +185,16 @@ export class Terminal implements TerminalView {
     const rows = clampDim(options.rows, MAX_ROWS);
     this.#reply = options.reply ?? (() => {});
     this.#onEvent = options.onEvent ?? (() => {});
-    [this.#s, this.#t] = this.#wire(
-      state ??
-        initialState(cols, rows, options.scrollback ?? DEFAULT_SCROLLBACK),
-    );
+    if (state === undefined) {
+      state = initialState(
+        cols,
+        rows,
+        options.scrollback ?? DEFAULT_SCROLLBACK,
+      );
+      const g = GRAPHEME_SETTINGS.indexOf(options.graphemeClusters ?? "off");
+      applyGraphemeSetting(state.modes, Math.max(0, g));
+    }
+    [this.#s, this.#t] = this.#wire(state);
     const handler: ParserHandler = {
       print: (codes, start, end) => this.#print(codes, start, end),
       execute: (code) => this.#execute(code),
@@ -536,6 +555,7 @@ export class Terminal implements TerminalView {
       s.modes.autowrap,
       s.modes.newlineMode,
       keep,
+      s.modes.graphemes,
     );
     if (plan === null) return bytes;
     for (let k = 0; k < plan.count; k++) {

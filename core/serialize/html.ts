@@ -43,7 +43,7 @@ import type {
 } from "../model/line_extras.ts";
 import { extId } from "../model/cell.ts";
 import type { BufferView, ExtStyle } from "../terminal_view.ts";
-import { paletteCss } from "../color_css.ts";
+import { boldBrightCss, paletteCss } from "../color_css.ts";
 import { drawnEnd, RowPainter } from "../style_runs.ts";
 import {
   downloadText,
@@ -141,6 +141,8 @@ export interface SessionHtmlOptions {
   theme?: Partial<SessionTheme>;
   /** The window's cell size in CSS pixels (sizes images given in cells). */
   cell?: { width: number; height: number };
+  /** Bold text in colours 0-7 is drawn in 8-15, as xterm (the `bold-is-bright` setting; default true). */
+  boldIsBright?: boolean;
 }
 
 const ESC_TEXT: Record<string, string> = {
@@ -271,6 +273,11 @@ html,body{margin:0;background:var(--dt-bg)}
 .dt-line{position:relative;min-height:var(--dt-cell-h);white-space:pre-wrap;overflow-wrap:anywhere}
 .dt-line span{text-decoration:var(--dt-tu,) var(--dt-ts,) var(--dt-to,) var(--dt-tus,solid) var(--dt-ulc,currentColor);text-decoration-skip-ink:none;text-underline-offset:.12em}
 .dt-line span.dt-w{display:inline-block;width:calc(2 * var(--dt-cell-w));text-align:center;text-indent:0}
+.dt-line span.dt-scan{display:inline-block;vertical-align:top;width:var(--dt-cell-w);height:var(--dt-cell-h);overflow:hidden;-webkit-text-fill-color:transparent;background-image:linear-gradient(currentColor,currentColor);background-repeat:no-repeat;background-size:100% max(1px,.07em)}
+.dt-line span.dt-scan1{background-position:0 25%}
+.dt-line span.dt-scan2{background-position:0 75%}
+.dt-line span.dt-scan3{background-position:0 100%}
+.dt-line span.dt-c{display:inline-block;width:var(--dt-cell-w);text-indent:0}
 .dt-bold{font-weight:bold}
 .dt-faint{opacity:.6}
 .dt-italic{font-style:italic}
@@ -280,7 +287,7 @@ html,body{margin:0;background:var(--dt-bg)}
 .dt-ul4{--dt-tu:underline;--dt-tus:dotted}
 .dt-ul5{--dt-tu:underline;--dt-tus:dashed}
 .dt-strike{--dt-ts:line-through}
-.dt-overline{--dt-to:overline}
+.dt-line span.dt-overline{display:inline-block;vertical-align:top;height:var(--dt-cell-h);box-shadow:inset 0 max(1px,.06em) 0 0 currentColor}
 .dt-invisible{color:transparent!important;text-decoration-color:transparent!important}
 .dt-blink{animation:dt-blink 1s step-end infinite}
 @keyframes dt-blink{50%{color:transparent}}
@@ -614,7 +621,9 @@ export function sessionHtml(
 <meta name="generator" content="domterm">
 <title>${escapeHtml(title)}</title>
 <style>
-${styleSheet(theme, term, options.cell)}</style>
+${styleSheet(theme, term, options.cell)}${
+    options.boldIsBright === false ? "" : boldBrightCss("")
+  }</style>
 </head>
 <body>
 <div class="domterm dt-saved${term.reverseVideo ? " dt-reverse" : ""}">

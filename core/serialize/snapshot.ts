@@ -824,6 +824,7 @@ function readModes(v: unknown): Modes {
     modifyOtherKeys: [0, 1, 2],
     vtLevel: [1, 2, 3, 4, 5],
     protectMode: [0, 1, 2],
+    graphemeSetting: [0, 1, 2, 3],
   };
   for (const [k, vals] of Object.entries(allowed)) {
     if (!vals.includes(rec[k] as number)) fail(`modes.${k} is ${rec[k]}`);

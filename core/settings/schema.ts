@@ -137,6 +137,14 @@ export const SETTINGS: readonly SettingSpec[] = [
       "colours a program chose that are less readable than this contrast ratio against their background are adjusted (1: off; 4.5 is WCAG AA)",
   },
   {
+    key: "bold-is-bright",
+    kind: "boolean",
+    default: true,
+    appliesTo: "page",
+    description:
+      "bold text in colours 0-7 is drawn in the bright colours 8-15, as xterm",
+  },
+  {
     key: "cursor.style",
     kind: "enum",
     default: "block",
@@ -161,6 +169,15 @@ export const SETTINGS: readonly SettingSpec[] = [
     option: "--scrollback",
     appliesTo: "server",
     description: 'history lines per session (new sessions); "unlimited"',
+  },
+  {
+    key: "grapheme-clusters",
+    kind: "enum",
+    default: "off",
+    values: ["off", "on", "always", "never"],
+    appliesTo: "server",
+    description:
+      "emoji widths (new sessions): off, as wcwidth counts (👍🏽 4 columns) until a program sets mode 2027; on, as one cluster (2); always, never",
   },
   {
     key: "shell",

@@ -5,7 +5,16 @@
  * rules for the print path (`core/emulator/print.ts`) and the hidden-output
  * planner (`core/emulator/hidden_output.ts`), which must agree exactly.
  *
- * The rules (the part of UAX #29 that terminals and programs agree on):
+ * Two sets of rules, chosen by DEC private mode 2027 (`graphemes`):
+ *
+ * Reset (the default, as xterm and `wcwidth`): every code point takes the
+ * cells `charWidth` gives it, and a zero-width one (combining mark, ZWJ,
+ * variation selector...) joins the cell before it (one of the C1 range,
+ * below U+00A0, is dropped). 👍🏽 is 2 + 2 cells, 👨‍👩‍👧‍👦 4 × 2, ❤️ (with VS16) 1, a
+ * flag 1 + 1: what programs that count with `wcwidth` (vim, readline)
+ * expect.
+ *
+ * Set (grapheme clusters, the part of UAX #29 that terminals agree on):
  * - a zero-width character (combining mark, ZWJ, variation selector...)
  *   joins the cell before it; one of the C1 range (below U+00A0) is dropped;
  * - any character after a ZWJ joins (emoji ZWJ sequences);
@@ -62,9 +71,10 @@ export function dependsOnTarget(
   cp: number,
   width: number,
   joinNext: boolean,
+  graphemes: boolean,
 ): boolean {
-  return width === 0 || joinNext || isEmojiModifier(cp) ||
-    isRegionalIndicator(cp);
+  return width === 0 || joinNext ||
+    (graphemes && (isEmojiModifier(cp) || isRegionalIndicator(cp)));
 }
 
 /**
@@ -72,8 +82,11 @@ export function dependsOnTarget(
  * or {@link DROP}. `width` is `charWidth(cp)`, `joinNext` true right after
  * a ZWJ. The cell it may join: `target`, its code point (0: there is none),
  * `lastCp` the last code point of its text, `flags` {@link TARGET_CLUSTER}
- * and {@link TARGET_WIDE}. (The length cap is the caller's: a cluster at
- * {@link MAX_CLUSTER_LENGTH} drops what would join it.)
+ * and {@link TARGET_WIDE}; `graphemes`: mode 2027 is set (else only
+ * zero-width characters join, and nothing widens; `joinNext` is never true
+ * then: callers set it only with `graphemes`). (The length cap is the
+ * caller's: a cluster at {@link MAX_CLUSTER_LENGTH} drops what would join
+ * it.)
  */
 export function clusterAction(
   cp: number,
@@ -82,15 +95,17 @@ export function clusterAction(
   target: number,
   lastCp: number,
   flags: number,
+  graphemes: boolean,
 ): number {
   if (width === 0 || joinNext) {
     if (width === 0 && cp < 0xa0) return DROP;
     if (target === 0) return DROP;
-    return cp === VS16 && flags === 0 && hasEmojiPresentationWithVs16(target)
+    return graphemes && cp === VS16 && flags === 0 &&
+        hasEmojiPresentationWithVs16(target)
       ? JOIN_WIDEN
       : JOIN;
   }
-  if (target === 0) return PRINT;
+  if (target === 0 || !graphemes) return PRINT;
   if (isEmojiModifier(cp)) return isEmojiModifierBase(lastCp) ? JOIN : PRINT;
   if (isRegionalIndicator(cp)) {
     return flags === 0 && isRegionalIndicator(target) ? JOIN_WIDEN : PRINT;

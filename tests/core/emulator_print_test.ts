@@ -190,10 +190,10 @@ runCases("print", [
     screen: "a",
   },
   {
-    name: "ZWJ emoji sequence is one wide cluster",
+    name: "ZWJ emoji sequence is one wide cluster (mode 2027)",
     cols: 10,
     rows: 5,
-    input: "👨\u200d👩\u200d👧x",
+    input: "\x1b[?2027h👨\u200d👩\u200d👧x",
     cursor: [3, 0],
     check: ({ term }) => {
       assertEquals(cell(term, 0, 0).text, "👨\u200d👩\u200d👧");
@@ -202,10 +202,11 @@ runCases("print", [
     },
   },
   {
-    name: "VS16 joins the previous cell (and widens a text-default emoji)",
+    name:
+      "VS16 joins the previous cell (and widens a text-default emoji, mode 2027)",
     cols: 10,
     rows: 5,
-    input: "❤\ufe0fa",
+    input: "\x1b[?2027h❤\ufe0fa",
     cursor: [3, 0],
     check: ({ term }) => assertEquals(cell(term, 0, 0).text, "❤\ufe0f"),
   },

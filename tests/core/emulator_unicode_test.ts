@@ -240,12 +240,13 @@ const cases: UnicodeCase[] = [
 ];
 
 runCases(
-  "unicode",
+  "unicode (mode 2027)",
   cases.map((c) => ({
     name: c.name,
     cols: c.cols ?? 10,
     rows: 4,
-    input: c.input,
+    // These are the rules of grapheme clusters (mode 2027).
+    input: `${CSI}?2027h` + c.input,
     cursor: c.cursor,
     check: ({ term }) => {
       c.cells.forEach((want, y) =>
@@ -314,6 +315,9 @@ const PIECES = [
   `${CSI}2;5H`,
   `${CSI}?69h${CSI}3;7s`,
   `${CSI}?69l`,
+  // Grapheme clusters (mode 2027) and wcwidth widths, in turn.
+  `${CSI}?2027h`,
+  `${CSI}?2027l`,
 ];
 
 Deno.test("unicode: the batched print path equals one code point per write", () => {

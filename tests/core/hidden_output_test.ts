@@ -29,6 +29,8 @@ Deno.test("hidden output plan: what is skipped, replayed and where the cursor en
     cols?: number;
     autowrap?: boolean;
     newlineMode?: boolean;
+    /** Mode 2027 (grapheme clusters): set unless false. */
+    graphemes?: boolean;
     underlineColoured?: boolean;
     want:
       | {
@@ -235,6 +237,41 @@ Deno.test("hidden output plan: what is skipped, replayed and where the cursor en
       },
     },
     {
+      name: "wcwidth widths: a skin tone is 2 more cells, VS16 does not widen",
+      graphemes: false,
+      text: "\u{1F44D}\u{1F3FD}\u2764\ufe0f!\nb\r\nc\r\n",
+      want: {
+        skipped: "\u{1F44D}\u{1F3FD}\u2764\ufe0f!\n",
+        replay: "",
+        x: 6,
+        last: "!",
+      },
+    },
+    {
+      name:
+        "wcwidth widths: a flag is 1 + 1, a ZWJ joins alone, no ASCII after it",
+      graphemes: false,
+      text: "\u{1F1EF}\u{1F1F5}\u{1F468}\u200d\u{1F469}\u200dx.\nb\r\nc\r\n",
+      want: {
+        skipped: "\u{1F1EF}\u{1F1F5}\u{1F468}\u200d\u{1F469}\u200dx.\n",
+        replay: "",
+        x: 8,
+        last: ".",
+      },
+    },
+    {
+      name: "wcwidth widths: a skin tone that does not fit wraps",
+      graphemes: false,
+      text: "abcdefgh\u{1F44D}\u{1F3FB}\nb\r\nc\r\n",
+      want: {
+        skipped: "abcdefgh\u{1F44D}\u{1F3FB}\n",
+        replay: "",
+        x: 2,
+        last: "\u{1F3FB}",
+        down: 2,
+      },
+    },
+    {
       name: "a zero-width character at column 0 joins nothing",
       text: "\u0301a\nb\r\nc\r\n",
       want: { skipped: "\u0301a\n", replay: "", x: 1, last: "a" },
@@ -271,6 +308,7 @@ Deno.test("hidden output plan: what is skipped, replayed and where the cursor en
         c.autowrap ?? true,
         c.newlineMode ?? false,
         2,
+        c.graphemes ?? true,
       );
       if (c.want === null) {
         assertEquals(plan, null);
@@ -354,7 +392,16 @@ Deno.test("hidden output plan: lines it cannot follow are printed between stretc
     await t.step(c.name, () => {
       // Latin-1, so that "\xff" is the byte 0xff (invalid UTF-8).
       const bytes = Uint8Array.from(c.text, (ch) => ch.charCodeAt(0));
-      const plan = planHiddenOutput(bytes, c.x ?? 0, false, 10, true, false, 2);
+      const plan = planHiddenOutput(
+        bytes,
+        c.x ?? 0,
+        false,
+        10,
+        true,
+        false,
+        2,
+        false,
+      );
       if (c.stretches.length === 1 && c.stretches[0][0] === "") {
         assertEquals(plan, null);
         return;
@@ -454,10 +501,18 @@ function randomStream(r: () => number, pieces: number, cols: number): string {
   return s;
 }
 
+/** The options of the terminals compared. */
+interface TestOptions {
+  cols: number;
+  rows: number;
+  scrollback: number;
+  graphemeClusters?: "on" | "off";
+}
+
 /** Writes `chunks` to a terminal that skips and to one that does not; they must stay equal. */
 function compare(
   chunks: Uint8Array[],
-  opts: { cols: number; rows: number; scrollback: number },
+  opts: TestOptions,
   label: string,
 ): void {
   const repliesA: string[] = [];
@@ -593,6 +648,8 @@ Deno.test("hidden output: Unicode text (wide, combining, ZWJ, VS16, skin tones, 
     const cols = 3 + Math.floor(r() * 30);
     const rows = 2 + Math.floor(r() * 6);
     const scrollback = [0, 1, 3, 10, 40][round % 5];
+    // Mode 2027 set (grapheme clusters) or reset (wcwidth widths).
+    const graphemeClusters = round % 2 === 0 ? "on" : "off";
     let text = "";
     for (let p = 0; p < 60; p++) {
       text += r() < 0.95
@@ -602,9 +659,13 @@ Deno.test("hidden output: Unicode text (wide, combining, ZWJ, VS16, skin tones, 
         : OTHERS[Math.floor(r() * OTHERS.length)];
     }
     const chunks = cut(r, unicodeBytes(text, r));
-    const opts = { cols, rows, scrollback };
+    const opts: TestOptions = { cols, rows, scrollback, graphemeClusters };
     skipped += countSkips(chunks, opts, stats);
-    compare(chunks, opts, `round ${round} (${cols}x${rows})`);
+    compare(
+      chunks,
+      opts,
+      `round ${round} (${cols}x${rows} ${graphemeClusters})`,
+    );
   }
   assert(skipped > 300, `only ${skipped} writes skipped anything`);
   assert(
@@ -644,7 +705,7 @@ Deno.test("hidden output: off by default, and never with an unlimited scrollback
 /** How many of `chunks` a skipping terminal with `opts` plans to skip part of. */
 function countSkips(
   chunks: Uint8Array[],
-  opts: { cols: number; rows: number; scrollback: number },
+  opts: TestOptions,
   stats = { printed: 0 },
 ): number {
   let n = 0;
@@ -659,6 +720,7 @@ function countSkips(
       true,
       false,
       keep,
+      t.modes.graphemes,
     );
     if (plan !== null) {
       n++;
@@ -689,7 +751,8 @@ Deno.test("hidden output: after a skip the cursor column and the character REP r
     );
     const bytes = enc.encode(text);
     assert(
-      planHiddenOutput(bytes, 0, false, 20, true, false, 2 + 3 + 1) !== null,
+      planHiddenOutput(bytes, 0, false, 20, true, false, 2 + 3 + 1, false) !==
+        null,
       "the write skips",
     );
     for (const t of terms) t.write(bytes);

@@ -469,3 +469,30 @@ Deno.test("html save: interactive fragments are inert and say so; others are as 
   );
   assert(html.includes(`title="${INERT_NOTE}"`));
 });
+
+Deno.test("save as HTML: bold in colours 0-7 is drawn bright (colours 8-15) unless bold-is-bright is off", () => {
+  const t = term(`${CSI}1;31mred${CSI}7mrev${CSI}m ${CSI}1;91mbright${CSI}m`);
+  const html = save(t);
+  // The cells carry their own colour and bold...
+  const row = lines(html)[0];
+  assertMatch(row, /<span class="dt-fg1 dt-bold">red<\/span>/);
+  assertMatch(
+    row,
+    /<span class="dt-inverse dt-fill dt-bg1 dt-bold"[^>]*>rev/,
+  );
+  // ...and the file's rules draw bold colour 1 as colour 9: the text, or
+  // under inverse video the background (which holds the foreground).
+  assertMatch(
+    html,
+    /\.dt-bold\.dt-fg1:not\(\.dt-inverse\)\{color:var\(--dt-color-9\)\}/,
+  );
+  assertMatch(
+    html,
+    /\.dt-bold\.dt-inverse\.dt-bg1\{background-color:var\(--dt-color-9\)\}/,
+  );
+  // Only colours 0-7 (9 is bright already).
+  assert(!html.includes(".dt-bold.dt-fg9"), "no rule for colour 9");
+  const off = save(t, { boldIsBright: false });
+  assert(!off.includes(".dt-bold.dt-fg1"), "no bold-bright rules when off");
+  assertEquals(lines(off), lines(html), "the cells are the same");
+});

@@ -648,10 +648,10 @@ const termCases: TermCase[] = [
     },
   },
   {
-    name: "wide characters and clusters written by the emulator",
+    name: "wide characters and clusters written by the emulator (mode 2027)",
     cols: 7,
     rows: 3,
-    input: "a漢字👍🏽e\u0301",
+    input: "\x1b[?2027ha漢字👍🏽e\u0301",
     resizes: [[4, 3], [3, 3], [7, 3]],
     screen: "a漢字👍🏽\ne\u0301",
     cursor: [1, 1],

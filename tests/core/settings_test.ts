@@ -23,6 +23,9 @@ const GOOD: [string, unknown, unknown][] = [
   ["theme", "dark", "dark"],
   ["theme", "light", "light"],
   ["theme", "system", "system"],
+  ["grapheme-clusters", "on", "on"],
+  ["bold-is-bright", false, false],
+  ["grapheme-clusters", "never", "never"],
   ["font.family", "JetBrains Mono, monospace", "JetBrains Mono, monospace"],
   ["font.family", "", ""],
   [
@@ -68,6 +71,7 @@ const GOOD: [string, unknown, unknown][] = [
 /** [key, bad value, a piece of the message] */
 const BAD: [string, unknown, string][] = [
   ["theme", "blue", '"system", "light", "dark"'],
+  ["grapheme-clusters", "yes", '"off", "on", "always", "never"'],
   ["theme", 1, "allowed"],
   ["font.family", 3, "font family names"],
   ["font.family", "x; } body { display: none", "font family names"],

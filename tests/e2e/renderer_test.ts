@@ -120,6 +120,7 @@ Deno.test("renderer: one row per line, style runs as spans, colours and attribut
         ulColor: cs("ulc", 2).textDecorationColor,
         strike: cs("strike", 2).textDecorationLine,
         over: cs("over", 2).textDecorationLine,
+        overShadow: cs("over", 2).boxShadow,
         rowWidth: rows[3].getBoundingClientRect().width,
         cell: r.measureCell(),
         html0: rows[0].innerHTML,
@@ -174,7 +175,10 @@ Deno.test("renderer: one row per line, style runs as spans, colours and attribut
     ]);
     assertEquals(r.ulColor, "rgb(10, 200, 30)");
     assertEquals(r.strike, "line-through");
-    assertEquals(r.over, "underline overline line-through");
+    // The overline is drawn as an inset shadow inside the cell, not as a
+    // text decoration (tests/e2e/draw_test.ts).
+    assertEquals(r.over, "underline line-through");
+    assert(/inset/.test(r.overShadow), r.overShadow);
     assert(
       Math.abs(r.rowWidth - 40 * r.cell.width) < 0.05,
       `row width ${r.rowWidth}`,

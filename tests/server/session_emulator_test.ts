@@ -150,3 +150,48 @@ Deno.test("session emulator: closed during a move, what waited is answered and n
   assert(!emulatorThreadRunning());
   assertEquals(await emu.snapshot(), null, "nothing after close");
 });
+
+Deno.test("session emulator: the grapheme-clusters setting (mode 2027) starts it on either thread and moves with it", async () => {
+  const ask = enc.encode("\x1b[?2027$p");
+  for (const pinned of ["main", "thread", null] as const) {
+    for (const [setting, report] of [["on", "1"], ["never", "4"]] as const) {
+      const replies: string[] = [];
+      const emu = new SessionEmulator(
+        7005,
+        80,
+        24,
+        100,
+        (d) => replies.push(d),
+        undefined,
+        { ...QUICK, pinned },
+        setting,
+      );
+      try {
+        emu.write(ask);
+        // A flood moves an unpinned one to the thread and back: the mode
+        // and the setting go with the snapshot.
+        if (pinned === null) {
+          for (let i = 0; i < 1500; i++) emu.write(piece(i));
+          // (Generous limits: the thread starts slowly on a loaded machine.)
+          await until(() => emu.moves >= 1, "a move to the thread", 60_000);
+          await until(
+            () => emu.place === "main",
+            "back on the main thread",
+            60_000,
+          );
+        }
+        emu.write(enc.encode("\x1bc"));
+        emu.write(ask);
+        await emu.settled();
+        const want = `\x1b[?2027;${report}$y`;
+        await until(
+          () => replies.filter((r) => r === want).length === 2,
+          `${pinned} ${setting}: ${JSON.stringify(replies.slice(-3))}`,
+          60_000,
+        );
+      } finally {
+        emu.close();
+      }
+    }
+  }
+});
