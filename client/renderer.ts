@@ -154,6 +154,7 @@ export class Renderer {
     this.#normal = new RowGrid(rows, term);
     this.#alt = new RowGrid(this.#altEl, term);
     this.#painter = new RowPainter((id) => this.term.ext(id));
+    this.#painter.widths = this.#cells.glyphs;
     this.#history = new HistoryFill(
       this.#normal,
       this.#painter,
