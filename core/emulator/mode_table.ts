@@ -181,7 +181,7 @@ export const MODES: readonly ModeEntry[] = [
   //   mode  name        key / report                   summary
   flag(1,    "DECCKM",   "applicationCursorKeys",       "Application cursor keys"),
   dec(2,     "DECANM",   "ANSI mode; reset enters VT52 mode (`ESC <` leaves it; see VT52 mode below)", (t) => b(!t.s.modes.vt52), (t, on) => { if (!on) enterVt52(t); }),
-  dec(3,     "DECCOLM",  "132 or 80 columns, honoured with ?40: asks the window for the width, resets the margins, homes the cursor, clears the screen unless ?95", (t) => b(t.s.modes.column132), deccolm),
+  dec(3,     "DECCOLM",  "132 or 80 columns, honoured with ?40: the model at once, the window follows (a smaller font for 132), resets the margins, homes the cursor, clears the screen unless ?95", (t) => b(t.s.modes.column132), deccolm),
   flag(4,    "DECSCLM",  "smoothScroll",                "Smooth scrolling (reported only: scrolling is immediate)", true),
   flag(5,    "DECSCNM",  "reverseVideo",                "Reverse video screen"),
   dec(6,     "DECOM",    "Origin mode: addressing relative to the margins; homes the cursor", (t) => b(t.s.modes.origin), decom),
