@@ -166,6 +166,7 @@ export class Renderer {
       (id) => this.term.ext(id),
       (fg, bg, inverse) => this.#contrast.inline(fg, bg, inverse),
     );
+    this.#painter.widths = this.#cells.glyphs;
     this.#history = new HistoryFill(
       this.#normal,
       this.#painter,

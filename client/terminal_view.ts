@@ -410,8 +410,9 @@ export class TerminalView {
     // Title, window name, progress, notifications, command ends.
     if (this.#host.windowEvent(this, e)) return;
     if (e.type === "resize-request") {
-      // XTWINOPS 8: after this write (not inside it), within the window.
-      queueMicrotask(() => this.applySize(e.cols, e.rows));
+      // XTWINOPS 8, DECCOLM...: the model took the size; the window
+      // follows after this write (not inside it), within the window.
+      queueMicrotask(() => this.#followRequest(e.cols, e.rows));
     } else if (e.type === "clipboard") {
       // OSC 52: programs may write the clipboard; reading is below.
       navigator.clipboard?.writeText(e.text).catch(() => {});
@@ -564,6 +565,29 @@ export class TerminalView {
   }
 
   /** Resize the grid to cols x rows (0 = as many as fit), at most what fits. */
+  /**
+   * A program asked for `cols` x `rows` (0: the whole window). More
+   * columns than fit (DECCOLM's 132, as xterm grows its window) shrink the
+   * font until they fit; a request that fits restores it. Then the grid
+   * is what fits of the request.
+   */
+  #followRequest(cols: number, rows: number): void {
+    const zoom = this.zoom;
+    zoom.setScale(1);
+    let fit = this.renderer.fit();
+    if (cols > fit.cols) {
+      // The cell's width goes with the font size, nearly linearly.
+      let scale = fit.cols / cols;
+      for (let i = 0; i < 8; i++) {
+        zoom.setScale(scale);
+        fit = this.renderer.fit();
+        if (fit.cols >= cols) break;
+        scale *= 0.98;
+      }
+    }
+    this.applySize(cols, rows);
+  }
+
   applySize(cols: number, rows: number): void {
     const fit = this.renderer.fit();
     const next = {
@@ -572,8 +596,11 @@ export class TerminalView {
     };
     const cell = this.renderer.measureCell();
     const size = this.#size, old = this.#cellSize;
+    // Unchanged, unless a program's request changed the model: then the
+    // grid the window has room for goes back to the session.
     if (
       next.cols === size.cols && next.rows === size.rows &&
+      next.cols === this.term.cols && next.rows === this.term.rows &&
       cell.width === old.width && cell.height === old.height
     ) return;
     // A zoom may keep the grid: the pixel size still changed.

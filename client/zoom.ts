@@ -80,6 +80,11 @@ export class Zoom {
   /** The size set by the stylesheet, read at the first zoom. */
   #base = 0;
   #size = 0;
+  /**
+   * The factor a program's request for more columns than fit (DECCOLM's
+   * 132) shrinks the font by, over the user's zoom; 1: none.
+   */
+  #scale = 1;
 
   /**
    * @param root the terminal element (the zoom keys are the key table's,
@@ -115,14 +120,40 @@ export class Zoom {
    * again at the next zoom, so Reset zoom goes back to the new size.
    */
   baseChanged(): void {
-    if (this.#size === 0) this.#base = 0;
-    else {
-      const size = this.#size;
+    this.#root.style.removeProperty("--dt-font-size");
+    this.#base = 0;
+    if (this.#size !== 0 || this.#scale !== 1) this.#baseSize();
+    this.#write();
+  }
+
+  /** The program's scale (see `#scale`). */
+  get scale(): number {
+    return this.#scale;
+  }
+
+  /**
+   * Shrink the font by `scale` (1: back to the user's size) for a
+   * program that asked for more columns than fit. The caller refits.
+   * Returns whether the font changed.
+   */
+  setScale(scale: number): boolean {
+    if (scale === this.#scale) return false;
+    this.#scale = scale;
+    this.#write();
+    return true;
+  }
+
+  /** The font size into `--dt-font-size` (none: the stylesheet's). */
+  #write(): void {
+    if (this.#size === 0 && this.#scale === 1) {
       this.#root.style.removeProperty("--dt-font-size");
-      this.#base = 0;
-      this.#baseSize();
-      this.#root.style.setProperty("--dt-font-size", `${size}px`);
+      return;
     }
+    const px = Math.max(MIN_FONT_PX, this.fontSize * this.#scale);
+    this.#root.style.setProperty(
+      "--dt-font-size",
+      `${Math.round(px * 100) / 100}px`,
+    );
   }
 
   /** Apply `action`. Returns the new font size in CSS pixels. */
@@ -141,8 +172,7 @@ export class Zoom {
       100;
     if (next === now) return now;
     this.#size = next === base ? 0 : next;
-    if (this.#size === 0) this.#root.style.removeProperty("--dt-font-size");
-    else this.#root.style.setProperty("--dt-font-size", `${next}px`);
+    this.#write();
     this.#changed();
     return next;
   }

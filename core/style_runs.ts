@@ -5,6 +5,9 @@
  * a run in the default style is bare text, any other run one `<span>` with
  * classes for the flags and palette colours and inline direct colours. A double-width character
  * is a nested fixed-width `<span class="dt-w">`; its tail cell adds no text.
+ * A character the font does not draw one cell wide (`widths`, measured by
+ * the page) is a fixed-width `<span class="dt-c">`, so it cannot move the
+ * cells after it.
  * Trailing blank cells in the default style are left out: the row's CSS
  * width keeps the grid, and copied text gets no trailing spaces.
  *
@@ -167,6 +170,23 @@ function openTag(
 }
 
 /**
+ * Which characters the font draws one cell wide (the page measures them:
+ * client/render/glyph_fit.ts). Characters that are not are drawn with a
+ * letter-spacing that corrects their advance to one cell (a cluster of
+ * several code points: in a fixed-width `<span class="dt-c">`), so a glyph
+ * from a fallback font never moves the cells after it.
+ */
+export interface CellWidths {
+  /**
+   * "" when code point `code` (outside ASCII) is drawn one cell wide, else
+   * the CSS letter-spacing (e.g. "-1.234px") that corrects its advance.
+   */
+  spacing(code: number): string;
+  /** Whether `text` (one grapheme cluster) is drawn `cells` cells wide. */
+  fitsText(text: string, cells: number): boolean;
+}
+
+/**
  * Builds row HTML. Keeps a cache of opening tags by style, so the common
  * case costs one Map lookup per run.
  */
@@ -174,6 +194,11 @@ export class RowPainter {
   #ext: (id: number) => ExtStyle;
   #contrast: ContrastFn | null;
   #tags = new Map<string, string>();
+  /**
+   * The font's cell widths; null (the saved-HTML serializer, which has no
+   * font to measure) trusts every character to fit its cells.
+   */
+  widths: CellWidths | null = null;
 
   /**
    * `ext` resolves extended-style ids (the terminal's `ext`); `contrast`,
@@ -231,10 +256,17 @@ export class RowPainter {
     let out = "";
     let run = "";
     let rf = 0, rb = 0, ra = 0;
+    const widths = this.widths;
+    /** The letter-spacing of the open correction span ("": none open). */
+    let spacing = "";
     for (let x = from, i = from * CELL_STRIDE; x < to; x++, i += CELL_STRIDE) {
       const f = d[i + FG], b = d[i + BG], a = d[i + ATTR];
       const sa = a & STYLE_MASK;
       if (f !== rf || b !== rb || sa !== ra) {
+        if (spacing !== "") {
+          run += "</span>";
+          spacing = "";
+        }
         if (run !== "") {
           out += (rf | rb | ra) === 0
             ? run
@@ -247,6 +279,21 @@ export class RowPainter {
       }
       if ((a & A_GLYPH_MASK) === 0) {
         const c = d[i + CODE];
+        if (c >= 0x80 && widths !== null) {
+          // Consecutive characters with one correction share a span.
+          const sp = widths.spacing(c);
+          if (sp !== spacing) {
+            if (spacing !== "") run += "</span>";
+            if (sp !== "") run += `<span style="letter-spacing:${sp}">`;
+            spacing = sp;
+          }
+          run += c < 0x10000 ? String.fromCharCode(c) : String.fromCodePoint(c);
+          continue;
+        }
+        if (spacing !== "") {
+          run += "</span>";
+          spacing = "";
+        }
         if (c === 0) run += " ";
         else if (c === 0x3c) run += "&lt;";
         else if (c === 0x26) run += "&amp;";
@@ -254,7 +301,13 @@ export class RowPainter {
         else if (c >= 0x23ba && c <= 0x23bd) run += SCAN_LINES[c - 0x23ba];
         else if (c < 0x10000) run += String.fromCharCode(c);
         else run += String.fromCodePoint(c);
-      } else if ((a & A_WIDE_TAIL) !== 0) {
+        continue;
+      }
+      if (spacing !== "") {
+        run += "</span>";
+        spacing = "";
+      }
+      if ((a & A_WIDE_TAIL) !== 0) {
         // The head drew both cells; an orphaned tail still takes its cell.
         if (x === 0 || (d[i - CELL_STRIDE + ATTR] & A_WIDE) === 0) run += " ";
       } else {
@@ -264,14 +317,17 @@ export class RowPainter {
         else if (t === ">") t = "&gt;";
         // A cluster is boxed to its cells: a combining mark from a fallback
         // font may have an advance of its own (U+0321, U+20DD and U+20E3
-        // each took a cell, pushing the rest of the row).
-        run += (a & A_WIDE) !== 0
-          ? `<span class="dt-w">${t}</span>`
-          : (a & A_CLUSTER) !== 0
-          ? `<span class="dt-c">${t}</span>`
-          : t;
+        // each took a cell, pushing the rest of the row); so is a character
+        // the font does not draw one cell wide (client/render/glyph_fit.ts).
+        if ((a & A_WIDE) !== 0) run += `<span class="dt-w">${t}</span>`;
+        else if (
+          (a & A_CLUSTER) === 0 &&
+          (widths === null || widths.fitsText(line.text(x), 1))
+        ) run += t;
+        else run += `<span class="dt-c">${t}</span>`;
       }
     }
+    if (spacing !== "") run += "</span>";
     if (run !== "") {
       out += (rf | rb | ra) === 0
         ? run

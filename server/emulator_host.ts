@@ -71,6 +71,13 @@ export interface EmulatorSetup {
    */
   onElementEvents?: (on: boolean, generation: number) => void;
   /**
+   * A program's request (XTWINOPS 8, DECCOLM, DECSNLS...) resized the
+   * emulator, now `cols` x `rows` (`core/emulator/window_ops.ts`
+   * `requestSize`): the session's grid is that, as in every window's
+   * emulator at the same byte, until the window says what fits.
+   */
+  onResized?: (cols: number, rows: number) => void;
+  /**
    * The default colours its colour queries answer (the active window's
    * theme); not in a snapshot: configuration, given again after a move.
    */
@@ -93,7 +100,8 @@ export interface EmulatorSetup {
  * emulator pinned to the main thread showed no difference beyond noise.
  */
 export function newEmulatorTerminal(setup: EmulatorSetup): Terminal {
-  const { onSettings, onElementEvents } = setup;
+  const { onSettings, onElementEvents, onResized } = setup;
+  let term: Terminal | null = null;
   const options = {
     scrollback: setup.scrollback,
     skipHiddenOutput: true,
@@ -103,19 +111,21 @@ export function newEmulatorTerminal(setup: EmulatorSetup): Terminal {
       if (e.type === "settings") onSettings?.(e.json);
       else if (e.type === "element-events") {
         onElementEvents?.(e.on, e.generation);
+      } else if (e.type === "resize-request" && term !== null) {
+        onResized?.(term.cols, term.rows);
       }
     },
   };
   const start = setup.start;
-  if ("snapshot" in start) {
-    return Terminal.restore(JSON.parse(start.snapshot), options);
-  }
-  return new Terminal({
-    ...options,
-    cols: start.cols,
-    rows: start.rows,
-    graphemeClusters: start.graphemeClusters,
-  });
+  term = "snapshot" in start
+    ? Terminal.restore(JSON.parse(start.snapshot), options)
+    : new Terminal({
+      ...options,
+      cols: start.cols,
+      rows: start.rows,
+      graphemeClusters: start.graphemeClusters,
+    });
+  return term;
 }
 
 /**

@@ -44,6 +44,7 @@ export type FromEmulator =
   | { t: "parsed"; id: number; bytes: number }
   | { t: "settings"; id: number; json: string }
   | { t: "element-events"; id: number; on: boolean; generation: number }
+  | { t: "resized"; id: number; cols: number; rows: number }
   | {
     t: "snapshot";
     req: number;
@@ -61,6 +62,8 @@ export interface ThreadMember {
   settings(json: string): void;
   /** The element-event mode went on or off (`EmulatorSetup.onElementEvents`). */
   elementEvents(on: boolean, generation: number): void;
+  /** A program's request resized the emulator (`EmulatorSetup.onResized`). */
+  resized(cols: number, rows: number): void;
   /** The thread failed: nothing more will be parsed. */
   failed(): void;
 }
@@ -122,6 +125,8 @@ function start(): Worker {
     else if (m.t === "settings") members.get(m.id)?.settings(m.json);
     else if (m.t === "element-events") {
       members.get(m.id)?.elementEvents(m.on, m.generation);
+    } else if (m.t === "resized") {
+      members.get(m.id)?.resized(m.cols, m.rows);
     } else {
       const done = waiting.get(m.req);
       waiting.delete(m.req);

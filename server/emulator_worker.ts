@@ -95,6 +95,7 @@ function newTerminal(m: Extract<ToEmulator, { t: "new" }>): Terminal {
     onSettings: (json) => post({ t: "settings", id, json }),
     onElementEvents: (on, generation) =>
       post({ t: "element-events", id, on, generation }),
+    onResized: (cols, rows) => post({ t: "resized", id, cols, rows }),
   });
 }
 

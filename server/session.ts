@@ -265,6 +265,7 @@ export class Session {
       const pgrp = on ? this.pty.foregroundGroup() : null;
       this.#events = { on, generation, pgrp };
     };
+    this.#term.onResized = (cols, rows) => this.#programResized(cols, rows);
     if (options.colors) this.#useColors(options.colors);
     // The emulator thread holds a flood's output for larger writes until
     // the program pauses (emulator_worker.ts).
@@ -726,6 +727,19 @@ export class Session {
       this.#term.setCellSize(width / cols, height / rows);
     }
     this.#setGrid(cols, rows, width, height);
+  }
+
+  /**
+   * A program's request resized the emulator (every window's did the same
+   * at the same byte): that is the grid, and the PTY's size, until the
+   * active window says what fits (a `resize`, then a grid change as usual).
+   */
+  #programResized(cols: number, rows: number): void {
+    if (this.exitStatus || this.#closing) return;
+    if (cols === this.cols && rows === this.rows) return;
+    this.#cols = cols;
+    this.#rows = rows;
+    this.#size.set([cols, rows, undefined, undefined], true);
   }
 
   /**

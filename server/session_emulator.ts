@@ -106,6 +106,8 @@ export class SessionEmulator {
   moves = 0;
   /** Told when the element-event mode goes on or off (`EmulatorSetup.onElementEvents`). */
   onElementEvents: ((on: boolean, generation: number) => void) | undefined;
+  /** Told when a program's request resized it (`EmulatorSetup.onResized`). */
+  onResized: ((cols: number, rows: number) => void) | undefined;
 
   /**
    * The emulator of session `id`: `reply` receives its answers to the
@@ -145,6 +147,7 @@ export class SessionEmulator {
       reply,
       onSettings,
       onElementEvents: (on, g) => this.onElementEvents?.(on, g),
+      onResized: (c, r) => this.onResized?.(c, r),
     });
     if (snapshot !== undefined) this.#restoreLater(snapshot);
   }
@@ -275,6 +278,7 @@ export class SessionEmulator {
             reply: this.#reply,
             onSettings: this.#onSettings,
             onElementEvents: (on, g) => this.onElementEvents?.(on, g),
+            onResized: (c, r) => this.onResized?.(c, r),
             colors,
           });
           if (this.#titleReports !== null) {

@@ -35,12 +35,13 @@ export class WorkerThreadEmulator implements EmulatorHost {
   /** Start the emulator on the thread (the thread too, if it is not running). */
   constructor(setup: EmulatorSetup) {
     const backlog = this.#backlog;
-    const { onSettings, onElementEvents } = setup;
+    const { onSettings, onElementEvents, onResized } = setup;
     const { id, thread } = joinEmulatorThread({
       reply: setup.reply,
       parsed: (bytes) => backlog.parsed(bytes),
       settings: (json) => onSettings?.(json),
       elementEvents: (on, generation) => onElementEvents?.(on, generation),
+      resized: (cols, rows) => onResized?.(cols, rows),
       failed: () => backlog.clear(),
     });
     this.#id = id;

@@ -6,11 +6,14 @@
  * @module
  */
 import { CellProbe, type CellSize } from "../measure.ts";
+import { canvasFont, GlyphFit } from "./glyph_fit.ts";
 
 /** Measures the cell of `root`'s font and fits the grid to a viewport. */
 export class CellFit {
   #probe: CellProbe;
   #cell: CellSize | null = null;
+  /** Which characters the font draws one cell wide (the row painter's). */
+  readonly glyphs = new GlyphFit();
 
   constructor(readonly root: HTMLElement) {
     this.#probe = new CellProbe(root);
@@ -30,6 +33,7 @@ export class CellFit {
       this.root.style.setProperty("--dt-cell-h", `${c.height}px`);
       this.#cell = c;
     }
+    this.glyphs.setFont(canvasFont(this.#probe.element), c.width);
     return { width: c.width, height: c.height };
   }
 

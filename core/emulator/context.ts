@@ -43,6 +43,8 @@ export interface Emulator extends OscHost {
   printChar(cp: number): void;
   /** Print `codes[start..end)` as the parser would (charsets, insert mode...). */
   print(codes: Uint32Array, start: number, end: number): void;
+  /** Change the size (`Terminal.resize`: reflow, margins reset). */
+  resize(cols: number, rows: number): void;
   /** RIS (VT52 mode ends too). */
   fullReset(): void;
   /** Enter or leave VT52 mode: the mode flag and the parser's (see `vt52.ts`). */

@@ -25,6 +25,7 @@ import { resetMargins } from "./scroll_region.ts";
 import { activate } from "./state.ts";
 import { ELEMENT_EVENTS_MODE, setElementEvents } from "./element_events.ts";
 import { enterVt52 } from "./vt52.ts";
+import { requestSize } from "./window_ops.ts";
 
 /** One mode. */
 export interface ModeEntry {
@@ -125,9 +126,9 @@ export function switchScreen(t: Emulator, alt: boolean, clearAlt: boolean): void
 }
 
 /**
- * DECCOLM: with ?40, 132 (set) or 80 columns. The window is asked for the
- * width (a `resize-request`, honoured within its size as XTWINOPS 8); the
- * margins are reset, the cursor homed and, unless DECNCSM (?95), the screen
+ * DECCOLM: with ?40, 132 (set) or 80 columns: the model at once, and the
+ * window is asked to follow (`requestSize`: it shrinks its font so that
+ * 132 columns fit, and back at 80 restores it); the margins are reset, the cursor homed and, unless DECNCSM (?95), the screen
  * cleared.
  */
 function deccolm(t: Emulator, on: boolean): void {
@@ -139,10 +140,11 @@ function deccolm(t: Emulator, on: boolean): void {
   if (!s.modes.noClearOnColumnChange) {
     for (let y = 0; y < s.rows; y++) eraseRow(s, s.buf.screenLine(y), 0, s.cols, false);
   }
+  // The model is 80 or 132 columns wide at once; the window follows.
+  requestSize(t, on ? 132 : 80, s.rows);
   s.x = 0;
   s.y = 0;
   s.wrapPending = false;
-  t.emit({ type: "resize-request", rows: s.rows, cols: on ? 132 : 80 });
 }
 
 function decom(t: Emulator, on: boolean): void {
@@ -193,7 +195,7 @@ export const MODES: readonly ModeEntry[] = [
   //   mode  name        key / report                   summary
   flag(1,    "DECCKM",   "applicationCursorKeys",       "Application cursor keys"),
   dec(2,     "DECANM",   "ANSI mode; reset enters VT52 mode (`ESC <` leaves it; see VT52 mode below)", (t) => b(!t.s.modes.vt52), (t, on) => { if (!on) enterVt52(t); }),
-  dec(3,     "DECCOLM",  "132 or 80 columns, honoured with ?40: asks the window for the width, resets the margins, homes the cursor, clears the screen unless ?95", (t) => b(t.s.modes.column132), deccolm),
+  dec(3,     "DECCOLM",  "132 or 80 columns, honoured with ?40: the model at once, the window follows (a smaller font for 132), resets the margins, homes the cursor, clears the screen unless ?95", (t) => b(t.s.modes.column132), deccolm),
   flag(4,    "DECSCLM",  "smoothScroll",                "Smooth scrolling (reported only: scrolling is immediate)", true),
   flag(5,    "DECSCNM",  "reverseVideo",                "Reverse video screen"),
   dec(6,     "DECOM",    "Origin mode: addressing relative to the margins; homes the cursor", (t) => b(t.s.modes.origin), decom),

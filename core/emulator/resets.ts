@@ -12,6 +12,7 @@ import { resetMargins } from "./scroll_region.ts";
 import { defaultPen } from "./sgr.ts";
 import { setElementEvents } from "./element_events.ts";
 import { activate, homeCursor } from "./state.ts";
+import { requestSize } from "./window_ops.ts";
 
 /**
  * RIS without the parser: modes (title modes and the conformance level
@@ -59,7 +60,7 @@ export function fullReset(t: Emulator): void {
   if (wasAlt) t.emit({ type: "buffer" });
   t.emit({ type: "modes" });
   // Back to 80 columns after DECCOLM's 132, as xterm.
-  if (was132) t.emit({ type: "resize-request", rows: s.rows, cols: 80 });
+  if (was132) requestSize(t, 80, s.rows);
 }
 
 /** `ESC c` RIS: full reset. */

@@ -214,8 +214,8 @@ export const CSI_SEQUENCES: readonly Registration<string, CsiHandler>[] = [
   csi("'}",  "DECIC",    atLevel(4, scroll.decic),       "Insert Ps columns"),
   csi("'~",  "DECDC",    atLevel(4, scroll.decdc),       "Delete Ps columns"),
   csi("*x",  "DECSACE",  atLevel(4, rect.decsace),       "Attribute change extent (stream or rectangle)"),
-  csi("*|",  "DECSNLS",  win.decsnls,        "Lines per screen: asks the window for Ps rows"),
-  csi("$|",  "DECSCPP",  win.decscpp,        "Columns per page: asks the window for 80 or 132 columns"),
+  csi("*|",  "DECSNLS",  win.decsnls,        "Lines per screen: Ps rows at once, the window follows"),
+  csi("$|",  "DECSCPP",  win.decscpp,        "Columns per page: 80 or 132 columns at once, the window follows"),
   csi("*y",  "DECRQCRA", atLevel(4, rect.decrqcra),      "Checksum of a rectangle"),
 ];
 

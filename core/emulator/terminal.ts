@@ -242,6 +242,7 @@ export class Terminal implements TerminalView {
       send: (data) => this.#send(data),
       printChar: (cp) => printChar(s, cp),
       print: (codes, start, end) => this.#print(codes, start, end),
+      resize: (cols, rows) => this.resize(cols, rows),
       fullReset: () => {
         fullReset(t);
         this.#parser.vt52 = false;

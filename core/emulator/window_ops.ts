@@ -168,11 +168,7 @@ export function xtwinops(t: Emulator, p: Params): void {
     case 8: { // resize the text area: the client decides what fits
       // Omitted keeps the current size, 0 asks for the whole window (as xterm).
       const rows = p.get(1, s.rows), cols = p.get(2, s.cols);
-      t.emit({
-        type: "resize-request",
-        rows: Math.min(rows, MAX_ROWS),
-        cols: Math.min(cols, MAX_COLS),
-      });
+      requestSize(t, cols, rows);
       break;
     }
     case 11:
@@ -209,13 +205,7 @@ export function xtwinops(t: Emulator, p: Params): void {
       titleStackOp(t, op === 22, p.get(1, 0));
       break;
     default:
-      if (op >= 24) { // DECSLPP: that many lines
-        t.emit({
-          type: "resize-request",
-          rows: Math.min(op, MAX_ROWS),
-          cols: s.cols,
-        });
-      }
+      if (op >= 24) requestSize(t, s.cols, op); // DECSLPP: that many lines
   }
 }
 
@@ -223,16 +213,38 @@ export function xtwinops(t: Emulator, p: Params): void {
 export function decsnls(t: Emulator, p: Params): void {
   const rows = p.get(0, 0);
   if (rows < 1) return;
-  t.emit({
-    type: "resize-request",
-    rows: Math.min(rows, MAX_ROWS),
-    cols: t.s.cols,
-  });
+  requestSize(t, t.s.cols, rows);
 }
 /** `CSI Ps $ |` DECSCPP: the window is asked for 80 (Ps 0 or up to 80) or 132 columns. */
 export function decscpp(t: Emulator, p: Params): void {
-  const cols = p.get(0, 0) <= 80 ? 80 : 132;
-  t.emit({ type: "resize-request", rows: t.s.rows, cols });
+  requestSize(t, p.get(0, 0) <= 80 ? 80 : 132, t.s.rows);
+}
+
+/**
+ * The largest size a request changes the model to at once; the window
+ * then gives what fits, which may be less (a larger request still goes to
+ * the window, clamped to {@link MAX_COLS} x {@link MAX_ROWS}).
+ */
+export const APPLY_MAX_COLS = 1000, APPLY_MAX_ROWS = 500;
+
+/**
+ * A program asks for `cols` x `rows` (0: the whole window, as xterm): the
+ * model takes the size at once, so that a size query later in the same
+ * write sees it (and the session's and the windows' emulators agree, since
+ * they read the same bytes); the `resize-request` event asks the window to
+ * follow. What fits in the window comes back later as a grid change.
+ */
+export function requestSize(t: Emulator, cols: number, rows: number): void {
+  const s = t.s;
+  t.resize(
+    cols > 0 ? Math.min(cols, APPLY_MAX_COLS) : s.cols,
+    rows > 0 ? Math.min(rows, APPLY_MAX_ROWS) : s.rows,
+  );
+  t.emit({
+    type: "resize-request",
+    rows: Math.min(rows, MAX_ROWS),
+    cols: Math.min(cols, MAX_COLS),
+  });
 }
 
 /** `CSI > Pm t` XTSMTITLE: set title modes (0 set in hex, 1 report in hex, 2 set in UTF-8, 3 report in UTF-8); none given: all. */

@@ -406,6 +406,30 @@ runCases("DECCOLM", [
     replies: [`${CSI}?3;1$y`],
   },
   {
+    name: "132 columns at once: a size query in the same write sees them",
+    input: `${CSI}?40h${CSI}?3h${CSI}18t${CSI}1;132H${CSI}6n${CSI}?3l${CSI}18t`,
+    replies: [`${CSI}8;24;132t`, `${CSI}1;132R`, `${CSI}8;24;80t`],
+    check: (t) => {
+      assertEquals(t.term.cols, 80);
+      assertEquals(
+        t.events.filter((e) => e.type === "resize").length,
+        2,
+      );
+    },
+  },
+  {
+    name: "DECNCSM: the text stays through 132 columns and back",
+    input: `abc${CSI}?40;95h${CSI}?3h${CSI}2;130Hxyz${CSI}?3l${CSI}18t`,
+    // Back at 80 the line that was 132 wide is reflowed, as any resize.
+    screen: "abc\n\n" + " ".repeat(49) + "xyz",
+    replies: [`${CSI}8;24;80t`],
+  },
+  {
+    name: "RIS after 132 columns is 80 columns at once",
+    input: `${CSI}?40h${CSI}?3h${ESC}c${CSI}18t`,
+    replies: [`${CSI}8;24;80t`],
+  },
+  {
     name: "reset asks for 80; RIS after 132 too",
     input: `${CSI}?40h${CSI}?3h${CSI}?3l${CSI}?3h${ESC}c`,
     check: (t) =>
@@ -636,13 +660,14 @@ runCases("XTGETTCAP", [
 
 runCases("page size requests", [
   {
-    name: "DECSNLS asks for lines, DECSCPP for 132 columns",
-    input: `${CSI}30*|${CSI}132$|${CSI}$|`,
+    name: "DECSNLS asks for lines, DECSCPP for 132 columns: at once",
+    input: `${CSI}30*|${CSI}18t${CSI}132$|${CSI}18t${CSI}$|${CSI}18t`,
+    replies: [`${CSI}8;30;80t`, `${CSI}8;30;132t`, `${CSI}8;30;80t`],
     check: (t) =>
       assertEquals(t.events.filter((e) => e.type === "resize-request"), [
         { type: "resize-request", rows: 30, cols: 80 },
-        { type: "resize-request", rows: 24, cols: 132 },
-        { type: "resize-request", rows: 24, cols: 80 },
+        { type: "resize-request", rows: 30, cols: 132 },
+        { type: "resize-request", rows: 30, cols: 80 },
       ]),
   },
 ]);

@@ -205,14 +205,15 @@ runCases("modes", [
     screen: "abcde\nfg",
   },
   {
-    name: "DECCOLM with ?40 clears, homes and resets margins (no resize)",
+    name:
+      "DECCOLM with ?40 clears, homes, resets margins and is 132 columns at once",
     cols: 10,
     rows: 3,
     input: `abc${CSI}2;3r${CSI}?40h${CSI}?3h`,
     screen: "",
     cursor: [0, 0],
     check: (t) => {
-      assertEquals(t.term.cols, 10);
+      assertEquals(t.term.cols, 132);
       assertEquals(t.term.scrollRegion, { top: 0, bottom: 2 });
     },
   },

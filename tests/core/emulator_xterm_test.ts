@@ -179,10 +179,14 @@ runCases("window ops", [
     },
   },
   {
-    name: "8 t asks for a size",
-    input: `${CSI}8;10;40t`,
+    name: "8 t asks for a size: the model takes it at once",
+    input: `${CSI}8;10;40t${CSI}18t`,
+    replies: [`${CSI}8;10;40t`],
     check: (t) =>
-      assertEquals(t.events, [{ type: "resize-request", rows: 10, cols: 40 }]),
+      assertEquals(t.events, [
+        { type: "resize", rows: 10, cols: 40 },
+        { type: "resize-request", rows: 10, cols: 40 },
+      ]),
   },
   {
     name: "8 t: omitted parameters keep the size, 0 is the window's",
@@ -191,14 +195,14 @@ runCases("window ops", [
       assertEquals(t.events, [{ type: "resize-request", rows: 24, cols: 0 }]),
   },
   {
-    name: "8 t: huge requests are clamped",
-    input: `${CSI}8;99999;99999t`,
+    name: "8 t: huge requests are clamped (the model at 1000 x 500)",
+    input: `${CSI}8;99999;99999t${CSI}18t`,
+    replies: [`${CSI}8;500;1000t`],
     check: (t) =>
-      assertEquals(t.events, [{
-        type: "resize-request",
-        rows: 2048,
-        cols: 4096,
-      }]),
+      assertEquals(t.events, [
+        { type: "resize", rows: 500, cols: 1000 },
+        { type: "resize-request", rows: 2048, cols: 4096 },
+      ]),
   },
 ]);
 

@@ -1264,3 +1264,162 @@ Deno.test("renderer: following a flood, costly frames are spaced by their cost, 
     );
   });
 });
+
+Deno.test("renderer: fallback glyphs stay in their cells (issue 32)", async () => {
+  await withPage(async ({ page }) => {
+    const r = await page.evaluate(() => {
+      const { t, r } = dt.real(80, 8);
+      const inner = "\u28ff\u2800\u25cf\u2596".repeat(5); // 20 cells
+      t.write(
+        "\u28ff".repeat(10) + "\x1b[31GX\r\n" + // braille from a fallback font
+          "a\u0334b\u0335c\u0336d\u0337".repeat(3) + "\x1b[31GX\r\n" +
+          "\u0e01\u0e31\u0e02\u0e35\u0e04\u0e48".repeat(3) + "\x1b[31GX\r\n" +
+          "\u250c" + "\u2500".repeat(20) + "\u2510\r\n" +
+          "\u2502" + inner + "\u2502\r\n" +
+          "\u2514" + "\u2500".repeat(20) + "\u2518\r\n" +
+          "\x1b[1;32m\u28ff\u28ff\x1b[0m\u28ffY",
+      );
+      r.render();
+      const cell = r.measureCell();
+      const rows = dt.rows();
+      const rowLeft = rows[0].getBoundingClientRect().left;
+      // The column of the last `ch` in row `row`, from where it is drawn.
+      const at = (row: number, ch: string) => {
+        const walker = document.createTreeWalker(
+          rows[row],
+          NodeFilter.SHOW_TEXT,
+        );
+        let left = NaN;
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const i = n.textContent!.lastIndexOf(ch);
+          if (i < 0) continue;
+          const range = document.createRange();
+          range.setStart(n, i);
+          range.setEnd(n, i + ch.length);
+          left = range.getBoundingClientRect().left;
+        }
+        return (left - rowLeft) / cell.width;
+      };
+      const sel = getSelection()!;
+      const copied = (row: number) => {
+        sel.selectAllChildren(rows[row]);
+        const range = sel.getRangeAt(0);
+        return [sel.toString(), dt.selectedRowsText(dt.root(), range)];
+      };
+      return {
+        x: [at(0, "X"), at(1, "X"), at(2, "X")],
+        right: [at(3, "\u2510"), at(4, "\u2502"), at(5, "\u2518")],
+        y: at(6, "Y"),
+        copied: [0, 1, 2, 4, 6].map(copied),
+        texts: dt.texts(),
+        boxSpans: rows[3].querySelectorAll("span").length,
+        inner,
+      };
+    });
+    // Each X was written at column 31 (0-based 30): its left edge there.
+    for (const x of r.x) assert(Math.abs(x - 30) < 0.05, `X at ${r.x}`);
+    // The box's right side is one column, 21, in every row.
+    for (const x of r.right) assert(Math.abs(x - 21) < 0.05, `box ${r.right}`);
+    assert(Math.abs(r.y - 3) < 0.05, `Y at ${r.y}`);
+    const texts = [
+      "\u28ff".repeat(10) + " ".repeat(20) + "X",
+      "a\u0334b\u0335c\u0336d\u0337".repeat(3) + " ".repeat(18) + "X",
+      "\u0e01\u0e31\u0e02\u0e35\u0e04\u0e48".repeat(3) + " ".repeat(21) + "X",
+    ];
+    assertEquals(r.texts.slice(0, 3), texts);
+    // Copy (the browser's and the terminal's) gives the text.
+    assertEquals(r.copied[0], [texts[0], texts[0]]);
+    assertEquals(r.copied[1], [texts[1], texts[1]]);
+    assertEquals(r.copied[2], [texts[2], texts[2]]);
+    const boxRow = "\u2502" + r.inner + "\u2502";
+    assertEquals(r.copied[3], [boxRow, boxRow]);
+    assertEquals(r.copied[4][1], "\u28ff\u28ff\u28ffY");
+    console.log(r.x, r.right, r.y, r.boxSpans);
+  });
+});
+
+// The cost of keeping cells in their columns (GlyphFit, issue 32): a
+// measurement, registered only with DT_BENCH_WIDTHS=1.
+if (Deno.env.get("DT_BENCH_WIDTHS")) {
+  Deno.test("renderer: cell widths bench (DT_BENCH_WIDTHS=1)", async () => {
+    await withPage(async ({ page }) => {
+      const res = await page.evaluate(() => {
+        const C = dt.cell;
+        const cols = 120, n = 2000;
+        const ascii = new dt.FakeTerm(cols, n), tui = new dt.FakeTerm(cols, n);
+        for (let y = 0; y < n; y++) {
+          let x = 0, k = y;
+          while (x < cols - 12) {
+            const fg = k % 3 === 0 ? C.paletteColor(k % 8) : 0;
+            x = ascii.put(y, x, `word${k++ % 97} `, fg);
+          }
+          // btop-like: box sides, a graph of braille, é, ─.
+          tui.put(y, 0, "\u2502 cpu \u00e9t\u00e9 ", C.paletteColor(2));
+          tui.put(y, 12, "\u28ff\u28c0\u2840\u28e4\u28f6".repeat(12));
+          tui.put(y, 72, "\u2500".repeat(40) + "\u2502", C.paletteColor(4));
+        }
+        const { r } = dt.real(cols, 30);
+        const cell = r.measureCell();
+        const fit = new dt.GlyphFit();
+        fit.setFont(dt.canvasFont(dt.root()), cell.width);
+        const painter = new dt.RowPainter(() => ({
+          underlineColor: 0,
+          link: null,
+        }));
+        const best = (reps: number, f: () => void) => {
+          let b = Infinity;
+          for (let i = 0; i < reps; i++) {
+            const t0 = performance.now();
+            f();
+            b = Math.min(b, performance.now() - t0);
+          }
+          return b;
+        };
+        const out: Record<string, number> = {};
+        const rowsEl = dt.root().querySelector(".dt-alt")!;
+        (rowsEl as HTMLElement).hidden = false;
+        rowsEl.textContent = "";
+        rowsEl.insertAdjacentHTML(
+          "beforeend",
+          '<div class="dt-row"></div>'.repeat(30),
+        );
+        const rowEls = Array.from(rowsEl.children) as HTMLElement[];
+        for (const [name, ft] of [["ascii", ascii], ["tui", tui]] as const) {
+          const lines = ft.normal.lines;
+          for (const w of [null, fit]) {
+            painter.widths = w;
+            const tag = `${name}, widths ${w === null ? "off" : "on"}`;
+            out[`${tag}: 2000 rows to HTML`] = best(7, () => {
+              for (const l of lines) painter.html(l);
+            });
+            const html = lines.map((l) => painter.html(l));
+            const variants: [string, string[]][] = [["", html]];
+            if (w !== null && name === "tui") {
+              variants.push([
+                " (spans without spacing)",
+                html.map((h) => h.replace(/letter-spacing:[^"]*/g, "")),
+              ]);
+            }
+            for (const [v, hs] of variants) {
+              out[`${tag}${v}: rewrite 30 rows x100 frames (+layout)`] = best(
+                3,
+                () => {
+                  for (let f = 0; f < 100; f++) {
+                    for (let i = 0; i < 30; i++) {
+                      rowEls[i].innerHTML = hs[(f * 30 + i) % n];
+                    }
+                    document.body.offsetHeight;
+                  }
+                },
+              );
+            }
+          }
+        }
+        return out;
+      });
+      for (const [k, v] of Object.entries(res)) {
+        console.log(`${k}: ${v.toFixed(2)} ms`);
+      }
+    });
+  });
+}

@@ -142,11 +142,17 @@ export class ProgramSession {
     // The terminal answers queries through the PTY; the holder lets the
     // reply callback reach the pty created after the terminal.
     const holder: { pty?: Pty } = {};
-    const term = new Terminal({
+    const term: Terminal = new Terminal({
       cols,
       rows,
       reply: (data) => {
         holder.pty?.write(data).catch(() => {});
+      },
+      // The model takes a size a program asks for (DECCOLM, XTWINOPS 8) at
+      // once; this terminal's window cannot follow (as tmux, which made the
+      // goldens), so, as the page would, it gives back the size it has.
+      onEvent: (e) => {
+        if (e.type === "resize-request") term.resize(cols, rows);
       },
     });
     holder.pty = pty;
