@@ -26,6 +26,11 @@ const GOOD: [string, unknown, unknown][] = [
   ["grapheme-clusters", "on", "on"],
   ["bold-is-bright", false, false],
   ["grapheme-clusters", "never", "never"],
+  ["minimum-contrast-ratio", 7, 7],
+  ["minimum-contrast-ratio", 1, 1],
+  ["journal", false, false],
+  ["journal-lines", 500, 500],
+  ["restore.commands", "never", "never"],
   ["font.family", "JetBrains Mono, monospace", "JetBrains Mono, monospace"],
   ["font.family", "", ""],
   [
@@ -72,6 +77,10 @@ const GOOD: [string, unknown, unknown][] = [
 const BAD: [string, unknown, string][] = [
   ["theme", "blue", '"system", "light", "dark"'],
   ["grapheme-clusters", "yes", '"off", "on", "always", "never"'],
+  ["minimum-contrast-ratio", 0.5, "from 1"],
+  ["journal", "yes", "true or false"],
+  ["journal-lines", -1, "from 0"],
+  ["restore.commands", "always", '"ask", "never"'],
   ["theme", 1, "allowed"],
   ["font.family", 3, "font family names"],
   ["font.family", "x; } body { display: none", "font family names"],
