@@ -59,9 +59,11 @@ export function boldBrightCss(scope: string): string {
   let css = "";
   for (let i = 0; i < 8; i++) {
     css +=
-      `${scope}.dt-bold.dt-fg${i}:not(.dt-inverse){color:var(--dt-color-${
+      // The bright colour as the minimum contrast adjusted it, if it did
+      // (`--dt-mc-N`, client/render/contrast.ts).
+      `${scope}.dt-bold.dt-fg${i}:not(.dt-inverse){color:var(--dt-mc-${
         i + 8
-      })}` +
+      },var(--dt-color-${i + 8}))}` +
       `${scope}.dt-bold.dt-inverse.dt-bg${i}{background-color:var(--dt-color-${
         i + 8
       })}\n`;

@@ -279,7 +279,8 @@ export class RowPainter {
       }
       if ((a & A_GLYPH_MASK) === 0) {
         const c = d[i + CODE];
-        if (c >= 0x80 && widths !== null) {
+        // (Not the scan lines: the stylesheet draws those, below.)
+        if (c >= 0x80 && widths !== null && (c < 0x23ba || c > 0x23bd)) {
           // Consecutive characters with one correction share a span.
           const sp = widths.spacing(c);
           if (sp !== spacing) {

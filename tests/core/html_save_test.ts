@@ -484,7 +484,7 @@ Deno.test("save as HTML: bold in colours 0-7 is drawn bright (colours 8-15) unle
   // under inverse video the background (which holds the foreground).
   assertMatch(
     html,
-    /\.dt-bold\.dt-fg1:not\(\.dt-inverse\)\{color:var\(--dt-color-9\)\}/,
+    /\.dt-bold\.dt-fg1:not\(\.dt-inverse\)\{color:var\(--dt-mc-9,var\(--dt-color-9\)\)\}/,
   );
   assertMatch(
     html,

@@ -89,7 +89,16 @@ function look(page: Page) {
       red: cs("RED").color,
       bright: cs("BRIGHT").color,
       boldRevBg: cs("BOLDREV").backgroundColor,
-      green: cs("GREEN").color,
+      // Colour 10 as a background (backgrounds are not adjusted for
+      // contrast; text in colour 10 may be).
+      green: (() => {
+        const probe = document.createElement("span");
+        probe.style.backgroundColor = "var(--dt-color-10)";
+        document.getElementById("terminal")!.append(probe);
+        const v = getComputedStyle(probe).backgroundColor;
+        probe.remove();
+        return v;
+      })(),
       over: [over("OVER"), over("OVERBG")],
     };
   });
