@@ -5,6 +5,13 @@
  *
  * @module
  */
+import {
+  type Drop,
+  type Layout,
+  parseLayout,
+  type Side,
+  SIDES,
+} from "./layout.ts";
 
 /** Path of the WebSocket endpoint. */
 export const WS_PATH = "/ws";
@@ -630,4 +637,262 @@ export function parseClientMessage(text: string): ClientMessage | string {
     default:
       return `unknown message type ${JSON.stringify(o.type)}`.slice(0, 200);
   }
+}
+
+// ─── The window channel ─────────────────────────────────────────────────
+//
+// Each page opens one more WebSocket, at {@link WINDOW_PATH}, for its
+// top-level window: the server keeps the window's layout (core/layout.ts)
+// and is its authority; the page draws what it sends and asks for changes.
+// Each pane's terminal keeps its own session socket at {@link WS_PATH}.
+
+/** Path of a page's window channel (gated like {@link WS_PATH}). */
+export const WINDOW_PATH = "/window";
+
+/** The window-hello named a window that does not exist (or has closed). */
+export const CLOSE_NO_WINDOW = 4006;
+
+/**
+ * Client -> server on the window channel: must be the first message.
+ * `window`: the window to show (a reload, `#window=W`); null: a new window
+ * whose first pane shows `session` (an existing one) or, when that is
+ * null, a new session of `cols` x `rows`.
+ */
+export interface WindowHelloMessage {
+  type: "window-hello";
+  key: string;
+  window: number | null;
+  session: number | null;
+  cols: number;
+  rows: number;
+}
+
+/** A change a page asks of its window's layout. */
+export type LayoutOp =
+  /** A new tab after pane `beside`: session `session`, or a new one (null). */
+  | { op: "tab"; beside: number; session: number | null }
+  /** A new pane on `side` of pane `beside`'s stack. */
+  | { op: "split"; beside: number; side: Side; session: number | null }
+  | { op: "move"; pane: number; drop: Drop }
+  /** The pane goes; its session ends when no pane of any window shows it. */
+  | { op: "close"; pane: number }
+  | { op: "focus"; pane: number }
+  /** null: the tab says what runs again. */
+  | { op: "rename"; pane: number; title: string | null }
+  | { op: "resize"; split: number; sizes: number[] }
+  /** The pane leaves for a new window (the page is told `open-window`). */
+  | { op: "to-new-window"; pane: number }
+  /** The pane leaves for window `window` (a tab beside its focused pane). */
+  | { op: "to-window"; pane: number; window: number };
+
+/** Client -> server: apply `op` to the page's window. */
+export interface LayoutOpMessage {
+  type: "layout-op";
+  op: LayoutOp;
+}
+
+/** Messages a page sends on its window channel. */
+export type WindowClientMessage = WindowHelloMessage | LayoutOpMessage;
+
+/**
+ * Server -> client: window `window`'s layout, after the hello and after
+ * every change (to every page showing it). Window 0 is a share's own
+ * window, kept nowhere.
+ */
+export interface LayoutMessage {
+  type: "layout";
+  window: number;
+  layout: Layout;
+}
+
+/** Server -> client: open a new OS window on `#key=..&window=W`. */
+export interface OpenWindowMessage {
+  type: "open-window";
+  window: number;
+}
+
+/** Server -> client: a layout operation failed (the page shows `message`). */
+export interface WindowErrorMessage {
+  type: "window-error";
+  message: string;
+}
+
+/** Server -> client: the window's last pane is gone; the page closes. */
+export interface WindowClosedMessage {
+  type: "window-closed";
+}
+
+/** Messages the server sends on a window channel. */
+export type WindowServerMessage =
+  | LayoutMessage
+  | OpenWindowMessage
+  | WindowErrorMessage
+  | WindowClosedMessage;
+
+/** Longest tab title a rename may carry. */
+export const MAX_TITLE_LENGTH = 200;
+
+function isId(v: unknown): v is number {
+  return Number.isSafeInteger(v) && (v as number) > 0;
+}
+
+function isSessionOrNull(v: unknown): v is number | null {
+  return v === null || isId(v);
+}
+
+function parseDrop(v: unknown): Drop | string {
+  const d = v as Record<string, unknown>;
+  if (typeof d !== "object" || d === null) return "drop must be an object";
+  if (d.kind === "tabs") {
+    if (!isId(d.stack)) return "drop: bad stack";
+    if (!Number.isSafeInteger(d.index) || (d.index as number) < 0) {
+      return "drop: bad index";
+    }
+    return { kind: "tabs", stack: d.stack, index: d.index as number };
+  }
+  if (d.kind === "side") {
+    if (!isId(d.pane)) return "drop: bad pane";
+    if (!SIDES.includes(d.side as Side)) return "drop: bad side";
+    return { kind: "side", pane: d.pane, side: d.side as Side };
+  }
+  return "drop: kind must be tabs or side";
+}
+
+/** Validate a layout operation; a string says what is wrong. */
+export function parseLayoutOp(v: unknown): LayoutOp | string {
+  const o = v as Record<string, unknown>;
+  if (typeof o !== "object" || o === null) return "op must be an object";
+  const pane = o.op === "tab" || o.op === "split" ? o.beside : o.pane;
+  if (o.op !== "resize" && !isId(pane)) return `${o.op}: bad pane`;
+  const p = pane as number;
+  switch (o.op) {
+    case "tab":
+      if (!isSessionOrNull(o.session)) return "tab: bad session";
+      return { op: "tab", beside: p, session: o.session };
+    case "split":
+      if (!SIDES.includes(o.side as Side)) return "split: bad side";
+      if (!isSessionOrNull(o.session)) return "split: bad session";
+      return {
+        op: "split",
+        beside: p,
+        side: o.side as Side,
+        session: o.session,
+      };
+    case "move": {
+      const drop = parseDrop(o.drop);
+      return typeof drop === "string"
+        ? `move: ${drop}`
+        : { op: "move", pane: p, drop };
+    }
+    case "close":
+    case "focus":
+    case "to-new-window":
+      return { op: o.op, pane: p };
+    case "rename":
+      if (
+        o.title !== null &&
+        (typeof o.title !== "string" || o.title.length > MAX_TITLE_LENGTH)
+      ) return "rename: title must be a string (or null)";
+      return { op: "rename", pane: p, title: o.title };
+    case "resize":
+      if (!isId(o.split)) return "resize: bad split";
+      if (
+        !Array.isArray(o.sizes) || o.sizes.length < 2 ||
+        o.sizes.length > 64 ||
+        !o.sizes.every((s) => typeof s === "number" && Number.isFinite(s))
+      ) return "resize: sizes must be 2 or more numbers";
+      return { op: "resize", split: o.split, sizes: o.sizes as number[] };
+    case "to-window":
+      if (!isId(o.window)) return "to-window: bad window";
+      return { op: "to-window", pane: p, window: o.window };
+    default:
+      return `unknown layout op ${JSON.stringify(o.op)}`.slice(0, 200);
+  }
+}
+
+/**
+ * Parse and validate a text frame of the window channel (client -> server).
+ * Returns the message, or a string that says what is wrong with it.
+ */
+export function parseWindowClientMessage(
+  text: string,
+): WindowClientMessage | string {
+  if (text.length > MAX_CONTROL_MESSAGE) return "message too large";
+  let o: Record<string, unknown>;
+  try {
+    o = JSON.parse(text);
+  } catch {
+    return "message is not JSON";
+  }
+  if (typeof o !== "object" || o === null) return "message is not an object";
+  if (o.type === "window-hello") {
+    if (typeof o.key !== "string") return "window-hello: key must be a string";
+    if (o.window !== null && !isId(o.window)) {
+      return "window-hello: bad window";
+    }
+    if (!isSessionOrNull(o.session)) return "window-hello: bad session";
+    if (!isSize(o.cols, MAX_COLS) || !isSize(o.rows, MAX_ROWS)) {
+      return "window-hello: bad cols/rows";
+    }
+    return {
+      type: "window-hello",
+      key: o.key,
+      window: o.window,
+      session: o.session,
+      cols: o.cols,
+      rows: o.rows,
+    };
+  }
+  if (o.type === "layout-op") {
+    const op = parseLayoutOp(o.op);
+    return typeof op === "string" ? op : { type: "layout-op", op };
+  }
+  return `unknown message type ${JSON.stringify(o.type)}`.slice(0, 200);
+}
+
+/**
+ * Parse a window channel frame from the server (the page's side): the
+ * layout is checked with core/layout.ts's `parseLayout`. A string says
+ * what is wrong.
+ */
+export function parseWindowServerMessage(
+  text: string,
+): WindowServerMessage | string {
+  let o: Record<string, unknown>;
+  try {
+    o = JSON.parse(text);
+  } catch {
+    return "message is not JSON";
+  }
+  if (typeof o !== "object" || o === null) return "message is not an object";
+  switch (o.type) {
+    case "layout":
+      if (!Number.isSafeInteger(o.window) || (o.window as number) < 0) {
+        return "layout: bad window";
+      }
+      try {
+        return {
+          type: "layout",
+          window: o.window as number,
+          layout: parseLayout(o.layout),
+        };
+      } catch (e) {
+        return `layout: ${(e as Error).message}`;
+      }
+    case "open-window":
+      if (!isId(o.window)) return "open-window: bad window";
+      return { type: "open-window", window: o.window };
+    case "window-error":
+      if (typeof o.message !== "string") return "window-error: bad message";
+      return { type: "window-error", message: o.message };
+    case "window-closed":
+      return { type: "window-closed" };
+    default:
+      return `unknown message type ${JSON.stringify(o.type)}`.slice(0, 200);
+  }
+}
+
+/** A window channel message as its text frame. */
+export function encodeWindowServerMessage(msg: WindowServerMessage): string {
+  return JSON.stringify(msg);
 }
