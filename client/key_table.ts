@@ -47,14 +47,18 @@ function paneKeys(): KeyBinding[] {
       action: `focus-${side}`,
       keys: [key],
       docKeys: `Ctrl+Shift+A, then ${name}`,
-      doc: `focus the pane ${side === "up" ? "above" : side === "down" ? "below" : "to the " + side}`,
+      doc: `focus the pane ${
+        side === "up" ? "above" : side === "down" ? "below" : "to the " + side
+      }`,
       prefix: "pane",
     })),
     ...arrows.map(([side, key, name]): KeyBinding => ({
       action: `split-${side}`,
       keys: [`Ctrl+${key}`],
       docKeys: `Ctrl+Shift+A, then Ctrl+${name}`,
-      doc: `a new pane ${side === "up" ? "above" : side === "down" ? "below" : "to the " + side} (a new session in the same directory)`,
+      doc: `a new pane ${
+        side === "up" ? "above" : side === "down" ? "below" : "to the " + side
+      } (a new session in the same directory)`,
       prefix: "pane",
     })),
   ];
@@ -178,23 +182,20 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
   },
   {
     action: "new-tab",
-    keys: ["Ctrl+Shift+T", "Alt+Shift+T"],
-    docKeys: "Ctrl+Shift+T, Alt+Shift+T",
+    keys: ["Ctrl+Shift+T"],
     doc:
       "a new tab beside the focused one, on a new session in the same directory ([tabs-and-panes.md](tabs-and-panes.md))",
     noRepeat: true,
   },
   {
     action: "new-pane",
-    keys: ["Ctrl+Shift+N", "Alt+Shift+N"],
-    docKeys: "Ctrl+Shift+N, Alt+Shift+N",
+    keys: ["Ctrl+Shift+N"],
     doc: "a new pane beside the focused one (on its longer side)",
     noRepeat: true,
   },
   {
     action: "close-pane",
-    keys: ["Ctrl+Shift+W", "Alt+Shift+W"],
-    docKeys: "Ctrl+Shift+W, Alt+Shift+W",
+    keys: ["Ctrl+Shift+W"],
     doc:
       "close the focused pane and its session (asks first when a program other than the shell runs)",
     noRepeat: true,

@@ -45,7 +45,9 @@ export function readLaunch(): Launch {
     const w = hash.get("window");
     if (w && ID.test(w)) sessionStorage.setItem(WINDOW_STORAGE, w);
     else sessionStorage.removeItem(WINDOW_STORAGE);
-    const given = hash.getAll("session").map((s) => ID.test(s) ? Number(s) : null);
+    const given = hash.getAll("session").map((s) =>
+      ID.test(s) ? Number(s) : null
+    );
     if (given[0] != null) {
       sessionStorage.setItem("domterm-session", String(given[0]));
     } else sessionStorage.removeItem("domterm-session");

@@ -35,7 +35,7 @@ import { PaneMarks, tabLabel } from "./layout/tab_label.ts";
 import { dragSplitter } from "./layout/splitter_drag.ts";
 import { dragTab } from "./layout/tab_drag.ts";
 import { WindowChannel } from "./layout/window_channel.ts";
-import type { LayoutOp } from "./layout/window_wire.ts";
+import type { LayoutOp } from "../core/protocol.ts";
 import { CellProbe } from "./measure.ts";
 import { Menu } from "./menu.ts";
 import { showReadOnlyBadge } from "./read_only_badge.ts";
@@ -214,7 +214,9 @@ export class DomtermWindow implements ViewHost {
         layout: (w, layout) => this.#applyLayout(w, layout),
         openWindow: (w) => this.#openWindow(w),
         error: (m) => this.#channelError(m),
-        windowClosed: () => setTimeout(() => globalThis.close(), CLOSE_DELAY_MS),
+        noWindow: () => this.#noWindow(),
+        windowClosed: () =>
+          setTimeout(() => globalThis.close(), CLOSE_DELAY_MS),
         closed: (code, reason) =>
           this.warn(`window channel closed: ${code} ${reason}`),
       },
@@ -315,16 +317,19 @@ export class DomtermWindow implements ViewHost {
     };
   }
 
+  /**
+   * The window asked for is gone (its sessions ended, the server
+   * restarted): a new one instead, on the session the page was opened
+   * for if it still runs.
+   */
+  #noWindow(): void {
+    this.warn(`window ${this.channel.window} is gone: a new window instead`);
+    this.#launch = { ...this.#launch, window: null };
+    sessionStorage.removeItem(WINDOW_STORAGE);
+    this.channel.restart({ window: null, session: this.#launch.session });
+  }
+
   #channelError(message: string): void {
-    if (this.layoutView.layout === null && this.#launch.window !== null) {
-      // The window asked for is gone (the server restarted, its sessions
-      // ended): a new one instead.
-      this.warn(`${message}: a new window instead`);
-      this.#launch = { ...this.#launch, window: null };
-      sessionStorage.removeItem(WINDOW_STORAGE);
-      this.channel.restart({ window: null, session: this.#launch.session });
-      return;
-    }
     const status = this.active?.status;
     if (!status) return this.warn(message);
     status.show(message, true);
@@ -342,7 +347,8 @@ export class DomtermWindow implements ViewHost {
 
   /** Draws the server's layout: views made and dropped, shown, focused. */
   #applyLayout(w: number, layout: Layout): void {
-    sessionStorage.setItem(WINDOW_STORAGE, String(w));
+    // Window 0 is a share's, kept nowhere: a reload asks for a new one.
+    if (w > 0) sessionStorage.setItem(WINDOW_STORAGE, String(w));
     const first = this.layoutView.layout === null;
     const made: PaneEntry[] = [];
     const seen = new Set<number>();
@@ -484,7 +490,12 @@ export class DomtermWindow implements ViewHost {
   #tabLabel(p: Pane) {
     const e = this.#entries.get(p.id);
     if (!e) {
-      return tabLabel(p.title, { title: "", cwd: "", windowName: "" }, [], new PaneMarks());
+      return tabLabel(
+        p.title,
+        { title: "", cwd: "", windowName: "" },
+        [],
+        new PaneMarks(),
+      );
     }
     return tabLabel(p.title, e.view.term, e.command, e.marks);
   }

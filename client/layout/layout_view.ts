@@ -273,5 +273,7 @@ export function placeChildren(parent: HTMLElement, items: HTMLElement[]): void {
       parent.insertBefore(item, parent.children[i] ?? null);
     }
   });
-  while (parent.children.length > items.length) parent.lastElementChild!.remove();
+  while (parent.children.length > items.length) {
+    parent.lastElementChild!.remove();
+  }
 }

@@ -15,7 +15,7 @@ import {
   SIDES,
 } from "../../core/layout.ts";
 import type { Actions } from "../actions.ts";
-import type { LayoutOp } from "./window_wire.ts";
+import type { LayoutOp } from "../../core/protocol.ts";
 
 /** What the commands act through. */
 export interface PaneActionsHost {
@@ -93,10 +93,12 @@ export function registerPaneActions(
       false,
     );
   }
-  for (const [name, label, step] of [
-    ["next-tab", "Next tab", 1],
-    ["previous-tab", "Previous tab", -1],
-  ] as const) {
+  for (
+    const [name, label, step] of [
+      ["next-tab", "Next tab", 1],
+      ["previous-tab", "Previous tab", -1],
+    ] as const
+  ) {
     add(
       name,
       label,

@@ -53,7 +53,11 @@ export function dropAt(
     if (index < 0) index = tabs.length;
     const ref = tabs[index]?.getBoundingClientRect();
     const last = tabs.at(-1)?.getBoundingClientRect();
-    const at = ref ? ref.left : last ? last.right : bar.getBoundingClientRect().left;
+    const at = ref
+      ? ref.left
+      : last
+      ? last.right
+      : bar.getBoundingClientRect().left;
     const b = bar.getBoundingClientRect();
     return {
       drop: { kind: "tabs", stack: stackId, index },
@@ -88,7 +92,11 @@ export function dropAt(
 }
 
 /** Follows a press on pane `pane`'s tab that begins with `e`. */
-export function dragTab(e: PointerEvent, pane: number, host: TabDragHost): void {
+export function dragTab(
+  e: PointerEvent,
+  pane: number,
+  host: TabDragHost,
+): void {
   const tab = e.currentTarget as HTMLElement;
   const doc = tab.ownerDocument;
   const sx = e.clientX, sy = e.clientY;

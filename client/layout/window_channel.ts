@@ -14,11 +14,15 @@
  */
 import type { Layout } from "../../core/layout.ts";
 import {
+  CLOSE_BAD_KEY,
+  CLOSE_BAD_MESSAGE,
+  CLOSE_NO_WINDOW,
   type LayoutOp,
+  parseWindowServerMessage,
   WINDOW_PATH,
   type WindowClientMessage,
   type WindowServerMessage,
-} from "./window_wire.ts";
+} from "../../core/protocol.ts";
 
 /** Reconnect delays: doubling from the first to the last, then the last. */
 const RETRY_FIRST_MS = 250;
@@ -36,6 +40,8 @@ export interface WindowChannelHandlers {
   windowClosed(): void;
   /** The socket closed for good (a bad key, a refused window). */
   closed(code: number, reason: string): void;
+  /** The window asked for does not exist (any more). */
+  noWindow(): void;
 }
 
 /** What the first hello asks for. */
@@ -47,7 +53,7 @@ export interface WindowRequest {
 }
 
 /** Close codes after which reconnecting cannot help. */
-const FINAL_CODES = new Set([4000, 4001, 4002, 4005, 1008]);
+const FINAL_CODES = new Set([CLOSE_BAD_KEY, CLOSE_BAD_MESSAGE, 1008]);
 
 /** One window's channel to the server. */
 export class WindowChannel {
@@ -131,10 +137,9 @@ export class WindowChannel {
     };
     ws.onmessage = (ev) => {
       if (ws !== this.#ws || typeof ev.data !== "string") return;
-      let msg: WindowServerMessage;
-      try {
-        msg = JSON.parse(ev.data);
-      } catch {
+      const msg = parseWindowServerMessage(ev.data);
+      if (typeof msg === "string") {
+        this.#handlers.error(`window channel: ${msg}`);
         return;
       }
       this.#deliver(msg);
@@ -142,6 +147,10 @@ export class WindowChannel {
     ws.onclose = (ev) => {
       if (ws !== this.#ws) return;
       this.#open = false;
+      if (!this.#final && ev.code === CLOSE_NO_WINDOW) {
+        this.#handlers.noWindow();
+        return;
+      }
       if (this.#final || FINAL_CODES.has(ev.code)) {
         if (!this.#final) this.#handlers.closed(ev.code, ev.reason);
         this.#final = true;
