@@ -3,14 +3,16 @@
  * user's stylesheet, lets the gate (server/remote/gate.ts) check every
  * request, and hands each `/ws` upgrade to a {@link WindowConnection}
  * (server/window_connection.ts), which attaches the window to a session of
- * the {@link SessionRegistry} (server/session_registry.ts). Listens on
- * 127.0.0.1 by default.
+ * the {@link SessionRegistry} (server/session_registry.ts), and each
+ * `/window` upgrade (a page's window channel) to a {@link WindowChannel}
+ * (server/windows/). Listens on 127.0.0.1 by default.
  *
  * @module
  */
 import {
   USER_CSS_KEY_HEADER,
   USER_CSS_PATH,
+  WINDOW_PATH,
   WS_PATH,
 } from "../core/protocol.ts";
 import { keysEqual, newServerKey } from "./key.ts";
@@ -26,6 +28,8 @@ import {
 import type { RemoteSessions } from "./ssh/remote_sessions.ts"; // ssh hosts
 import { type NewSessionExtra, SessionRegistry } from "./session_registry.ts";
 import { WindowConnection } from "./window_connection.ts";
+import { registrySessions, WindowRegistry } from "./windows/registry.ts";
+import { WindowChannel } from "./windows/channel.ts";
 
 export type { Asset } from "./assets.ts";
 
@@ -158,6 +162,8 @@ export interface DomtermServer {
   readonly url: string;
   /** Its sessions: made, found, listed and closed there. */
   readonly registry: SessionRegistry;
+  /** The top-level windows: their layouts and the pages showing them. */
+  readonly windows: WindowRegistry;
   /** The registry's sessions by number. */
   readonly sessions: ReadonlyMap<number, Session>;
   /** The settings of the windows (the file's and each session's). */
@@ -203,10 +209,14 @@ export function startServer(options: ServerOptions): DomtermServer {
   const gate = options.gate ?? loopbackGate();
   const log = options.log ?? ((m: string) => console.error(`domterm: ${m}`));
   const store = options.settings ?? new SettingsStore(null);
-  const registry = new SessionRegistry({
+  const registry: SessionRegistry = new SessionRegistry({
     ...options,
-    onEnded: (id) => gate.shares.forgetSession(id),
+    onEnded: (id) => {
+      gate.shares.forgetSession(id);
+      windows.sessionEnded(id);
+    },
   }, store);
+  const windows = new WindowRegistry(registrySessions(registry));
   const userCssPath = options.userCssPath === undefined
     ? defaultUserCssPath()
     : options.userCssPath;
@@ -226,8 +236,10 @@ export function startServer(options: ServerOptions): DomtermServer {
     assets: options.assets,
     userCssPath,
     port: 0,
-    upgrade: (socket, grant) =>
-      void new WindowConnection(socket, grant, connections),
+    upgrade: (socket, grant, path) =>
+      void (path === WINDOW_PATH
+        ? new WindowChannel(socket, grant, { key, gate, windows, log })
+        : new WindowConnection(socket, grant, connections)),
   };
   const server = Deno.serve({
     port: gate.config.port ?? options.port ?? 0,
@@ -246,6 +258,7 @@ export function startServer(options: ServerOptions): DomtermServer {
     key,
     url: `${gate.origin(port)}/#key=${key}`,
     registry,
+    windows,
     sessions: registry.sessions,
     settings: registry.settings,
     gate,
@@ -266,8 +279,8 @@ interface Routes {
   userCssPath: string | null;
   /** The port listened on (for the gate's origin checks). */
   port: number;
-  /** A good WebSocket upgrade on {@link WS_PATH}. */
-  upgrade: (socket: WebSocket, grant: UpgradeGrant) => void;
+  /** A good WebSocket upgrade on {@link WS_PATH} or {@link WINDOW_PATH}. */
+  upgrade: (socket: WebSocket, grant: UpgradeGrant, path: string) => void;
 }
 
 /** The answer to one HTTP request from `address`. */
@@ -277,7 +290,7 @@ async function route(
   address: string,
 ): Promise<Response> {
   const url = new URL(req.url);
-  if (url.pathname === WS_PATH) {
+  if (url.pathname === WS_PATH || url.pathname === WINDOW_PATH) {
     if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
       return new Response("expected a WebSocket upgrade", { status: 400 });
     }
@@ -286,7 +299,7 @@ async function route(
     const { socket, response } = Deno.upgradeWebSocket(req, {
       idleTimeout: 0,
     });
-    r.upgrade(socket, grant);
+    r.upgrade(socket, grant, url.pathname);
     return response;
   }
   const { response, authorized } = await r.gate.route(req, address);

@@ -1,0 +1,198 @@
+/**
+ * A page's window channel (`/window`, core/protocol.ts `WINDOW_PATH`): the
+ * only code that reads or writes one. The first message is a
+ * `window-hello`, checked by the gate exactly as a session socket's hello
+ * is (server/remote/gate.ts: key, login, share); it names the window to
+ * show (a reload) or asks for a new one. From then on the page gets the
+ * window's layout after every change and sends `layout-op`s, which
+ * server/windows/ops.ts applies. A share opens a window of its own session
+ * only, kept nowhere (window 0), and changes nothing.
+ *
+ * @module
+ */
+import { newLayout } from "../../core/layout.ts";
+import {
+  CLOSE_BAD_KEY,
+  CLOSE_BAD_MESSAGE,
+  CLOSE_NO_SESSION,
+  CLOSE_NO_WINDOW,
+  encodeWindowServerMessage,
+  parseWindowClientMessage,
+  type WindowHelloMessage,
+  type WindowServerMessage,
+} from "../../core/protocol.ts";
+import type { HelloGrant, RemoteGate, UpgradeGrant } from "../remote/gate.ts";
+import { closeAfterFinal, sendText } from "../socket_send.ts";
+import { applyLayoutOp } from "./ops.ts";
+import type { WindowRegistry } from "./registry.ts";
+import { TopWindow, type WindowPage } from "./top_window.ts";
+
+/** What every window channel shares (the server's). */
+export interface ChannelContext {
+  key: string;
+  gate: RemoteGate;
+  windows: WindowRegistry;
+  log: (message: string) => void;
+}
+
+/** How long a new socket has to say hello. */
+const HELLO_TIMEOUT_MS = 10_000;
+/** How often a channel that only a login let in checks that the login lives. */
+const LOGIN_CHECK_MS = 30_000;
+/** Close code after `window-closed` (normal closure). */
+const CLOSE_NORMAL = 1000;
+
+/** One page's window channel. */
+export class WindowChannel implements WindowPage {
+  readonly #socket: WebSocket;
+  readonly #upgrade: UpgradeGrant;
+  readonly #ctx: ChannelContext;
+  #window: TopWindow | null = null;
+  /** Set for a share: its window is its own, and it changes nothing. */
+  #share: HelloGrant | null = null;
+  #helloTimer: ReturnType<typeof setTimeout>;
+  #loginCheck: ReturnType<typeof setInterval> | undefined;
+
+  constructor(socket: WebSocket, upgrade: UpgradeGrant, ctx: ChannelContext) {
+    this.#socket = socket;
+    this.#upgrade = upgrade;
+    this.#ctx = ctx;
+    this.#helloTimer = setTimeout(() => {
+      if (!this.#window) socket.close(CLOSE_BAD_KEY, "no hello");
+    }, HELLO_TIMEOUT_MS);
+    socket.onmessage = (ev) => this.#receive(ev.data);
+    socket.onclose = () => this.#closed();
+    socket.onerror = () => {};
+  }
+
+  /** The window this page shows (null before the hello). */
+  get window(): TopWindow | null {
+    return this.#window;
+  }
+
+  send(msg: WindowServerMessage): void {
+    sendText(this.#socket, encodeWindowServerMessage(msg));
+  }
+
+  closed(): void {
+    this.send({ type: "window-closed" });
+    this.#window = null;
+    closeAfterFinal(this.#socket, CLOSE_NORMAL, "window closed");
+  }
+
+  #error(message: string): void {
+    this.send({ type: "window-error", message });
+  }
+
+  #refuse(message: string, code: number, reason: string): void {
+    this.#error(message);
+    this.#socket.close(code, reason);
+  }
+
+  #receive(data: unknown): void {
+    if (typeof data !== "string") {
+      return this.#refuse("text frames only", CLOSE_BAD_MESSAGE, "binary");
+    }
+    const m = parseWindowClientMessage(data);
+    if (this.#window === null && this.#share === null) {
+      if (typeof m === "string" || m.type !== "window-hello") {
+        const why = typeof m === "string"
+          ? m
+          : "the first message must be window-hello";
+        return this.#refuse(why, CLOSE_BAD_MESSAGE, "expected window-hello");
+      }
+      return this.#hello(m);
+    }
+    if (this.#loginCheck !== undefined && this.#loginGone(true)) return;
+    if (typeof m === "string") return this.#error(m);
+    if (m.type === "window-hello") return this.#error("already connected");
+    const win = this.#window;
+    if (win === null) return;
+    if (this.#share !== null) {
+      return this.#error(
+        this.#share.readOnly
+          ? "read-only share: the layout cannot be changed"
+          : "a share shows its own session only",
+      );
+    }
+    try {
+      applyLayoutOp(this.#ctx.windows, win, m.op, this);
+    } catch (e) {
+      this.#error(`${m.op.op}: ${(e as Error).message}`);
+    }
+  }
+
+  #hello(m: WindowHelloMessage): void {
+    const { gate, key, windows } = this.#ctx;
+    const grant = gate.hello(this.#upgrade, m.key, m.session ?? undefined, key);
+    if (typeof grant === "string") {
+      return this.#refuse(grant, CLOSE_BAD_KEY, "wrong key");
+    }
+    clearTimeout(this.#helloTimer);
+    if (grant.viaLogin) {
+      this.#loginCheck = setInterval(() => this.#loginGone(), LOGIN_CHECK_MS);
+    }
+    if (grant.session !== undefined) return this.#shareHello(grant);
+    let win: TopWindow | null;
+    if (m.window !== null) {
+      win = windows.get(m.window) ?? null;
+      if (win === null) {
+        const why = `there is no window ${m.window} (it may have closed)`;
+        return this.#refuse(why, CLOSE_NO_WINDOW, "no such window");
+      }
+    } else {
+      win = this.#newWindow(m);
+      if (win === null) return;
+    }
+    this.#window = win;
+    win.addPage(this);
+    this.send(win.layoutMessage());
+  }
+
+  /** A new window for the hello: its session, or a new one. */
+  #newWindow(m: WindowHelloMessage): TopWindow | null {
+    const { windows, log } = this.#ctx;
+    let session = m.session;
+    if (session !== null && !windows.sessions.live(session)) {
+      const why = `there is no session ${session} (it may have ended)`;
+      this.#refuse(why, CLOSE_NO_SESSION, "no such session");
+      return null;
+    }
+    if (session === null) {
+      try {
+        session = windows.sessions.create({ cols: m.cols, rows: m.rows });
+      } catch (e) {
+        log((e as Error).message);
+        this.#refuse((e as Error).message, 1011, "cannot start");
+        return null;
+      }
+    }
+    return windows.open(session);
+  }
+
+  /** A share's page: a window of its session, kept nowhere. */
+  #shareHello(grant: HelloGrant): void {
+    this.#share = grant;
+    const win = new TopWindow(0, newLayout(grant.session!));
+    this.#window = win;
+    this.send(win.layoutMessage());
+  }
+
+  /** Whether the login that let this page in has ended (then it is closed). */
+  #loginGone(activity = false): boolean {
+    if (this.#ctx.gate.loginAlive(this.#upgrade, activity)) return false;
+    clearInterval(this.#loginCheck);
+    this.#refuse(
+      "logged out, or the login expired: reload the page to log in",
+      CLOSE_BAD_KEY,
+      "login ended",
+    );
+    return true;
+  }
+
+  #closed(): void {
+    clearTimeout(this.#helloTimer);
+    clearInterval(this.#loginCheck);
+    this.#window?.removePage(this);
+  }
+}
