@@ -153,8 +153,8 @@ export class LayoutView {
       el.dataset.split = String(node.id);
       this.#splits.set(node.id, el);
     }
-    el.classList.toggle("dt-row", node.direction === "row");
-    el.classList.toggle("dt-column", node.direction === "column");
+    el.classList.toggle("dt-split-row", node.direction === "row");
+    el.classList.toggle("dt-split-column", node.direction === "column");
     const items: HTMLElement[] = [];
     children.forEach((child, i) => {
       child.style.flex = `${node.sizes[i]} 1 0px`;

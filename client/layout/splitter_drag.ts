@@ -23,7 +23,7 @@ export function dragSplitter(
 ): void {
   if (e.button !== 0) return;
   const splitter = e.currentTarget as HTMLElement;
-  const row = split.classList.contains("dt-row");
+  const row = split.classList.contains("dt-split-row");
   const nodes = [...split.children].filter((c) =>
     !c.classList.contains("dt-splitter")
   ) as HTMLElement[];
