@@ -6,7 +6,6 @@
  *
  * @module
  */
-import type { Terminal } from "../core/emulator/terminal.ts";
 import type { ProgressState } from "./progress_bar.ts";
 import type { TerminalEvent } from "../core/terminal_view.ts";
 import { type NotificationApi, Notifier } from "./notifier.ts";
