@@ -454,6 +454,8 @@ export class DomtermWindow implements ViewHost {
     // A tab not shown measures its area as the tab shown does: its session
     // gets its size from the start.
     element.hidden = false;
+    // The page's first pane keeps the keys a page always had.
+    const suffix = page ? "" : `-pane-${p.id}`;
     const view = new TerminalView({
       root: element.firstElementChild as HTMLElement,
       status: page?.[1],
@@ -461,8 +463,8 @@ export class DomtermWindow implements ViewHost {
       key: this.key,
       session: p.session,
       storage: {
-        session: `domterm-session-pane-${p.id}`,
-        pager: `domterm-pager-pane-${p.id}`,
+        session: `domterm-session${suffix}`,
+        pager: `domterm-pager${suffix}`,
       },
     }, this);
     const entry: PaneEntry = {
@@ -555,8 +557,12 @@ export class DomtermWindow implements ViewHost {
       copyOutput: () => void this.active.shellUi.copyShownOutput(),
       menu: () => this.menu.toggle(),
       scroll: (action) => this.active.scroll.scroll(action),
+      panes: (actions) => this.#registerPaneActions(actions),
     });
-    registerPaneActions(this.actions, {
+  }
+
+  #registerPaneActions(actions: Actions): void {
+    registerPaneActions(actions, {
       layout: () => this.layoutView.layout,
       op: (op) => this.#op(op),
       newPaneSide: (id) => this.#newPaneSide(id),
