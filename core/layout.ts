@@ -180,12 +180,16 @@ export type Drop =
 export function movePane(layout: Layout, id: number, drop: Drop): Layout {
   const out = structuredClone(layout);
   const from = mustFind(out, id);
+  let sideStack: Stack | undefined;
   if (drop.kind === "side") {
     const target = mustFind(out, drop.pane);
     // Its own stack's edge, when it is alone there: nothing would change.
     if (target.stack === from.stack && from.stack.panes.length === 1) {
       return out;
     }
+    // The stack, not the pane: the pane named may be the one that moves
+    // (a tab dropped on its own stack's edge).
+    sideStack = target.stack;
   }
   const targetStack = drop.kind === "tabs"
     ? mustFindStack(out, drop.stack)
@@ -203,7 +207,8 @@ export function movePane(layout: Layout, id: number, drop: Drop): Layout {
     stack.panes.splice(i, 0, from.pane);
     stack.shown = from.pane.id;
   } else {
-    const target = mustFind(out, drop.pane);
+    // The stack keeps a pane (it was not emptied: see above).
+    const target = mustFind(out, sideStack!.shown);
     const fresh: Stack = {
       kind: "stack",
       id: out.nextId++,

@@ -205,6 +205,20 @@ const MOVES: [
     "col(s[1*]/s[2*])",
   ],
   [
+    "a shown tab onto its own stack's edge (the drop names it): a split",
+    [["tab", 1, 2]],
+    2,
+    (l) => ({ kind: "side", pane: paneOf(l, 2), side: "below" }),
+    "col(s[1*]/s[2*])",
+  ],
+  [
+    "a tab onto its own stack's left edge: a new stack left of it",
+    [["tab", 1, 2], ["tab", 2, 3]],
+    3,
+    (l) => ({ kind: "side", pane: paneOf(l, 3), side: "left" }),
+    "row(s[3*]|s[1,2*])",
+  ],
+  [
     "the only pane of a stack onto its own edge: nothing changes",
     [["split", 1, 2, "right"]],
     2,

@@ -200,3 +200,176 @@ Deno.test("e2e panes: tabs and panes by key, prefix and menu; typing reaches the
     await dt.close();
   }
 });
+
+/** Focus pane `pane` by a click on it, and wait until the layout says so. */
+async function clickPane(page: Page, pane: number) {
+  const box = (await page.locator(`.dt-pane[data-pane="${pane}"]`)
+    .boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForFunction(
+    (pane) =>
+      (globalThis as unknown as Inspected).domtermInspect.layout()!.focus ===
+        pane,
+    pane,
+  );
+}
+
+/** `stty size` in pane `pane` (focused by a click): [rows, cols]. */
+async function sttySize(page: Page, pane: number, tag: string) {
+  await clickPane(page, pane);
+  await run(page, `echo "${tag}=$(stty size)"`);
+  const row = await page.waitForFunction(
+    ({ pane, tag }) => {
+      const d = (globalThis as unknown as Inspected).domtermInspect;
+      for (let i = 0; i < d.views(); i++) {
+        if (d.paneOf(i) !== pane) continue;
+        return d.view(i).screenText().find((r) => r.startsWith(`${tag}=`)) ??
+          false;
+      }
+      return false;
+    },
+    { pane, tag },
+    { timeout: 15_000 },
+  );
+  const text = (await row.jsonValue()) as string;
+  const [rows, cols] = text.slice(tag.length + 1).trim().split(/\s+/).map(
+    Number,
+  );
+  return { rows, cols };
+}
+
+Deno.test("e2e panes: dragging a splitter resizes the panes beside it only, and their PTYs", async () => {
+  const dt = await startDomterm(SH, {
+    env: ENV,
+    viewport: { width: 1000, height: 640 },
+  });
+  const { page } = dt;
+  try {
+    let layout = await waitPanes(page, 1);
+    const a = layout.focus;
+    await page.evaluate(() =>
+      (globalThis as unknown as Inspected).domtermInspect.runAction(
+        "split-right",
+      )
+    );
+    layout = await waitPanes(page, 2);
+    const b = layout.focus;
+    await page.evaluate(() =>
+      (globalThis as unknown as Inspected).domtermInspect.runAction(
+        "split-down",
+      )
+    );
+    layout = await waitPanes(page, 3);
+    const c = layout.focus;
+    const before = {
+      a: await sttySize(page, a, "A1"),
+      b: await sttySize(page, b, "B1"),
+      c: await sttySize(page, c, "C1"),
+    };
+    // The splitter between b (above) and c (below): 120 px down.
+    const splitter = page.locator(
+      ".dt-split-column > .dt-splitter",
+    );
+    const box = (await splitter.boundingBox())!;
+    const x = box.x + box.width / 2, y = box.y + box.height / 2;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(x, y + 60, { steps: 5 });
+    await page.mouse.move(x, y + 120, { steps: 5 });
+    await page.mouse.up();
+    // The server keeps the new sizes: the split's share moved.
+    await page.waitForFunction(() => {
+      const l = (globalThis as unknown as Inspected).domtermInspect.layout()!;
+      const find = (n: Layout["root"]): number[] | null =>
+        n.kind === "split"
+          ? n.direction === "column" ? n.sizes : n.children.map(find).find((
+            s,
+          ) => s) ?? null
+          : null;
+      const s = find(l.root);
+      return s !== null && s[0] > 0.6;
+    });
+    const after = {
+      a: await sttySize(page, a, "A2"),
+      b: await sttySize(page, b, "B2"),
+      c: await sttySize(page, c, "C2"),
+    };
+    assertEquals(after.a, before.a, "the pane left of the split kept its size");
+    assertEquals(after.b.cols, before.b.cols);
+    assertEquals(after.c.cols, before.c.cols);
+    assert(after.b.rows > before.b.rows + 3, JSON.stringify({ before, after }));
+    assert(after.c.rows < before.c.rows - 3, JSON.stringify({ before, after }));
+  } finally {
+    await dt.close();
+  }
+});
+
+Deno.test("e2e panes: dragging a tab onto a pane's edge splits it", async () => {
+  const dt = await startDomterm(SH, {
+    env: ENV,
+    viewport: { width: 1000, height: 600 },
+  });
+  const { page } = dt;
+  try {
+    let layout = await waitPanes(page, 1);
+    const first = layout.focus;
+    await page.keyboard.press("Control+Shift+T");
+    layout = await waitPanes(page, 2);
+    const second = layout.focus;
+    assertEquals(stacks(layout).length, 1);
+    // Drag the second tab to the bottom edge of the area.
+    const tab = (await page.locator(`.dt-tab[data-pane="${second}"]`)
+      .boundingBox())!;
+    const body = (await page.locator(".dt-stack-body").boundingBox())!;
+    await page.mouse.move(tab.x + tab.width / 2, tab.y + tab.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(body.x + body.width / 2, body.y + body.height / 2, {
+      steps: 8,
+    });
+    const target = {
+      x: body.x + body.width / 2,
+      y: body.y + body.height - 20,
+    };
+    await page.mouse.move(target.x, target.y, { steps: 8 });
+    // The place it would go is marked: the lower half.
+    const mark = (await page.locator(".dt-drop-mark").boundingBox())!;
+    assert(
+      Math.abs(mark.y - (body.y + body.height / 2)) < 3 &&
+        Math.abs(mark.height - body.height / 2) < 3,
+      JSON.stringify({ mark, body }),
+    );
+    await page.mouse.up();
+    await page.waitForFunction(() =>
+      (globalThis as unknown as Inspected).domtermInspect.layout()!.root
+        .kind === "split"
+    );
+    layout = await waitPanes(page, 2);
+    const root = layout.root;
+    assert(root.kind === "split" && root.direction === "column");
+    const [top, bottom] = root.children;
+    assert(top.kind === "stack" && bottom.kind === "stack");
+    assertEquals(top.panes.map((p) => p.id), [first]);
+    assertEquals(bottom.panes.map((p) => p.id), [second]);
+    // Drawn so: the second pane below the first, each shown.
+    const rects = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>(".dt-pane")].map((e) => ({
+        pane: Number(e.dataset.pane),
+        top: e.getBoundingClientRect().top,
+        height: e.getBoundingClientRect().height,
+      }))
+    );
+    const r1 = rects.find((r) => r.pane === first)!;
+    const r2 = rects.find((r) => r.pane === second)!;
+    assert(r1.height > 100 && r2.height > 100 && r2.top > r1.top + 100);
+    // A press that does not move is a click: that tab is focused.
+    await page.click(`.dt-tab[data-pane="${first}"]`);
+    await page.waitForFunction(
+      (first) =>
+        (globalThis as unknown as Inspected).domtermInspect.layout()!.focus ===
+          first,
+      first,
+    );
+  } finally {
+    await dt.close();
+  }
+});
