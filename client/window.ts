@@ -106,6 +106,8 @@ export class DomtermWindow implements ViewHost {
   /** index.html's terminal elements, for the first pane. */
   #pageElements: HTMLElement[] | null;
   #paneCount = 0;
+  /** The pane that has index.html's elements. */
+  #pagePane: number | null = null;
   /** The views whose session exited. */
   #exited = new Set<TerminalView>();
 
@@ -431,10 +433,14 @@ export class DomtermWindow implements ViewHost {
     el.dataset.pane = String(p.id);
     if (this.#pageElements) {
       el.append(...this.#pageElements);
+      this.#pageElements = null;
+      this.#pagePane = p.id;
+      this.#paneCount++;
     } else {
       const root = this.doc.createElement("div");
       root.setAttribute("role", "application");
       root.setAttribute("aria-label", `Terminal ${this.#paneCount + 1}`);
+      this.#paneCount++;
       root.className = "dt-pane-root";
       el.append(root);
     }
@@ -448,9 +454,9 @@ export class DomtermWindow implements ViewHost {
   #makeEntry(p: Pane): PaneEntry {
     const element = this.#pendingElements.get(p.id)!;
     this.#pendingElements.delete(p.id);
-    const page = this.#pageElements;
-    this.#pageElements = null;
-    this.#paneCount++;
+    const page = this.#pagePane === p.id
+      ? [...element.children] as HTMLElement[]
+      : null;
     // A tab not shown measures its area as the tab shown does: its session
     // gets its size from the start.
     element.hidden = false;

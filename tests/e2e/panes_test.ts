@@ -373,3 +373,149 @@ Deno.test("e2e panes: dragging a tab onto a pane's edge splits it", async () => 
     await dt.close();
   }
 });
+
+Deno.test("e2e panes: a reload brings back the same layout, sessions and scrollback", async () => {
+  const dt = await startDomterm(SH, {
+    env: ENV,
+    viewport: { width: 1000, height: 600 },
+  });
+  const { page } = dt;
+  try {
+    let layout = await waitPanes(page, 1);
+    const a = layout.focus;
+    await run(page, "seq -f 'a-%g' 1 300");
+    await waitRow(page, a, "a-300");
+    await page.keyboard.press("Control+Shift+T");
+    layout = await waitPanes(page, 2);
+    const b = layout.focus;
+    await run(page, "echo b-$((6*7))");
+    await waitRow(page, b, "b-42");
+    await page.keyboard.press("Control+Shift+N");
+    layout = await waitPanes(page, 3);
+    const c = layout.focus;
+    await run(page, "echo c-$((6*8))");
+    await waitRow(page, c, "c-48");
+    const window = await page.evaluate(() =>
+      (globalThis as unknown as Inspected).domtermInspect.window()
+    );
+    const history = () =>
+      page.evaluate((a) => {
+        const d = (globalThis as unknown as Inspected).domtermInspect;
+        for (let i = 0; i < d.views(); i++) {
+          if (d.paneOf(i) !== a) continue;
+          const buf = d.view(i).term.normalBuffer;
+          const out: string[] = [];
+          for (let y = 0; y < buf.length; y++) {
+            out.push(buf.getLine(y).toString(true));
+          }
+          return out.filter((l) => l.startsWith("a-")).length;
+        }
+        return -1;
+      }, a);
+    assertEquals(await history(), 300);
+
+    await page.reload();
+    await page.waitForFunction(() => "domtermInspect" in globalThis);
+    const again = await waitPanes(page, 3);
+    assertEquals(again, layout, "the same layout, panes and sessions");
+    assertEquals(
+      await page.evaluate(() =>
+        (globalThis as unknown as Inspected).domtermInspect.window()
+      ),
+      window,
+    );
+    await waitRow(page, b, "b-42");
+    await waitRow(page, c, "c-48");
+    assertEquals(await history(), 300, "pane a's scrollback, all of it");
+    // And the shells go on, each in its pane.
+    await run(page, "echo c-again");
+    await waitRow(page, c, "c-again");
+  } finally {
+    await dt.close();
+  }
+});
+
+Deno.test("e2e panes: a tab not shown draws nothing, marks its tab, and draws at once when shown", async () => {
+  const dt = await startDomterm(SH, {
+    env: ENV,
+    viewport: { width: 900, height: 500 },
+  });
+  const { page } = dt;
+  try {
+    let layout = await waitPanes(page, 1);
+    const a = layout.focus;
+    await run(page, "sleep 1.5; seq -f 'late-%g' 1 5");
+    await page.keyboard.press("Control+Shift+T");
+    layout = await waitPanes(page, 2);
+    // Pane a's output comes while its tab is behind the new one.
+    await waitRow(page, a, "late-5");
+    const hidden = await texts(page, a);
+    assert(hidden.screen.includes("late-5"), "the model has it");
+    assert(!hidden.drawn.includes("late-5"), `not drawn: ${hidden.drawn}`);
+    const tab = await page.evaluate(
+      (a) => (globalThis as unknown as Inspected).domtermInspect.tab(a),
+      a,
+    );
+    assert(tab !== null && tab.marks.includes("\u25cf"), JSON.stringify(tab));
+    // Shown again: drawn in the same task that shows it, no frame later.
+    const drawnAtOnce = page.evaluate((a) =>
+      new Promise<boolean>((resolve) => {
+        const d = (globalThis as unknown as Inspected).domtermInspect;
+        const check = () => {
+          if (d.layout()!.focus !== a) return setTimeout(check, 0);
+          const el = document.querySelector(`.dt-pane[data-pane="${a}"]`)!;
+          resolve(el.textContent!.includes("late-5"));
+        };
+        check();
+      }), a);
+    await page.keyboard.press("Control+PageUp");
+    assert(await drawnAtOnce, "drawn when shown");
+    const seen = await page.evaluate(
+      (a) => (globalThis as unknown as Inspected).domtermInspect.tab(a),
+      a,
+    );
+    assert(!seen!.marks.includes("\u25cf"), "the mark goes once seen");
+  } finally {
+    await dt.close();
+  }
+});
+
+Deno.test("e2e panes: closing a pane where a program runs asks first", async () => {
+  const dt = await startDomterm(SH, {
+    env: ENV,
+    viewport: { width: 900, height: 500 },
+  });
+  const { page } = dt;
+  try {
+    await waitPanes(page, 1);
+    await page.keyboard.press("Control+Shift+T");
+    let layout = await waitPanes(page, 2);
+    const busy = layout.focus;
+    // A program on the alternate screen (as an editor or pager would be).
+    await run(page, "printf '\\033]2;editing\\007\\033[?1049h'; sleep 60");
+    await page.waitForFunction(() =>
+      (globalThis as unknown as Inspected).domtermInspect.activeView() >= 0 &&
+      (globalThis as unknown as Inspected).domtermInspect.view(
+        (globalThis as unknown as Inspected).domtermInspect.activeView(),
+      ).term.buffer.isAlt
+    );
+    const dialogs: string[] = [];
+    page.once("dialog", (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.keyboard.press("Control+Shift+W");
+    await page.waitForFunction(() => true);
+    await page.waitForTimeout(500);
+    assertEquals(dialogs.length, 1);
+    assert(dialogs[0].includes("editing"), dialogs[0]);
+    layout = await layoutOf(page);
+    assertEquals(panes(layout).length, 2, "dismissed: the pane stays");
+    page.once("dialog", (d) => void d.accept());
+    await page.keyboard.press("Control+Shift+W");
+    layout = await waitPanes(page, 1);
+    assert(!panes(layout).some((p) => p.id === busy));
+  } finally {
+    await dt.close();
+  }
+});
