@@ -12,8 +12,9 @@
  * and replaced.
  *
  * The protocol: one JSON request per connection, one line, answered by one
- * JSON line. Requests: `{op: "list"}`, `{op: "new", command?, cwd?,
- * name?}`, `{op: "attach", session}`, `{op: "kill", session}`, `{op:
+ * JSON line. Requests: `{op: "list"}` (sessions and windows), `{op:
+ * "new", command?, cwd?, name?, pane?}`, `{op: "attach", session?,
+ * window?, pane?}` (`pane`: into a pane of a window), `{op: "kill", session}`, `{op:
  * "detach", session}`, `{op: "kill-server"}`, `{op: "info"}`, `{op: "share",
  * session, readOnly}` (a URL with a token for that session). Every answer
  * has `ok`; a failed one has `error`.
@@ -21,6 +22,7 @@
  * @module
  */
 import { type InputMode, isInputMode } from "../core/protocol.ts";
+import { type Side, SIDES } from "../core/layout.ts";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { parseSshRequest, type SshRequest } from "./ssh/request.ts"; // ssh hosts
@@ -49,13 +51,70 @@ export interface SessionInfo {
   sshPids?: number[];
 }
 
+/**
+ * Where `new` or `attach` puts its session: a new pane of a window
+ * (`--tab`, `--pane[=SIDE]`), beside the window's focused pane.
+ */
+export interface PaneTarget {
+  /** A tab, or a new pane on that side. */
+  where: "tab" | Side;
+  /** The window, by number or name; default: the one showing `from`. */
+  window?: number | string;
+  /** The session the command runs in (its `DOMTERM`). */
+  from?: number;
+}
+
+/** A pane as `domterm list` shows it. */
+export interface PaneInfo {
+  id: number;
+  session: number;
+  /** The name the user gave its tab, or null. */
+  title: string | null;
+  /** Its stack (the area whose tab it is). */
+  stack: number;
+  /** Shown in its stack (not a hidden tab). */
+  shown: boolean;
+  focused: boolean;
+}
+
+/** `domterm list`'s view of a window. */
+export interface WindowInfo {
+  id: number;
+  name: string | null;
+  /** Pages showing it now (0: only `domterm attach` brings it back). */
+  pages: number;
+  /** When its last page left (ms since the epoch), or null while shown. */
+  detachedSince: number | null;
+  panes: PaneInfo[];
+}
+
 /** A request to the server. */
 export type ControlRequest =
   | { op: "info" }
   | { op: "list" }
-  | { op: "new"; command?: string[]; cwd?: string; name?: string }
-  | { op: "attach"; session: number | string }
+  | {
+    op: "new";
+    command?: string[];
+    cwd?: string;
+    name?: string;
+    pane?: PaneTarget;
+  }
+  | {
+    op: "attach";
+    /** The session to show; none: `window`, or the window that lost its page. */
+    session?: number | string;
+    /** The window to bring back (without `pane`). */
+    window?: number | string;
+    pane?: PaneTarget;
+  }
   | { op: "kill"; session: number | string }
+  /** Window `window` (else the one showing session `from`) is called `name`. */
+  | {
+    op: "name-window";
+    name: string;
+    window?: number | string;
+    from?: number;
+  }
   | { op: "detach"; session: number | string }
   | { op: "snapshot"; session: number | string }
   | { op: "input-mode"; session: number | string; mode: InputMode }
@@ -70,9 +129,17 @@ export interface ControlResponse {
   error?: string;
   /** list */
   sessions?: SessionInfo[];
+  /** list: the windows, their panes and the sessions those show. */
+  windows?: WindowInfo[];
   /** new, attach: the page to open (the key in the fragment). */
   url?: string;
   session?: number;
+  /** new, attach: the window it is in (a pane of it, or the window brought back). */
+  window?: number;
+  /** new, attach with `pane`: the new pane's id. */
+  pane?: number;
+  /** new, attach: a page shows that window already (nothing to open). */
+  shown?: boolean;
   /** info */
   version?: string;
   pid?: number;
@@ -233,6 +300,11 @@ export function parseRequest(text: string): ControlRequest | string {
       return { op: o.op };
     case "new": {
       const r: ControlRequest = { op: "new" };
+      if (o.pane !== undefined) {
+        const pane = parsePaneTarget(o.pane);
+        if (typeof pane === "string") return `new: ${pane}`;
+        r.pane = pane;
+      }
       if (o.command !== undefined) {
         if (
           !Array.isArray(o.command) || o.command.length === 0 ||
@@ -292,6 +364,16 @@ export function parseRequest(text: string): ControlRequest | string {
         readOnly: o.readOnly,
       };
     case "attach":
+      return parseAttach(o, ref);
+    case "name-window": {
+      if (typeof o.name !== "string" || !WINDOW_NAME.test(o.name)) {
+        return "name-window: a name is 1-64 letters, digits, '_', '.' or '-', not all digits";
+      }
+      const target = parsePaneTarget({ ...o, where: "tab" });
+      if (typeof target === "string") return `name-window: ${target}`;
+      const { where: _, ...at } = target;
+      return { op: "name-window", name: o.name, ...at };
+    }
     case "kill":
     case "detach":
     case "snapshot":
@@ -302,6 +384,57 @@ export function parseRequest(text: string): ControlRequest | string {
     default:
       return `unknown op ${JSON.stringify(o.op)}`.slice(0, 100);
   }
+}
+
+/** A window's name: not all digits (those name windows by number). */
+const WINDOW_NAME = /^(?!\d+$)[\w.-]{1,64}$/;
+
+function parsePaneTarget(v: unknown): PaneTarget | string {
+  const o = v as Record<string, unknown>;
+  if (typeof o !== "object" || o === null) return "pane must be an object";
+  if (o.where !== "tab" && !SIDES.includes(o.where as Side)) {
+    return "pane: where is tab, left, right, above or below";
+  }
+  const r: PaneTarget = { where: o.where as PaneTarget["where"] };
+  if (o.window !== undefined) {
+    if (!isRef(o.window)) return "pane: bad window";
+    r.window = o.window;
+  }
+  if (o.from !== undefined) {
+    if (!Number.isSafeInteger(o.from) || (o.from as number) < 1) {
+      return "pane: bad from";
+    }
+    r.from = o.from as number;
+  }
+  return r;
+}
+
+/** A session or window named by number or name. */
+function isRef(x: unknown): x is number | string {
+  return (typeof x === "number" && Number.isInteger(x) && x > 0) ||
+    (typeof x === "string" && x.length > 0 && x.length <= 256);
+}
+
+function parseAttach(
+  o: Record<string, unknown>,
+  ref: (x: unknown) => boolean,
+): ControlRequest | string {
+  const r: ControlRequest = { op: "attach" };
+  if (o.session !== undefined) {
+    if (!ref(o.session)) return "attach: needs a session number or name";
+    r.session = o.session as number | string;
+  }
+  if (o.window !== undefined) {
+    if (!isRef(o.window)) return "attach: bad window";
+    r.window = o.window;
+  }
+  if (o.pane !== undefined) {
+    const pane = parsePaneTarget(o.pane);
+    if (typeof pane === "string") return `attach: ${pane}`;
+    if (r.session === undefined) return "attach: a pane needs a session";
+    r.pane = pane;
+  }
+  return r;
 }
 
 /** What the control socket acts on (the server). */

@@ -16,6 +16,7 @@ import type { Session } from "./session.ts";
 import { VERSION } from "./version.ts";
 import { setSessionInputMode } from "./line_input.ts";
 import { remoteControl } from "./ssh/control.ts"; // ssh hosts
+import { attachWindow, nameWindow, placeInWindow } from "./windows/control.ts";
 
 /** The page URL that attaches to `session`. */
 export function attachUrl(server: DomtermServer, session: number): string {
@@ -42,6 +43,34 @@ function find(server: DomtermServer, ref: number | string): Session | null {
   return server.registry.find(ref);
 }
 
+/**
+ * `domterm attach`: a session into a pane of a window (`pane`), a window
+ * whose page is gone back, or a session in a new window.
+ */
+function attach(
+  server: DomtermServer,
+  req: Extract<ControlRequest, { op: "attach" }>,
+): ControlResponse {
+  const s = req.session === undefined ? undefined : find(server, req.session);
+  if (s === null || s?.exitStatus) {
+    return { ok: false, error: `there is no session ${req.session}` };
+  }
+  if (req.pane) {
+    return placeInWindow(server.windows, server.url, req.pane, {
+      session: s!.id,
+    });
+  }
+  const w = attachWindow(server.windows, server.url, req.window, s?.id);
+  if (w !== null) return w;
+  if (s === undefined) {
+    return {
+      ok: false,
+      error: "every window is open: name a session or a window (--window W)",
+    };
+  }
+  return { ok: true, session: s.id, url: attachUrl(server, s.id) };
+}
+
 /** The control handler of `server`; `stop` ends the server (kill-server) and says why. */
 export function sessionControl(
   server: DomtermServer,
@@ -60,10 +89,19 @@ export function sessionControl(
             sessions: server.registry.running()
               .map(sessionInfo)
               .concat(server.remotes.list()), // ssh hosts
+            windows: server.windows.info(),
           };
         case "new": {
           if (req.name !== undefined && find(server, req.name)) {
             return { ok: false, error: `a session is named ${req.name}` };
+          }
+          if (req.pane) {
+            return placeInWindow(server.windows, server.url, req.pane, {
+              session: null,
+              command: req.command,
+              cwd: req.cwd,
+              name: req.name,
+            });
           }
           const s = server.registry.create(req.command, undefined, {
             cwd: req.cwd,
@@ -71,13 +109,10 @@ export function sessionControl(
           });
           return { ok: true, session: s.id, url: attachUrl(server, s.id) };
         }
-        case "attach": {
-          const s = find(server, req.session);
-          if (!s || s.exitStatus) {
-            return { ok: false, error: `there is no session ${req.session}` };
-          }
-          return { ok: true, session: s.id, url: attachUrl(server, s.id) };
-        }
+        case "attach":
+          return attach(server, req);
+        case "name-window":
+          return nameWindow(server.windows, req);
         case "kill": {
           const s = find(server, req.session);
           if (!s) {

@@ -60,7 +60,7 @@ export class SessionRegistry {
     this.settings = new WindowSettings(store, () => this.#sessions.values());
     this.remotes = new RemoteSessions(() => this.#nextId++, () => { // ssh hosts
       if (this.#sessions.size === 0) options.onIdle?.(); // ssh hosts
-    }); // ssh hosts
+    }, (id) => options.onEnded?.(id)); // ssh hosts
   }
 
   /**

@@ -30,6 +30,8 @@ export interface OpenWindowOptions {
   url: string;
   /** The session the page shows. */
   session: number;
+  /** The window the page shows: wait for a page of it rather than of the session. */
+  window?: number;
   /** The session was made for this window: end it when no window can open. */
   created: boolean;
   /** Print the URL instead of opening a browser. */
@@ -58,13 +60,14 @@ function failureText(choice: BrowserChoice, s: Deno.CommandStatus): string {
   }`;
 }
 
-async function windowsOf(
-  controlPath: string,
-  session: number,
-): Promise<number | null> {
-  const res = await request(controlPath, { op: "list" }, 2000);
+/** How many pages show `o.window`, else how many windows `o.session` has. */
+async function windowsOf(o: OpenWindowOptions): Promise<number | null> {
+  const res = await request(o.controlPath, { op: "list" }, 2000);
   if (res === null || !res.ok) return null;
-  return res.sessions?.find((s) => s.id === session)?.windows ?? 0;
+  if (o.window !== undefined) {
+    return res.windows?.find((w) => w.id === o.window)?.pages ?? 0;
+  }
+  return res.sessions?.find((s) => s.id === o.session)?.windows ?? 0;
 }
 
 async function waitForWindow(
@@ -80,7 +83,7 @@ async function waitForWindow(
   const deadline = performance.now() + wait;
   while (performance.now() < deadline) {
     if (failed !== null) return { kind: "failed", why: failed };
-    const n = await windowsOf(o.controlPath, o.session);
+    const n = await windowsOf(o);
     if (n !== null && n > 0) return { kind: "connected" };
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -82,7 +82,10 @@ function sq(s: string): string {
 }
 
 function optionWords(spec: CommandSpec, valued: boolean): string {
-  return optionsOf(spec).filter((o) => (o.value !== undefined) === valued)
+  // An option whose value is optional completes as a flag (`--pane`).
+  return optionsOf(spec).filter((o) =>
+    (o.value !== undefined && !o.optionalValue) === valued
+  )
     .flatMap((o) => [...(o.short ? [`-${o.short}`] : []), `--${o.name}`])
     .join(" ");
 }
@@ -109,7 +112,7 @@ function sharedFunctions(): string {
   for (const c of all) {
     for (const o of optionsOf(c)) {
       const set = offerAssignments(valueOffer(o));
-      if (o.value === undefined || !set) continue;
+      if (o.value === undefined || o.optionalValue || !set) continue;
       const cmd = c === MAIN ? "" : c.name;
       valueCases.push(`    ${sq(`${cmd} --${o.name}`)}) ${set} ;;`);
     }
@@ -258,7 +261,7 @@ function fishOption(o: OptionSpec, condition: string): string {
   const parts = ["complete -c domterm", `-n ${sq(condition)}`];
   if (o.short) parts.push(`-s ${o.short}`);
   parts.push(`-l ${o.name}`);
-  if (o.value !== undefined) {
+  if (o.value !== undefined && !o.optionalValue) {
     parts.push(o.files ? "-r" : "-x");
     if (o.suggest?.length) parts.push(`-a ${sq(o.suggest.join(" "))}`);
   }

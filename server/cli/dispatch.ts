@@ -21,6 +21,7 @@ import {
   kill,
   killServer,
   list,
+  nameWindow,
   newSession,
   save,
 } from "../commands/sessions.ts";
@@ -67,6 +68,7 @@ const HANDLERS: Readonly<Record<CommandName, Handler>> = {
   "list": list,
   "attach": attach,
   "new": newSession,
+  "name-window": nameWindow,
   "detach": detach,
   "kill": kill,
   "input-mode": inputMode,

@@ -50,8 +50,14 @@ function entry(left: string, help: string, col: number, indent = 2): string {
 
 /** An option as help writes it: `-h, --help` or `--port N`. */
 export function optionLabel(o: OptionSpec): string {
-  const long = `--${o.name}${o.value ? ` ${o.value}` : ""}`;
+  const long = `--${o.name}${valueLabel(o)}`;
   return o.short ? `-${o.short}, ${long}` : long;
+}
+
+/** An option's value as help writes it: ` N`, `[=SIDE]` or nothing. */
+function valueLabel(o: OptionSpec): string {
+  if (!o.value) return "";
+  return o.optionalValue ? `[=${o.value}]` : ` ${o.value}`;
 }
 
 function operandLabel(o: OperandSpec): string {
@@ -63,7 +69,22 @@ function operandLabel(o: OperandSpec): string {
 export function synopsis(spec: CommandSpec): string {
   return [
     spec.name,
-    ...spec.options.map((o) => `[--${o.name}${o.value ? ` ${o.value}` : ""}]`),
+    ...spec.options.map((o) => `[--${o.name}${valueLabel(o)}]`),
+    ...spec.operands.map(operandLabel),
+    ...(spec.rest ? [`[-- ${spec.rest}]`] : []),
+  ].join(" ");
+}
+
+/**
+ * A subcommand in the list of `domterm --help`: its synopsis, or with
+ * `[options]` for its options when that would not fit on a line.
+ */
+function listSynopsis(spec: CommandSpec): string {
+  const full = synopsis(spec);
+  if (full.length <= WIDTH - 2) return full;
+  return [
+    spec.name,
+    "[options]",
     ...spec.operands.map(operandLabel),
     ...(spec.rest ? [`[-- ${spec.rest}]`] : []),
   ].join(" ");
@@ -84,7 +105,7 @@ const GROUP_TITLES: Record<CommandGroup, string> = {
 /** The list of one group's subcommands. */
 function commandList(group: CommandGroup): string {
   const lines = COMMANDS.filter((c) => c.group === group).map((c) =>
-    entry(synopsis(c), c.summary, 30)
+    entry(listSynopsis(c), c.summary, 30)
   );
   return `${GROUP_TITLES[group]}\n${lines.join("\n")}`;
 }

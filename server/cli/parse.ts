@@ -88,8 +88,12 @@ function explain(argv: string[], specs: readonly OptionSpec[]): string | null {
  * UsageError. With `--help`, returns as soon as the options are read
  * (operands are then not checked).
  */
-export function parseCommand(spec: CommandSpec, argv: string[]): ParsedArgs {
+export function parseCommand(
+  spec: CommandSpec,
+  argvIn: string[],
+): ParsedArgs {
   const specs = optionsOf(spec);
+  const argv = withOptionalValues(argvIn, specs);
   let tokens;
   try {
     ({ tokens } = parseArgs({
@@ -122,6 +126,22 @@ export function parseCommand(spec: CommandSpec, argv: string[]): ParsedArgs {
   }
   checkOperands(spec, operands);
   return { options, operands, rest };
+}
+
+/**
+ * `argv` with each option that has an optional value and is given bare
+ * (`--pane`, before any `--`) written with its default (`--pane=right`).
+ */
+function withOptionalValues(
+  argv: string[],
+  specs: readonly OptionSpec[],
+): string[] {
+  const end = argv.indexOf("--");
+  return argv.map((a, i) => {
+    if (end >= 0 && i > end) return a;
+    const o = specs.find((o) => o.optionalValue && a === `--${o.name}`);
+    return o ? `${a}=${o.optionalValue}` : a;
+  });
 }
 
 function checkOperands(spec: CommandSpec, operands: string[]): void {

@@ -27,6 +27,12 @@ export interface OptionSpec {
   readonly suggest?: readonly string[];
   /** Shells complete file names for the value. */
   readonly files?: boolean;
+  /**
+   * With `value`: the value it has when given without one (`--pane` is
+   * `--pane=right`); a value then goes after `=` only. Help writes
+   * `--pane[=SIDE]`.
+   */
+  readonly optionalValue?: string;
   /** Checks and converts the value; throws UsageError. Default: the text. */
   readonly parse?: (value: string) => unknown;
 }
@@ -127,6 +133,31 @@ const forceOption: OptionSpec = {
   help: "write the escape sequences even where the terminal is not domterm",
 };
 const session: OperandSpec = { name: "N|NAME" };
+const SIDE_NAMES = ["left", "right", "above", "below"] as const;
+const tabOption: OptionSpec = {
+  name: "tab",
+  help:
+    "as a new tab of the window this runs in (or --window's), after its focused pane",
+};
+const paneOption: OptionSpec = {
+  name: "pane",
+  value: "SIDE",
+  optionalValue: "right",
+  help:
+    "as a new pane on SIDE (left, right, above or below; default right) of the focused pane of the window this runs in (or --window's)",
+  suggest: SIDE_NAMES,
+  parse: (v) => {
+    if ((SIDE_NAMES as readonly string[]).includes(v)) return v;
+    throw new UsageError(
+      `--pane: '${v}' is not a side (left, right, above or below)`,
+    );
+  },
+};
+const windowOption: OptionSpec = {
+  name: "window",
+  value: "W",
+  help: "the window, by number or name (see 'domterm list')",
+};
 const ownSessionDefault: OperandSpec = { name: "N|NAME", optional: true };
 
 /** `domterm [options] [-- command...]`: start (or ask for) a session and a window. */
@@ -221,35 +252,69 @@ const COMMAND_TABLE = [
     name: "list",
     group: "sessions",
     summary:
-      "the sessions: number, name, pid, size, windows, state (attached, detached) and command",
-    options: [{ name: "json", help: "print them as JSON" }],
+      "the sessions: number, name, pid, size, windows, state (attached, detached) and command; then the windows: their panes and the sessions these show",
+    options: [{
+      name: "json",
+      help:
+        "print the sessions as JSON, each with the panes that show it (window and pane ids)",
+    }],
     operands: [],
   },
   {
     name: "attach",
     group: "sessions",
-    summary: "open a window on a session",
+    summary:
+      "open a window on a session, bring back a window whose page is gone, or put a session into a pane",
     description:
+      "With a session that a window without a page shows (its browser was " +
+      "closed or killed), or with --window, or with nothing when a window " +
+      "has lost its page: that window comes back, with its layout and " +
+      "sessions. With --tab or --pane: the session becomes a new pane of " +
+      "the window this runs in (or --window's). Otherwise a new window " +
+      "shows the session.\n\n" +
       "Waits until the window has connected. A browser that exits before " +
       "that (no display, say) is reported, and the command exits 1.",
-    options: [noBrowserOption, browserOption],
-    operands: [session],
+    options: [
+      tabOption,
+      paneOption,
+      windowOption,
+      noBrowserOption,
+      browserOption,
+    ],
+    operands: [{ name: "N|NAME", optional: true }],
   },
   {
     name: "new",
     group: "sessions",
-    summary: "a new session (and window) in this directory",
+    summary:
+      "a new session in this directory: in a new window, or a tab or pane of this one",
     description:
+      "With --tab or --pane the session becomes a new pane of the window " +
+      "this runs in (the one showing the session of $DOMTERM), or of " +
+      "--window's; a window that no page shows is opened.\n\n" +
       "Waits until the window has connected. A browser that exits before " +
       "that (no display, say) is reported, the new session is ended, and " +
       "the command exits 1.",
     options: [
       { name: "name", value: "NAME", help: "name the session" },
+      tabOption,
+      paneOption,
+      windowOption,
       noBrowserOption,
       browserOption,
     ],
     operands: [],
     rest: "command...",
+  },
+  {
+    name: "name-window",
+    group: "sessions",
+    summary: "name the window this runs in (or --window's), for --window NAME",
+    options: [windowOption],
+    operands: [{
+      name: "NAME",
+      missing: "name-window needs a name",
+    }],
   },
   {
     name: "detach",

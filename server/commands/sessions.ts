@@ -1,7 +1,9 @@
 /**
  * The subcommands that manage sessions through the running server's
  * control socket (server/control.ts): `domterm list`, `attach`, `new`,
- * `kill`, `detach`, `kill-server`. Inside a session the socket is found
+ * `kill`, `detach`, `kill-server`. `new` and `attach` with `--tab` or
+ * `--pane` act on the window they run in (the one showing the session of
+ * their `DOMTERM`), or on `--window`'s. Inside a session the socket is found
  * through `DOMTERM_SOCKET`; elsewhere in the user's runtime directory.
  *
  * @module
@@ -10,10 +12,13 @@ import { openSessionWindow } from "../window_open.ts";
 import {
   type ControlRequest,
   type ControlResponse,
+  type PaneTarget,
   request,
   type SessionInfo,
   socketPath,
+  type WindowInfo,
 } from "../control.ts";
+import type { Side } from "../../core/layout.ts";
 import { flag, type ParsedArgs, text } from "../cli/parse.ts";
 import {
   Terminal,
@@ -90,50 +95,160 @@ export function formatList(sessions: SessionInfo[], now = Date.now()): string {
   ).join("\n");
 }
 
-/** `domterm list`. */
+/**
+ * `domterm list`: the sessions, then the windows. As JSON: the sessions,
+ * each with the panes that show it (`panes`: window and pane ids).
+ */
 export async function list(a: ParsedArgs): Promise<number> {
   const res = await ask({ op: "list" });
   const sessions = res.sessions ?? [];
-  console.log(
-    flag(a, "json") ? JSON.stringify(sessions, null, 2) : formatList(sessions),
-  );
+  const windows = res.windows ?? [];
+  if (flag(a, "json")) {
+    const shown = sessions.map((s) => ({
+      ...s,
+      panes: windows.flatMap((w) =>
+        w.panes.filter((p) => p.session === s.id).map((p) => ({
+          window: w.id,
+          pane: p.id,
+        }))
+      ),
+    }));
+    console.log(JSON.stringify(shown, null, 2));
+    return 0;
+  }
+  console.log(formatList(sessions));
+  if (windows.length) console.log(`\n${formatWindows(windows)}`);
   return 0;
 }
 
-/** `domterm attach N|name`. */
-export async function attach(a: ParsedArgs): Promise<number> {
-  const res = await ask({
-    op: "attach",
-    session: ref(a.operands[0], "a number or a name"),
-  });
+/** The windows' table of `domterm list`: one row per pane. */
+export function formatWindows(
+  windows: WindowInfo[],
+  now = Date.now(),
+): string {
+  const rows = [["WINDOW", "NAME", "PAGES", "PANE", "SESSION", "TAB"]];
+  for (const w of windows) {
+    w.panes.forEach((p, i) => {
+      const state = [
+        p.focused ? "focused" : p.shown ? "shown" : "hidden",
+        ...(p.title !== null ? [JSON.stringify(p.title)] : []),
+      ];
+      rows.push([
+        i === 0 ? String(w.id) : "",
+        i === 0 ? w.name ?? "-" : "",
+        i === 0
+          ? w.pages > 0
+            ? String(w.pages)
+            : `0 (${ago(now - (w.detachedSince ?? now))})`
+          : "",
+        String(p.id),
+        String(p.session),
+        `stack ${p.stack}, ${state.join(", ")}`,
+      ]);
+    });
+  }
+  const widths = rows[0].map((_, i) =>
+    Math.max(...rows.map((r) => r[i].length))
+  );
+  return rows.map((r) =>
+    r.map((c, i) => i === r.length - 1 ? c : c.padEnd(widths[i])).join("  ")
+  ).join("\n");
+}
+
+/**
+ * Where `--tab`, `--pane[=SIDE]` and `--window W` put the session: a pane
+ * of the window this runs in, or of W; undefined without --tab or --pane.
+ */
+function paneTarget(a: ParsedArgs): PaneTarget | undefined {
+  const side = text(a, "pane") as Side | undefined;
+  if (flag(a, "tab") && side !== undefined) {
+    throw new UsageError("--tab or --pane, not both");
+  }
+  if (!flag(a, "tab") && side === undefined) return undefined;
+  const window = text(a, "window");
+  const from = ownSession();
+  return {
+    where: side ?? "tab",
+    ...(window !== undefined ? { window: refOf(window) } : {}),
+    ...(from !== null ? { from } : {}),
+  };
+}
+
+function refOf(v: string): number | string {
+  return /^\d+$/.test(v) ? Number(v) : v;
+}
+
+/** Open the window of `res` unless a page shows it already. */
+async function showWindow(
+  a: ParsedArgs,
+  res: ControlResponse,
+  created: boolean,
+): Promise<number> {
+  if (res.shown) return 0;
   return await openSessionWindow({
     url: res.url!,
     session: res.session!,
-    created: false,
+    ...(res.window !== undefined ? { window: res.window } : {}),
+    created,
     noBrowser: flag(a, "no-browser"),
     browser: text(a, "browser"),
     controlPath: controlSocket(),
   });
 }
 
-/** `domterm new [--name NAME] [-- command...]`. */
+/**
+ * `domterm attach [N|NAME]`: a window whose page is gone back, a session
+ * in a new window, or (`--tab`, `--pane`) in a pane of this window.
+ */
+export async function attach(a: ParsedArgs): Promise<number> {
+  const pane = paneTarget(a);
+  const operand = a.operands[0];
+  if (pane && operand === undefined) {
+    throw new UsageError("which session? (a number or a name)");
+  }
+  const window = text(a, "window");
+  const res = await ask({
+    op: "attach",
+    ...(operand !== undefined ? { session: refOf(operand) } : {}),
+    ...(pane
+      ? { pane }
+      : window !== undefined
+      ? { window: refOf(window) }
+      : {}),
+  });
+  // Into a pane of a window a page shows: nothing to open.
+  return await showWindow(a, pane ? res : { ...res, shown: false }, false);
+}
+
+/** `domterm new [--name NAME] [--tab|--pane[=SIDE]] [-- command...]`. */
 export async function newSession(a: ParsedArgs): Promise<number> {
   const command = [...a.rest ?? []];
   const name = text(a, "name");
+  const pane = paneTarget(a);
+  if (pane === undefined && text(a, "window") !== undefined) {
+    throw new UsageError("--window needs --tab or --pane");
+  }
   const res = await ask({
     op: "new",
     ...(command.length ? { command } : {}),
     cwd: Deno.cwd(),
     ...(name !== undefined ? { name } : {}),
+    ...(pane ? { pane } : {}),
   });
-  return await openSessionWindow({
-    url: res.url!,
-    session: res.session!,
-    created: true,
-    noBrowser: flag(a, "no-browser"),
-    browser: text(a, "browser"),
-    controlPath: controlSocket(),
+  return await showWindow(a, res, true);
+}
+
+/** `domterm name-window [--window W] NAME`: default, the window this runs in. */
+export async function nameWindow(a: ParsedArgs): Promise<number> {
+  const window = text(a, "window");
+  const from = ownSession();
+  await ask({
+    op: "name-window",
+    name: a.operands[0],
+    ...(window !== undefined ? { window: refOf(window) } : {}),
+    ...(from !== null ? { from } : {}),
   });
+  return 0;
 }
 
 /** `domterm kill N|name`. */

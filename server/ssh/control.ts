@@ -40,9 +40,10 @@ export async function remoteControl(
   ) {
     return null;
   }
-  const id = typeof req.session === "number" || /^\d+$/.test(req.session)
-    ? Number(req.session)
-    : NaN;
+  // A window's attach (no session, or into a pane) is the windows' (local).
+  const ref = req.session;
+  if (ref === undefined || (req.op === "attach" && req.pane)) return null;
+  const id = typeof ref === "number" || /^\d+$/.test(ref) ? Number(ref) : NaN;
   const s = server.remotes.get(id);
   if (s === undefined) return null;
   switch (req.op) {

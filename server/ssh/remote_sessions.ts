@@ -116,14 +116,21 @@ export class RemoteSessions {
   readonly #sessions = new Map<number, RemoteSession>();
   readonly #allocateId: () => number;
   readonly #onEmpty: () => void;
+  readonly #onEnded: ((id: number) => void) | undefined;
 
   /**
    * `allocateId` numbers sessions (shared with the local ones);
-   * `onEmpty` runs when the last remote session has ended.
+   * `onEmpty` runs when the last remote session has ended, `onEnded` when
+   * any has (the windows drop its panes).
    */
-  constructor(allocateId: () => number, onEmpty: () => void) {
+  constructor(
+    allocateId: () => number,
+    onEmpty: () => void,
+    onEnded?: (id: number) => void,
+  ) {
     this.#allocateId = allocateId;
     this.#onEmpty = onEmpty;
+    this.#onEnded = onEnded;
   }
 
   get size(): number {
@@ -195,6 +202,7 @@ export class RemoteSessions {
 
   #forget(s: RemoteSession): void {
     if (!this.#sessions.delete(s.id)) return;
+    this.#onEnded?.(s.id);
     // Not at once: the answer to the request that ended it (`domterm
     // kill`) must get out before the server may stop.
     if (this.#sessions.size === 0) {

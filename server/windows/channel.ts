@@ -48,6 +48,8 @@ export class WindowChannel implements WindowPage {
   readonly #upgrade: UpgradeGrant;
   readonly #ctx: ChannelContext;
   #window: TopWindow | null = null;
+  /** Set once the hello was good (the window may have closed since). */
+  #greeted = false;
   /** Set for a share: its window is its own, and it changes nothing. */
   #share: HelloGrant | null = null;
   #helloTimer: ReturnType<typeof setTimeout>;
@@ -58,7 +60,7 @@ export class WindowChannel implements WindowPage {
     this.#upgrade = upgrade;
     this.#ctx = ctx;
     this.#helloTimer = setTimeout(() => {
-      if (!this.#window) socket.close(CLOSE_BAD_KEY, "no hello");
+      if (!this.#greeted) socket.close(CLOSE_BAD_KEY, "no hello");
     }, HELLO_TIMEOUT_MS);
     socket.onmessage = (ev) => this.#receive(ev.data);
     socket.onclose = () => this.#closed();
@@ -94,7 +96,7 @@ export class WindowChannel implements WindowPage {
       return this.#refuse("text frames only", CLOSE_BAD_MESSAGE, "binary");
     }
     const m = parseWindowClientMessage(data);
-    if (this.#window === null && this.#share === null) {
+    if (!this.#greeted) {
       if (typeof m === "string" || m.type !== "window-hello") {
         const why = typeof m === "string"
           ? m
@@ -107,7 +109,7 @@ export class WindowChannel implements WindowPage {
     if (typeof m === "string") return this.#error(m);
     if (m.type === "window-hello") return this.#error("already connected");
     const win = this.#window;
-    if (win === null) return;
+    if (win === null) return this.#error("the window has closed");
     if (this.#share !== null) {
       return this.#error(
         this.#share.readOnly
@@ -129,6 +131,7 @@ export class WindowChannel implements WindowPage {
       return this.#refuse(grant, CLOSE_BAD_KEY, "wrong key");
     }
     clearTimeout(this.#helloTimer);
+    this.#greeted = true;
     if (grant.viaLogin) {
       this.#loginCheck = setInterval(() => this.#loginGone(), LOGIN_CHECK_MS);
     }

@@ -24,17 +24,18 @@ import {
   splitPane,
 } from "../../core/layout.ts";
 import type { LayoutOp } from "../../core/protocol.ts";
-import type { WindowRegistry } from "./registry.ts";
+import type { NewPaneSession, WindowRegistry } from "./registry.ts";
 import type { TopWindow, WindowPage } from "./top_window.ts";
 
 /** Where a new pane goes: a tab beside a pane, or a new stack on a side of it. */
 export type Placement = "tab" | Side;
 
-/** What a new pane shows: a session, or a new one (in `cwd`, running `command`). */
-export interface PaneContent {
+/**
+ * What a new pane shows: a session, or a new one (default: in the
+ * directory of the pane beside it, running the server's command).
+ */
+export interface PaneContent extends NewPaneSession {
   session: number | null;
-  cwd?: string;
-  command?: string[];
 }
 
 /** Pane `id` of `layout`, or a LayoutError. */
@@ -75,11 +76,11 @@ export function addPane(
   let session = content.session;
   if (session === null) {
     const cwd = content.cwd ?? windows.sessions.cwd(next.session);
-    session = windows.sessions.create(
-      newSize(windows, next, where),
+    session = windows.sessions.create(newSize(windows, next, where), {
       cwd,
-      content.command,
-    );
+      command: content.command,
+      name: content.name,
+    });
   } else if (!windows.sessions.live(session)) {
     throw new LayoutError(`there is no session ${session} (it may have ended)`);
   }

@@ -11,6 +11,7 @@
  * @module
  */
 import {
+  findPane,
   type Layout,
   newLayout,
   panes,
@@ -20,19 +21,24 @@ import {
   stacks,
 } from "../../core/layout.ts";
 import type { SessionRegistry } from "../session_registry.ts";
+import type { WindowInfo } from "../control.ts";
 import { processCwd } from "../opener.ts";
 import { TopWindow } from "./top_window.ts";
+
+/** Where a pane's new session starts, what it runs, what it is called. */
+export interface NewPaneSession {
+  cwd?: string;
+  /** Default: the server's command. */
+  command?: string[];
+  name?: string;
+}
 
 /** What the windows need of the sessions (the SessionRegistry's, see {@link registrySessions}). */
 export interface WindowSessions {
   /** Whether session `id` exists and its program runs (here or on another host). */
   live(id: number): boolean;
   /** Start a session; its number. Throws a readable Error when it cannot. */
-  create(
-    size: { cols: number; rows: number },
-    cwd?: string,
-    command?: string[],
-  ): number;
+  create(size: { cols: number; rows: number }, extra?: NewPaneSession): number;
   /** Session `id`'s grid, when it runs here. */
   size(id: number): { cols: number; rows: number } | undefined;
   /** The working directory of session `id`'s program, when known. */
@@ -48,8 +54,12 @@ export function registrySessions(registry: SessionRegistry): WindowSessions {
       const s = registry.get(id);
       return s ? !s.exitStatus : registry.remotes.get(id) !== undefined;
     },
-    create: (size, cwd, command) =>
-      registry.create(command?.length ? command : undefined, size, { cwd }).id,
+    create: (size, extra = {}) =>
+      registry.create(
+        extra.command?.length ? extra.command : undefined,
+        size,
+        { cwd: extra.cwd, name: extra.name },
+      ).id,
     size: (id) => {
       const s = registry.get(id);
       return s ? { cols: s.cols, rows: s.rows } : undefined;
@@ -72,30 +82,6 @@ export interface SavedWindow {
   id: number;
   name: string | null;
   layout: Layout;
-}
-
-/** A pane as `domterm list` shows it. */
-export interface PaneInfo {
-  id: number;
-  session: number;
-  /** The name the user gave its tab, or null. */
-  title: string | null;
-  /** Its stack (the area whose tab it is). */
-  stack: number;
-  /** Shown in its stack (not a hidden tab). */
-  shown: boolean;
-  focused: boolean;
-}
-
-/** `domterm list`'s view of a window. */
-export interface WindowInfo {
-  id: number;
-  name: string | null;
-  /** Pages showing it now (0: only `domterm attach` brings it back). */
-  pages: number;
-  /** When its last page left (ms since the epoch), or null while shown. */
-  detachedSince: number | null;
-  panes: PaneInfo[];
 }
 
 /** The server's windows. */
@@ -167,11 +153,22 @@ export class WindowRegistry {
     this.onChange?.();
   }
 
+  /** `win` is called `name` (null: no name). */
+  rename(win: TopWindow, name: string | null): void {
+    win.name = name;
+    this.onChange?.();
+  }
+
   /** Session `id` ended: its panes leave every layout. */
   sessionEnded(id: number): void {
     for (const w of this.showing(id)) {
       this.update(w, removeSession(w.layout, id));
     }
+  }
+
+  /** The session `win`'s focused pane shows. */
+  focusedSession(win: TopWindow): number {
+    return findPane(win.layout, win.layout.focus)!.pane.session;
   }
 
   /** Whether any window shows `session`. */

@@ -232,6 +232,13 @@ const MOVES: [
     (l) => ({ kind: "side", pane: paneOf(l, 1), side: "left" }),
     "row(s[3*]|s[1*]|s[2*])",
   ],
+  [
+    "onto the edge of a stack whose neighbour goes",
+    [["split", 1, 2, "right"], ["split", 2, 3, "below"], ["tab", 3, 4]],
+    1,
+    (l) => ({ kind: "side", pane: paneOf(l, 4), side: "left" }),
+    "col(s[2*]/row(s[1*]|s[3,4*]))",
+  ],
 ];
 
 for (const [name, steps, moved, drop, want] of MOVES) {

@@ -223,6 +223,11 @@ Deno.test("window channel: closing panes ends their sessions, the last closes th
     const s1Session = server.registry.get(s1)!;
     const m = await a.op({ op: "close", pane: p1 });
     assertEquals(m, { type: "window-closed" });
+    // Until the socket closes, what the page sends changes nothing.
+    assertEquals(await a.op({ op: "tab", beside: p1, session: null }), {
+      type: "window-error",
+      message: "the window has closed",
+    });
     await s1Session.finished;
     assertEquals(server.windows.all().length, 0);
     await a.c.closed;

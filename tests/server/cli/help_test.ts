@@ -37,7 +37,7 @@ Deno.test("cli help: each command's help shows its usage, options and choices", 
   );
   assertEquals(
     usageLine(COMMANDS.find((c) => c.name === "new")!),
-    "domterm new [--name NAME] [--no-browser] [--browser B] [-- command...]",
+    "domterm new [--name NAME] [--tab] [--pane[=SIDE]] [--window W] [--no-browser] [--browser B] [-- command...]",
   );
 });
 

@@ -144,6 +144,19 @@ Deno.test("cli parse: subcommand options, operands and '--'", () => {
   ]);
   assertEquals(cmd("install-desktop", ["--uninstall"]).options.uninstall, true);
   assertEquals(cmd("completion", ["fish"]).operands, ["fish"]);
+  // --pane's value is optional (right); --tab is a flag; attach's operand too.
+  assertEquals(cmd("new", ["--pane"]).options.pane, "right");
+  assertEquals(
+    cmd("new", ["--pane=above", "--", "--pane"]).options.pane,
+    "above",
+  );
+  assertEquals(cmd("new", ["--pane", "--", "--pane"]).rest, ["--pane"]);
+  assertEquals(cmd("new", ["--tab", "--window", "w"]).options, {
+    tab: true,
+    window: "w",
+  });
+  assertEquals(cmd("attach", ["--pane=left", "4"]).options.pane, "left");
+  assertEquals(cmd("attach", []).operands, []);
   // --help is read before the operands are checked.
   assertEquals(cmd("attach", ["--help"]).options.help, true);
   assertEquals(cmd("kill", ["-h"]).options.help, true);
@@ -157,7 +170,8 @@ Deno.test("cli parse: subcommand mistakes", () => {
       ["--jsno"],
       /^unknown option '--jsno' \(did you mean '--json'\?\)$/,
     ],
-    ["attach", [], /^missing N\|NAME operand$/],
+    ["attach", ["--pane=middle", "1"], /^--pane: 'middle' is not a side/],
+    ["new", ["--pane", "below"], /^unexpected argument 'below'/],
     ["attach", ["1", "2"], /^unexpected argument '2'$/],
     ["attach", ["--browser"], /^option '--browser' needs a value$/],
     ["new", ["vim"], /put it after '--'/],
