@@ -292,6 +292,17 @@ export class Connection {
   }
 
   /**
+   * Close for good, without a word to the session (its view went away):
+   * nothing more is handed on and no reconnect follows.
+   */
+  close(): void {
+    this.#final = true;
+    this.#queue.pause();
+    clearTimeout(this.#ackTimer);
+    this.#ws?.close(1000, "gone");
+  }
+
+  /**
    * Test hook: close the socket as a lost connection would; the page
    * reconnects by itself.
    */

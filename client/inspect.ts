@@ -6,9 +6,9 @@
  * (drop the connection, scroll, paste, set a policy). Production code
  * never uses it.
  *
- * `domtermInspect.view(i)` is terminal `i` of the page (0: the first; a
- * page has more with `#...&views=2`, see client/launch.ts);
- * `domtermInspect` itself also answers for terminal 0, so
+ * `domtermInspect.view(i)` is terminal `i` of the page (its panes in
+ * layout order: left to right, top to bottom, then tab order; 0: the
+ * first); `domtermInspect` itself also answers for terminal 0, so
  * `domtermInspect.screenText()` is `domtermInspect.view(0).screenText()`.
  *
  * Two objects are exposed on purpose, for tests that check the model
@@ -21,6 +21,7 @@
  * @module
  */
 import type { Terminal } from "../core/emulator/terminal.ts";
+import type { Layout } from "../core/layout.ts";
 import type { CommandGroup } from "../core/model/command_groups.ts";
 import type { ClipboardReadPolicy } from "./clipboard_read.ts";
 import type { ShellUi } from "./shell_ui.ts";
@@ -108,6 +109,16 @@ export interface DomtermInspect extends ViewInspect {
   view(i?: number): ViewInspect;
   /** The terminal the window's keys and actions act on. */
   activeView(): number;
+  /** The window's layout as the server last sent it (core/layout.ts). */
+  layout(): Layout | null;
+  /** The server's id of the window shown. */
+  window(): number | null;
+  /** The pane id of terminal `i`. */
+  paneOf(i?: number): number | null;
+  /** What pane `pane`'s tab says: its title and marks. */
+  tab(pane: number): { title: string; marks: string[] } | null;
+  /** Drop the window channel as a lost network would (it reconnects). */
+  dropWindowChannel(): void;
   /** The effective settings (server, then this window's own). */
   settings(): Readonly<Record<string, unknown>>;
   /** The label the menu shows for an action, if there is one. */
@@ -117,7 +128,10 @@ export interface DomtermInspect extends ViewInspect {
   /** Run an action (as its menu entry does); false if none or disabled. */
   runAction(name: string): boolean;
   /** The notifier's state: notifications dropped, long-command notices on. */
-  notifications(): { dropped: number; longCommands: boolean };
+  notifications(): {
+    dropped: number;
+    longCommands: { on: boolean; thresholdSeconds: number };
+  };
   /** Notify when a command ran longer than `seconds` (`notify.long-command`). */
   setNotifyLongCommands(on: boolean, seconds?: number): void;
 }
@@ -196,16 +210,26 @@ function viewInspect(v: TerminalView): ViewInspect {
 
 /** Puts the inspector of `win` on `globalThis.domtermInspect`. */
 export function installInspector(win: DomtermWindow): DomtermInspect {
-  const views = win.views.map(viewInspect);
-  const inspect = Object.create(views[0]) as DomtermInspect;
-  Object.assign(inspect, {
-    views: () => views.length,
-    view: (i = 0) => {
-      const v = views[i];
-      if (v === undefined) throw new RangeError(`no terminal ${i}`);
-      return v;
-    },
+  const cache = new WeakMap<TerminalView, ViewInspect>();
+  const inspectOf = (v: TerminalView) => {
+    let i = cache.get(v);
+    if (!i) cache.set(v, i = viewInspect(v));
+    return i;
+  };
+  const view = (i = 0) => {
+    const v = win.views[i];
+    if (v === undefined) throw new RangeError(`no terminal ${i}`);
+    return inspectOf(v);
+  };
+  const own: Omit<DomtermInspect, keyof ViewInspect> = {
+    views: () => win.views.length,
+    view,
     activeView: () => win.views.indexOf(win.active),
+    layout: () => structuredClone(win.layoutView.layout),
+    window: () => win.channel.window,
+    paneOf: (i = 0) => win.paneOf(win.views[i])?.id ?? null,
+    tab: (pane: number) => win.tabText(pane) ?? null,
+    dropWindowChannel: () => win.channel.drop(),
     settings: () => ({ ...win.settings.get() }),
     actionLabel: (name: string) => win.actions.get(name)?.label,
     actionKey: (name: string) => win.keymap.keyOf(name),
@@ -216,7 +240,16 @@ export function installInspector(win: DomtermWindow): DomtermInspect {
     }),
     setNotifyLongCommands: (on: boolean, seconds?: number) =>
       win.ui.notifier.setNotifyLongCommands(on, seconds),
-  });
+  };
+  // The window's own answers, and terminal 0's for the rest (whichever
+  // terminal is first now).
+  const inspect = new Proxy(own, {
+    get: (target, key) =>
+      key in target
+        ? (target as Record<PropertyKey, unknown>)[key]
+        : Reflect.get(view(0), key),
+    has: (target, key) => key in target || key in view(0),
+  }) as DomtermInspect;
   Object.assign(globalThis, { domtermInspect: inspect });
   return inspect;
 }

@@ -27,6 +27,41 @@ export interface KeyBinding {
   docKeys?: string;
   /** A held key's repeats do not run it again. */
   noRepeat?: boolean;
+  /**
+   * "pane": the key works after the pane prefix (the `pane-prefix`
+   * action's key, Ctrl+Shift+A), as the next key.
+   */
+  prefix?: "pane";
+}
+
+/** The pane keys after the prefix: the arrows move, Ctrl+arrows split. */
+function paneKeys(): KeyBinding[] {
+  const arrows = [
+    ["left", "ArrowLeft", "Left"],
+    ["right", "ArrowRight", "Right"],
+    ["up", "ArrowUp", "Up"],
+    ["down", "ArrowDown", "Down"],
+  ];
+  return [
+    ...arrows.map(([side, key, name]): KeyBinding => ({
+      action: `focus-${side}`,
+      keys: [key],
+      docKeys: `Ctrl+Shift+A, then ${name}`,
+      doc: `focus the pane ${
+        side === "up" ? "above" : side === "down" ? "below" : "to the " + side
+      }`,
+      prefix: "pane",
+    })),
+    ...arrows.map(([side, key, name]): KeyBinding => ({
+      action: `split-${side}`,
+      keys: [`Ctrl+${key}`],
+      docKeys: `Ctrl+Shift+A, then Ctrl+${name}`,
+      doc: `a new pane ${
+        side === "up" ? "above" : side === "down" ? "below" : "to the " + side
+      } (a new session in the same directory)`,
+      prefix: "pane",
+    })),
+  ];
 }
 
 /** The zoom keys: Ctrl+Shift, or Cmd/Super with or without Shift. */
@@ -159,11 +194,69 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
     keys: ["Ctrl+Shift+D"],
     doc: "detach the window from its session (the session goes on)",
   },
+  {
+    action: "new-tab",
+    keys: ["Ctrl+Shift+T"],
+    doc:
+      "a new tab beside the focused one, on a new session in the same directory ([tabs-and-panes.md](tabs-and-panes.md))",
+    noRepeat: true,
+  },
+  {
+    action: "new-pane",
+    keys: ["Ctrl+Shift+N"],
+    doc: "a new pane beside the focused one (on its longer side)",
+    noRepeat: true,
+  },
+  {
+    action: "close-pane",
+    keys: ["Ctrl+Shift+W"],
+    doc:
+      "close the focused pane and its session (asks first when a program other than the shell runs)",
+    noRepeat: true,
+  },
+  {
+    action: "next-tab",
+    keys: ["Ctrl+PageDown"],
+    doc: "show the next tab of the focused pane's area",
+  },
+  {
+    action: "previous-tab",
+    keys: ["Ctrl+PageUp"],
+    doc: "show the previous tab",
+  },
+  {
+    action: "pane-prefix",
+    keys: ["Ctrl+Shift+A"],
+    doc: "the next key is a pane key (below)",
+    noRepeat: true,
+  },
+  ...paneKeys(),
+  {
+    action: "rename-tab",
+    keys: ["R"],
+    docKeys: "Ctrl+Shift+A, then R",
+    doc: "rename the focused tab (a double click on the tab too)",
+    prefix: "pane",
+  },
+  {
+    action: "new-tab",
+    keys: ["T"],
+    docKeys: "Ctrl+Shift+A, then T",
+    doc: "a new tab",
+    prefix: "pane",
+  },
+  {
+    action: "close-pane",
+    keys: ["W"],
+    docKeys: "Ctrl+Shift+A, then W",
+    doc: "close the focused pane",
+    prefix: "pane",
+  },
 ];
 
 /** The table's entry for `action`, if it has default keys. */
 export function bindingOf(action: string): KeyBinding | undefined {
-  return KEY_BINDINGS.find((b) => b.action === action);
+  return KEY_BINDINGS.find((b) => b.action === action && !b.prefix);
 }
 
 /**
@@ -175,10 +268,21 @@ export function keyMap(
 ): Map<string, string> {
   const map = new Map<string, string>();
   for (const b of KEY_BINDINGS) {
+    if (b.prefix) continue;
     for (const k of b.keys) map.set(normalizeKey(k) ?? k, b.action);
   }
   for (const [k, action] of Object.entries(overrides)) {
     map.set(normalizeKey(k) ?? k, action);
+  }
+  return map;
+}
+
+/** The keys that work after the prefix `prefix`: key to action. */
+export function prefixKeyMap(prefix: "pane"): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const b of KEY_BINDINGS) {
+    if (b.prefix !== prefix) continue;
+    for (const k of b.keys) map.set(normalizeKey(k) ?? k, b.action);
   }
   return map;
 }

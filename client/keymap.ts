@@ -8,7 +8,7 @@
  */
 import { normalizeKey } from "../core/settings/validate.ts";
 import type { Actions } from "./actions.ts";
-import { bindingOf, keyMap } from "./key_table.ts";
+import { bindingOf, keyMap, prefixKeyMap } from "./key_table.ts";
 
 /** Other names of a physical key: the zoom keys on any layout. */
 const PHYSICAL: Readonly<Record<string, string>> = {
@@ -76,6 +76,11 @@ export class Keymap {
   #warned = new Set<string>();
   #map: Map<string, string> = new Map();
   #from: Readonly<Record<string, string>> | null = null;
+  /** After the pane prefix: the next key is looked up in these. */
+  #prefixMap = prefixKeyMap("pane");
+  #prefixed = false;
+  /** Called when the prefix mode starts (true) and ends (false). */
+  onPrefix: (on: boolean) => void = () => {};
 
   constructor(host: KeymapHost) {
     this.#host = host;
@@ -100,6 +105,28 @@ export class Keymap {
     if (first !== undefined) return normalizeKey(first) ?? first;
     for (const [k, a] of map) if (a === action) return k;
     return undefined;
+  }
+
+  /**
+   * The next key is a pane key (the key table's `prefix: "pane"` rows):
+   * the pane-prefix action. Any other key ends the mode and is dropped.
+   */
+  startPrefix(): void {
+    this.#prefixed = true;
+    this.onPrefix(true);
+  }
+
+  /** The prefix's next key: its action runs; every key ends the mode. */
+  #handlePrefixed(e: KeyboardEvent): boolean {
+    const keys = eventKeys(e);
+    if (keys.length === 0) return false; // a lone modifier: still waiting
+    this.#prefixed = false;
+    this.onPrefix(false);
+    e.stopImmediatePropagation();
+    e.preventDefault();
+    const name = keys.map((k) => this.#prefixMap.get(k)).find((a) => a);
+    if (name) this.#host.actions.run(name);
+    return true;
   }
 
   /** The action `e` runs, or null. */
@@ -128,6 +155,7 @@ export class Keymap {
   /** Runs the action `e` is bound to; true if it was one (the event is then ours). */
   handle(e: KeyboardEvent): boolean {
     if (e.isComposing || !this.#host.accepts(e.target)) return false;
+    if (this.#prefixed) return this.#handlePrefixed(e);
     const name = this.actionOf(e);
     if (name === null) return false;
     const action = this.#host.actions.get(name);

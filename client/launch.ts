@@ -1,59 +1,67 @@
 /**
- * What the page attaches to: the server key and the sessions, from the URL
- * fragment (`#key=K[&session=N][&views=2[&session=M]]`: never sent to a
- * server or logged). They are kept for reloads of this tab only
- * (sessionStorage: a reload attaches to the same sessions) and taken out
- * of the address. `views=2` asks for two terminals side by side in the
- * page, each on its own session (the `session` parameters in order, a new
- * session where there is none).
+ * What the page shows: the server key, and the window, from the URL
+ * fragment (`#key=K[&window=W][&session=N][&views=2[&session=M]]`: never
+ * sent to a server or logged). `window=W` is a window the server keeps
+ * (`domterm attach` of a window whose page is gone, a pane moved to a new
+ * window); without it the page asks for a new window whose first pane
+ * shows session N (or a new session). `views=2` asks a new window to
+ * start with two panes side by side (the further `session` parameters in
+ * order, a new session where there is none). They are kept for reloads of
+ * this tab only (sessionStorage: a reload shows the same window, whose
+ * layout the server kept) and taken out of the address.
  *
  * @module
  */
-import type { ViewStorage } from "./terminal_view.ts";
 
-/** The most terminals one page holds. */
+/** The most panes `views=N` asks for. */
 export const MAX_VIEWS = 4;
 
-/** What a page attaches to. */
+/** What a page shows. */
 export interface Launch {
   key: string;
-  /** One entry per terminal: its session, or null for a new one. */
-  sessions: (number | null)[];
+  /** The server's window to show, or null: a new one. */
+  window: number | null;
+  /** A new window's first session (null: a new one). */
+  session: number | null;
+  /**
+   * A new window's further panes (`views=N`), side by side: their
+   * sessions (null: new ones).
+   */
+  more: (number | null)[];
 }
 
-/** The sessionStorage keys of terminal `i` (0: the page's first, as ever). */
-export function viewStorage(i: number): ViewStorage {
-  const suffix = i === 0 ? "" : `-${i + 1}`;
-  return {
-    session: `domterm-session${suffix}`,
-    pager: `domterm-pager${suffix}`,
-  };
-}
+/** The sessionStorage key of the window this tab shows. */
+export const WINDOW_STORAGE = "domterm-window";
+
+const ID = /^\d{1,9}$/;
 
 /** Reads (and stores) the launch parameters of this tab. */
 export function readLaunch(): Launch {
   const hash = new URLSearchParams(location.hash.slice(1));
   const fromHash = hash.get("key");
+  let more: (number | null)[] = [];
   if (fromHash) {
     sessionStorage.setItem("domterm-key", fromHash);
+    const w = hash.get("window");
+    if (w && ID.test(w)) sessionStorage.setItem(WINDOW_STORAGE, w);
+    else sessionStorage.removeItem(WINDOW_STORAGE);
+    const given = hash.getAll("session").map((s) =>
+      ID.test(s) ? Number(s) : null
+    );
+    if (given[0] != null) {
+      sessionStorage.setItem("domterm-session", String(given[0]));
+    } else sessionStorage.removeItem("domterm-session");
     const n = Number(hash.get("views") ?? "1");
     const views = Number.isInteger(n) ? Math.min(Math.max(n, 1), MAX_VIEWS) : 1;
-    if (views > 1) sessionStorage.setItem("domterm-views", String(views));
-    else sessionStorage.removeItem("domterm-views");
-    const given = hash.getAll("session");
-    for (let i = 0; i < MAX_VIEWS; i++) {
-      const s = given[i];
-      const key = viewStorage(i).session;
-      if (i < views && s && /^\d{1,9}$/.test(s)) sessionStorage.setItem(key, s);
-      else sessionStorage.removeItem(key);
-    }
+    for (let i = 1; i < views; i++) more.push(given[i] ?? null);
     history.replaceState(null, "", location.pathname + location.search);
-  }
-  const views = Number(sessionStorage.getItem("domterm-views") ?? "1") || 1;
-  const sessions: (number | null)[] = [];
-  for (let i = 0; i < views; i++) {
-    const s = sessionStorage.getItem(viewStorage(i).session);
-    sessions.push(s ? Number(s) : null);
-  }
-  return { key: sessionStorage.getItem("domterm-key") ?? "", sessions };
+  } else more = [];
+  const w = sessionStorage.getItem(WINDOW_STORAGE);
+  const s = sessionStorage.getItem("domterm-session");
+  return {
+    key: sessionStorage.getItem("domterm-key") ?? "",
+    window: w ? Number(w) : null,
+    session: s ? Number(s) : null,
+    more,
+  };
 }

@@ -49,6 +49,11 @@ export class ProgressBar {
     root.append(this.#el);
   }
 
+  /** Draws the bar in `root` from now on (the window's focused pane). */
+  moveTo(root: HTMLElement): void {
+    if (this.#el.parentElement !== root) root.append(this.#el);
+  }
+
   /** What is shown now. */
   get current(): ProgressState {
     return { ...this.#current };

@@ -77,6 +77,9 @@ export class Renderer {
   #altShown = false;
   #cols = 0;
   #resizeObserver: ResizeObserver | null = null;
+  /** Not shown (see setShown), and whether output came meanwhile. */
+  #hidden = false;
+  #stale = false;
   /** Fit the screen at the next render even if no row changed (an image loaded). */
   #needFit = false;
   /** Draws the normal grid's dormant history. */
@@ -87,6 +90,8 @@ export class Renderer {
    */
   onScrolledBack: ((scrolledBack: boolean) => void) | null = null;
   #onScroll = () => {
+    // Not displayed, the element has no scroll position to go by.
+    if (this.#hidden) return;
     this.#history.viewMoved();
     this.#frames.requestIdle();
     this.#scroll.follow = this.#scroll.atBottom();
@@ -156,7 +161,7 @@ export class Renderer {
       draw: () => this.render(),
       linesDrawn: () => this.#normal.base + this.#normal.els.length,
       idleWanted: () => this.#history.idleWanted,
-      idleAllowed: () => !this.#altShown,
+      idleAllowed: () => !this.#altShown && !this.#hidden,
       idleWork: (deadline) => this.#idleWork(deadline),
     });
 
@@ -218,7 +223,37 @@ export class Renderer {
    * mode ?2026) frames wait, for at most {@link SYNC_HOLD_MS}.
    */
   schedule(): void {
+    // hot path: called for every piece of output. A view not shown (a
+    // tab behind another) draws nothing: it is drawn from the model when
+    // it is shown again (setShown).
+    if (this.#hidden) {
+      this.#stale = true;
+      return;
+    }
     this.#frames.schedule();
+  }
+
+  /** Whether the view is shown (false: a tab behind another, no frames). */
+  get shown(): boolean {
+    return !this.#hidden;
+  }
+
+  /**
+   * The view is shown (true) or hidden (false). Hidden, it draws no frames
+   * and does no idle work; shown again, it draws what changed meanwhile at
+   * once, and a view that followed the output is at the bottom again (its
+   * element lost its scroll position while it was not displayed).
+   */
+  setShown(shown: boolean): void {
+    if (shown === !this.#hidden) return;
+    this.#hidden = !shown;
+    if (!shown) {
+      this.#frames.cancelFrame();
+      return;
+    }
+    if (this.#scroll.follow) this.#scroll.needScroll = true;
+    this.#stale = false;
+    this.render();
   }
 
   /**

@@ -65,6 +65,8 @@ export interface ViewHost {
   ended(view: TerminalView, exit: boolean): void;
   /** The view got the keyboard. */
   focused(view: TerminalView): void;
+  /** Output came (the window marks a tab not shown); cheap, called often. */
+  output?(view: TerminalView): void;
   warn(message: string): void;
 }
 
@@ -137,6 +139,8 @@ export class TerminalView {
   #attachPending = false;
   #ended = false;
   #refitPending = 0;
+  #resizeObserver: ResizeObserver;
+  #onPageHide: () => void = () => {};
 
   constructor(options: ViewOptions, host: ViewHost) {
     const { root } = options;
@@ -212,11 +216,12 @@ export class TerminalView {
       focusTerminal: () => this.input.refocus(),
     });
     this.renderer.onRender = () => this.#drawn();
-    new ResizeObserver(() => {
+    this.#resizeObserver = new ResizeObserver(() => {
       if (!this.#refitPending) {
         this.#refitPending = requestAnimationFrame(() => this.refit());
       }
-    }).observe(root);
+    });
+    this.#resizeObserver.observe(root);
     this.conn = this.#connect(options.key, options.session);
     this.syncColors();
   }
@@ -367,6 +372,7 @@ export class TerminalView {
         this.predict.output();
         renderer.schedule();
         this.find.noteOutput();
+        this.#host.output?.(this);
       },
       message: (msg) => this.#onMessage(msg),
       closed: (code, reason) => {
@@ -397,9 +403,10 @@ export class TerminalView {
     }, session);
     // Closing or reloading the tab is on purpose; a crash or a lost network
     // is not. With the detach-on-close setting a close only detaches.
-    addEventListener("pagehide", () => {
+    this.#onPageHide = () => {
       if (!this.#host.settings.get()["detach-on-close"]) conn.sendClosing();
-    });
+    };
+    addEventListener("pagehide", this.#onPageHide);
     return conn;
   }
 
@@ -622,7 +629,34 @@ export class TerminalView {
   /** Fit the grid to the element again (after a resize, a zoom, a font). */
   refit(): void {
     this.#refitPending = 0;
+    // A view not shown has no size: it fits when it is shown again.
+    if (!this.renderer.shown || this.root.clientWidth === 0) return;
     this.applySize(0, 0);
+  }
+
+  /**
+   * Shown (true) or hidden (a tab behind another, false): hidden, it
+   * draws nothing; shown, it draws from the model at once and fits its
+   * element again.
+   */
+  setShown(shown: boolean): void {
+    this.renderer.setShown(shown);
+    if (shown) this.refit();
+  }
+
+  /**
+   * The view goes away (its pane closed or moved to another window): its
+   * socket closes without a word (the session goes on, or the server ends
+   * it with the pane) and its parts stop.
+   */
+  dispose(): void {
+    this.#ended = true;
+    removeEventListener("pagehide", this.#onPageHide);
+    this.#resizeObserver.disconnect();
+    if (this.#refitPending) cancelAnimationFrame(this.#refitPending);
+    this.conn.close();
+    this.renderer.dispose();
+    this.find.close();
   }
 
   /** Give this view the keyboard. */

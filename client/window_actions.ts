@@ -56,12 +56,15 @@ export interface WindowParts {
   menu: () => void;
   /** Move through the history; false while the alternate screen is shown. */
   scroll: (action: ScrollAction) => boolean;
+  /** Registers the tab and pane entries (before the session's). */
+  panes?: (actions: Actions) => void;
 }
 
 /** Registers the window's actions, in menu order. */
 export function registerActions(actions: Actions, w: WindowParts): void {
   registerEditActions(actions, w);
   registerViewActions(actions, w);
+  w.panes?.(actions);
   registerSessionActions(actions, w);
   registerScrollActions(actions, w);
 }

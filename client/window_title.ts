@@ -77,14 +77,26 @@ export function composeTitle(
 
 /** Keeps `document.title` and the `window-name` attribute current. */
 export class WindowTitle {
-  readonly #root: HTMLElement;
-  readonly #src: TitleSource;
+  #root: HTMLElement;
+  #src: TitleSource;
   #command: readonly string[] = [];
   #progress: ProgressState = { state: 0, percent: 0 };
 
   constructor(root: HTMLElement, src: TitleSource) {
     this.#root = root;
     this.#src = src;
+  }
+
+  /**
+   * The title follows another terminal from now on (the window's focused
+   * pane): its element, title source and command line.
+   */
+  follow(root: HTMLElement, src: TitleSource, command: readonly string[]) {
+    if (root !== this.#root) this.#root.removeAttribute("window-name");
+    this.#root = root;
+    this.#src = src;
+    this.#command = command;
+    this.update();
   }
 
   /** The session's command line (from the server's `ready`). */

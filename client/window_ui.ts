@@ -6,11 +6,14 @@
  *
  * @module
  */
-import type { Terminal } from "../core/emulator/terminal.ts";
+import type { ProgressState } from "./progress_bar.ts";
 import type { TerminalEvent } from "../core/terminal_view.ts";
 import { type NotificationApi, Notifier } from "./notifier.ts";
 import { ProgressBar } from "./progress_bar.ts";
-import { WindowTitle } from "./window_title.ts";
+import { type TitleSource, WindowTitle } from "./window_title.ts";
+
+/** What the title and progress follow: a terminal (or nothing yet). */
+export type UiSource = TitleSource & { readonly progress: ProgressState };
 
 /** The window UI of one page. */
 export interface WindowUi {
@@ -23,6 +26,11 @@ export interface WindowUi {
   setCommand(command: readonly string[]): void;
   /** After a snapshot was loaded: title, name and progress from the new state. */
   reset(): void;
+  /**
+   * Follow another terminal (the window's focused pane): its title,
+   * command line and progress from now on.
+   */
+  follow(root: HTMLElement, term: UiSource, command: readonly string[]): void;
 }
 
 /** Whether the user is looking at this window. */
@@ -42,7 +50,8 @@ function localStore(): Storage | undefined {
 }
 
 /** Set up the title, progress bar and notifier for `root` showing `term`. */
-export function installWindowUi(root: HTMLElement, term: Terminal): WindowUi {
+export function installWindowUi(root: HTMLElement, term: UiSource): WindowUi {
+  let shown = term;
   const title = new WindowTitle(root, term);
   const progress = new ProgressBar(root);
   progress.onChange = (p) => title.setProgress(p);
@@ -80,8 +89,15 @@ export function installWindowUi(root: HTMLElement, term: Terminal): WindowUi {
       return false;
     },
     setCommand: (command) => title.setCommand(command),
-    reset: () => {
+    follow: (root, term, command) => {
+      shown = term;
+      progress.moveTo(root);
+      title.follow(root, term, command);
       const p = term.progress;
+      progress.set(p.state, p.percent);
+    },
+    reset: () => {
+      const p = shown.progress;
       progress.set(p.state, p.percent); // updates the title too
       title.update();
     },

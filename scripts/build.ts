@@ -65,6 +65,11 @@ const files: [string, string, string][] = [
     "text/css; charset=utf-8",
   ],
   ["/ui.css", join(root, "static", "ui.css"), "text/css; charset=utf-8"],
+  [
+    "/layout.css",
+    join(root, "static", "layout.css"),
+    "text/css; charset=utf-8",
+  ],
   ["/client.js", join(gen, "client.js"), "text/javascript; charset=utf-8"],
   [
     "/manifest.webmanifest",

@@ -15,6 +15,7 @@ import {
 } from "../../client/key_table.ts";
 import { Actions } from "../../client/actions.ts";
 import { registerActions } from "../../client/window_actions.ts";
+import { registerPaneActions } from "../../client/layout/pane_actions.ts";
 import type { Pager } from "../../client/pager.ts";
 
 /** A Markdown table without its column padding. */
@@ -54,6 +55,15 @@ function registeredActions(): string[] {
     setTabFocus: none,
     menu: none,
     scroll: () => true,
+    panes: (a) =>
+      registerPaneActions(a, {
+        layout: () => null,
+        op: none,
+        newPaneSide: () => "right",
+        close: none,
+        rename: none,
+        prefix: none,
+      }),
   });
   return actions.list().map((a) => a.name);
 }

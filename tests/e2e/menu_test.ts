@@ -51,8 +51,9 @@ async function screenshot(page: Page, name: string): Promise<void> {
 Deno.test("e2e menu: right click, the button and Shift+F10 open it; keys move and run; entries do what their keys do", async () => {
   const run = await startDomterm(["bash", "--norc", "--noprofile", "-i"], {
     env: ENV,
-    // Tall enough for the whole menu below the pointer.
-    viewport: { width: 800, height: 560 },
+    // Tall enough for the whole menu below the pointer (with its tab and
+    // pane entries).
+    viewport: { width: 800, height: 720 },
   });
   const { page } = run;
   try {
@@ -86,6 +87,11 @@ Deno.test("e2e menu: right click, the button and Shift+F10 open it; keys move an
       "Reset zoom|Ctrl+Shift+0|",
       "Input mode: Automatic|Ctrl+Shift+L|",
       "Settings\u2026||",
+      "New tab|Ctrl+Shift+T|",
+      "New pane|Ctrl+Shift+N|",
+      "Rename tab\u2026||",
+      "Move to a new window||",
+      "Close pane|Ctrl+Shift+W|",
       "New window||",
       "Detach|Ctrl+Shift+D|",
       "Close||",
