@@ -96,12 +96,16 @@ export class Menu {
 
   /** Fits the button to the strip right of the grid (after a resize or refit). */
   placeButton(): void {
-    // Left of the viewport's scrollbar, not over its arrow.
+    // Left of the viewport's scrollbar when the strip has room for it there;
+    // else over the scrollbar, below its up arrow (never over the grid).
     const vp = this.#root.querySelector<HTMLElement>(".dt-viewport");
     const bar = vp ? Math.max(0, vp.offsetWidth - vp.clientWidth) : 0;
-    const gap = Math.floor(this.#options.gapRight()) - bar;
-    this.#button.style.right = `${bar}px`;
-    this.#button.style.width = `${Math.max(BUTTON_MIN_WIDTH, gap)}px`;
+    const gap = Math.floor(this.#options.gapRight());
+    const beside = gap - bar >= BUTTON_MIN_WIDTH;
+    const b = this.#button.style;
+    b.right = beside ? `${bar}px` : "0px";
+    b.top = beside ? "" : `${3 + bar}px`;
+    b.width = `${Math.max(BUTTON_MIN_WIDTH, beside ? gap - bar : gap)}px`;
   }
 
   /** True while the popup is shown. */

@@ -40,6 +40,9 @@ import { StatusLine } from "./status_line.ts";
 import { shownColors } from "./theme_colors.ts";
 import { ViewA11y } from "./a11y/view_a11y.ts";
 
+/** The most columns a program's size request shrinks the font for. */
+const MAX_SHRINK_COLS = 132;
+
 /** How long a notice (a link that could not be opened) stays shown. */
 const NOTICE_MS = 6000;
 
@@ -582,7 +585,9 @@ export class TerminalView {
     const zoom = this.zoom;
     zoom.setScale(1);
     let fit = this.renderer.fit();
-    if (cols > fit.cols) {
+    // A VT's 132-column mode (DECCOLM) is what a smaller font is for; a
+    // wider request (XTWINOPS 8 with 500 columns) gets what fits.
+    if (cols > fit.cols && cols <= MAX_SHRINK_COLS) {
       // The cell's width goes with the font size, nearly linearly.
       let scale = fit.cols / cols;
       for (let i = 0; i < 8; i++) {

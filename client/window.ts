@@ -143,6 +143,7 @@ export class DomtermWindow implements ViewHost {
           click: (p) => this.#op({ op: "focus", pane: p }),
           move: (p, drop: Drop) => this.#op({ op: "move", pane: p, drop }),
         }),
+      resizeSplit: (split, sizes) => this.#op({ op: "resize", split, sizes }),
       splitterPointerDown: (e, split, index) => {
         const el = this.layoutView.splitElement(split);
         if (!el) return;

@@ -39,7 +39,12 @@ export interface LayoutViewHost {
   tabPointerDown(e: PointerEvent, pane: number): void;
   /** A pointer went down on a splitter between children `index` and `index + 1`. */
   splitterPointerDown(e: PointerEvent, split: number, index: number): void;
+  /** A splitter was moved by a key: split `split`'s children get `sizes`. */
+  resizeSplit(split: number, sizes: number[]): void;
 }
+
+/** How far an arrow key moves a splitter (a share of its split). */
+const SPLITTER_STEP = 0.05;
 
 /** The elements of one layout, by node id. */
 export class LayoutView {
@@ -158,7 +163,17 @@ export class LayoutView {
     const items: HTMLElement[] = [];
     children.forEach((child, i) => {
       child.style.flex = `${node.sizes[i]} 1 0px`;
-      if (i > 0) items.push(this.#splitter(el!, node.id, i - 1));
+      if (i > 0) {
+        const sp = this.#splitter(el!, node.id, i - 1);
+        // A separator between side-by-side panes stands upright.
+        sp.setAttribute(
+          "aria-orientation",
+          node.direction === "row" ? "vertical" : "horizontal",
+        );
+        const before = node.sizes.slice(0, i).reduce((a, b) => a + b, 0);
+        sp.setAttribute("aria-valuenow", String(Math.round(before * 100)));
+        items.push(sp);
+      }
       items.push(child);
     });
     placeChildren(el, items);
@@ -174,8 +189,32 @@ export class LayoutView {
     s.className = "dt-splitter";
     s.dataset.index = String(index);
     s.setAttribute("role", "separator");
+    s.setAttribute("aria-label", "Pane divider (arrow keys move it)");
+    s.setAttribute("aria-valuemin", "0");
+    s.setAttribute("aria-valuemax", "100");
+    s.tabIndex = 0;
     s.addEventListener("pointerdown", (e) => {
       this.#host.splitterPointerDown(e, id, Number(s.dataset.index));
+    });
+    s.addEventListener("keydown", (e) => {
+      const dir = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[
+        e.key
+      ];
+      if (dir === undefined || e.ctrlKey || e.altKey || e.metaKey) return;
+      const node = this.#layout && findSplit(this.#layout.root, id);
+      if (!node) return;
+      e.preventDefault();
+      e.stopPropagation();
+      const i = Number(s.dataset.index);
+      const sizes = [...node.sizes];
+      const step = Math.min(
+        SPLITTER_STEP,
+        dir < 0 ? sizes[i] - 0.05 : sizes[i + 1] - 0.05,
+      );
+      if (step <= 0) return;
+      sizes[i] += dir * step;
+      sizes[i + 1] -= dir * step;
+      this.#host.resizeSplit(id, sizes);
     });
     return s;
   }
@@ -232,6 +271,30 @@ export class LayoutView {
       close.addEventListener("click", () => this.#host.closePane(pane.id));
       tab.append(marks, label, close);
       const id = pane.id;
+      // The keyboard, as a tab list does it: Enter or Space shows the tab,
+      // the arrows (Home, End) move along the tabs, Delete closes one.
+      tab.addEventListener("keydown", (e) => {
+        if (e.ctrlKey || e.altKey || e.metaKey) return;
+        const tabs = Array.from(
+          tab!.parentElement?.querySelectorAll<HTMLElement>(".dt-tab") ?? [],
+        );
+        const at = tabs.indexOf(tab!);
+        const to = e.key === "ArrowRight"
+          ? tabs[(at + 1) % tabs.length]
+          : e.key === "ArrowLeft"
+          ? tabs[(at - 1 + tabs.length) % tabs.length]
+          : e.key === "Home"
+          ? tabs[0]
+          : e.key === "End"
+          ? tabs.at(-1)
+          : undefined;
+        if (to) to.focus();
+        else if (e.key === "Enter" || e.key === " ") this.#host.focusPane(id);
+        else if (e.key === "Delete") this.#host.closePane(id);
+        else return;
+        e.preventDefault();
+        e.stopPropagation();
+      });
       tab.addEventListener("pointerdown", (e) => {
         if (e.button === 0) this.#host.tabPointerDown(e, id);
       });
@@ -243,6 +306,8 @@ export class LayoutView {
     }
     const shown = pane.id === stack.shown;
     tab.setAttribute("aria-selected", String(shown));
+    // One stop per tab list for Tab; the arrows reach the others.
+    tab.tabIndex = shown ? 0 : -1;
     tab.classList.toggle("dt-shown", shown);
     tab.classList.toggle("dt-tab-focused", pane.id === focus);
     this.#fillTab(tab, pane);
@@ -276,4 +341,15 @@ export function placeChildren(parent: HTMLElement, items: HTMLElement[]): void {
   while (parent.children.length > items.length) {
     parent.lastElementChild!.remove();
   }
+}
+
+/** Split `id` under `node`, if it is there. */
+function findSplit(node: LayoutNode, id: number): Split | undefined {
+  if (node.kind === "stack") return undefined;
+  if (node.id === id) return node;
+  for (const c of node.children) {
+    const found = findSplit(c, id);
+    if (found) return found;
+  }
+  return undefined;
 }

@@ -57,7 +57,11 @@ Deno.test("keymap: the default bindings, by physical key or by character", () =>
     [key("c", "f", "KeyF"), null],
     [key("csa", "F", "KeyF"), null],
     [key("cm", "=", "Equal"), null],
-    [key("cs", "T", "KeyT"), null],
+    [key("cm", "T", "KeyT"), null],
+    // Tabs and panes (issue 33).
+    [key("cs", "T", "KeyT"), "new-tab"],
+    [key("cs", "N", "KeyN"), "new-pane"],
+    [key("cs", "W", "KeyW"), "close-pane"],
   ];
   for (const [e, want] of cases) {
     assertEquals(k.actionOf(e), want, `${eventKeys(e)}`);

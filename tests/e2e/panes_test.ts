@@ -519,3 +519,75 @@ Deno.test("e2e panes: closing a pane where a program runs asks first", async () 
     await dt.close();
   }
 });
+
+Deno.test("e2e panes: tabs and splitters work from the keyboard (arrows, Enter, Delete)", async () => {
+  const dt = await startDomterm(SH, {
+    env: ENV,
+    viewport: { width: 1000, height: 600 },
+  });
+  const { page } = dt;
+  try {
+    let layout = await waitPanes(page, 1);
+    const a = layout.focus;
+    await page.keyboard.press("Control+Shift+T");
+    layout = await waitPanes(page, 2);
+    const b = layout.focus;
+    // The shown tab is the tab list's one stop; the left arrow reaches the
+    // other, Enter shows it.
+    const tabs = await page.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLElement>(".dt-tab")).map((
+        t,
+      ) => ({ pane: Number(t.dataset.pane), tabIndex: t.tabIndex }))
+    );
+    assertEquals(tabs, [{ pane: a, tabIndex: -1 }, { pane: b, tabIndex: 0 }]);
+    await page.focus(`.dt-tab[data-pane="${b}"]`);
+    await page.keyboard.press("ArrowLeft");
+    assertEquals(
+      await page.evaluate(() =>
+        (document.activeElement as HTMLElement).dataset.pane
+      ),
+      String(a),
+    );
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(
+      (a) =>
+        (globalThis as unknown as Inspected).domtermInspect.layout()?.focus ===
+          a,
+      a,
+    );
+    // A split: its divider moves by 5% a key press, and says where it is.
+    await page.keyboard.press("Control+Shift+N");
+    layout = await waitPanes(page, 3);
+    const c = layout.focus;
+    assert(layout.root.kind === "split");
+    const before = layout.root.sizes[0];
+    await page.focus(".dt-splitter");
+    assertEquals(
+      await page.getAttribute(".dt-splitter", "aria-orientation"),
+      "vertical",
+    );
+    await page.keyboard.press("ArrowRight");
+    await page.waitForFunction(
+      (before) => {
+        const l = (globalThis as unknown as Inspected).domtermInspect.layout();
+        return l?.root.kind === "split" &&
+          Math.abs(l.root.sizes[0] - (before + 0.05)) < 0.001;
+      },
+      before,
+    );
+    await page.waitForFunction(
+      (want) =>
+        document.querySelector(".dt-splitter")?.getAttribute(
+          "aria-valuenow",
+        ) === want,
+      String(Math.round((before + 0.05) * 100)),
+    );
+    // Delete on a tab closes it (a shell with nothing running: no question).
+    await page.focus(`.dt-tab[data-pane="${c}"]`);
+    await page.keyboard.press("Delete");
+    layout = await waitPanes(page, 2);
+    assert(!panes(layout).some((p) => p.id === c), "pane c is gone");
+  } finally {
+    await dt.close();
+  }
+});
