@@ -56,6 +56,21 @@ async function waitFor(page: Page, test: string): Promise<void> {
  * vttest's border screen (menu 1, screens 1 and 2): a frame of `*` and,
  * inside it, one of `+`, around the whole screen.
  */
+/** Waits until vttest has drawn the whole frame of a `cols`-column screen. */
+async function waitBorder(page: Page, cols: number): Promise<void> {
+  await page.waitForFunction(
+    (cols) => {
+      const s = (globalThis as unknown as Inspected).domtermInspect
+        .screenText();
+      const edge = "*".repeat(cols), inner = "*" + "+".repeat(cols - 2) + "*";
+      return s[0] === edge && s[1] === inner && s[22] === inner &&
+        s[23] === edge;
+    },
+    cols,
+    { timeout: 15_000 },
+  );
+}
+
 function assertBorder(s: Shown, cols: number): void {
   assertEquals(s.cols, cols);
   const edge = "*".repeat(cols), inner = "*" + "+".repeat(cols - 2) + "*";
@@ -89,12 +104,12 @@ Deno.test("e2e: vttest's 132-column screens fit the window", async () => {
     const before = await shown(page);
     await page.keyboard.type("1");
     await page.keyboard.press("Enter");
-    await waitFor(page, "*".repeat(80));
+    await waitBorder(page, 80);
     const s80 = await shown(page);
     await page.screenshot({ path: "/tmp/columns_shots/vttest-1-1.png" });
     assertBorder(s80, 80);
     await page.keyboard.press("Enter");
-    await waitFor(page, "*".repeat(132));
+    await waitBorder(page, 132);
     await page.waitForFunction(() =>
       (globalThis as unknown as Inspected).domtermInspect.term.cols === 132
     );
