@@ -748,6 +748,11 @@ export interface WindowHelloMessage {
   session: number | null;
   cols: number;
   rows: number;
+  /**
+   * The colours the page shows: the sessions started for this window
+   * answer their programs' colour queries with them from the start.
+   */
+  colors?: Omit<ColorsMessage, "type">;
 }
 
 /** A change a page asks of its window's layout. */
@@ -917,7 +922,7 @@ export function parseWindowClientMessage(
     if (!isSize(o.cols, MAX_COLS) || !isSize(o.rows, MAX_ROWS)) {
       return "window-hello: bad cols/rows";
     }
-    return {
+    const hello: WindowHelloMessage = {
       type: "window-hello",
       key: o.key,
       window: o.window,
@@ -925,6 +930,15 @@ export function parseWindowClientMessage(
       cols: o.cols,
       rows: o.rows,
     };
+    if (o.colors !== undefined) {
+      const c = typeof o.colors === "object" && o.colors !== null
+        ? parseColors(o.colors as Record<string, unknown>)
+        : "colors: must be an object";
+      if (typeof c === "string") return `window-hello: ${c}`;
+      const { type: _, ...colors } = c;
+      hello.colors = colors;
+    }
+    return hello;
   }
   if (o.type === "layout-op") {
     const op = parseLayoutOp(o.op);

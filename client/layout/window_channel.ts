@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { shownColors } from "../theme_colors.ts";
 import type { Layout } from "../../core/layout.ts";
 import {
   CLOSE_BAD_KEY,
@@ -133,6 +134,9 @@ export class WindowChannel {
         cols,
         rows,
       };
+      // The colours the page shows: its new sessions answer with them.
+      const colors = shownColors(document.documentElement);
+      if (colors && hello.type === "window-hello") hello.colors = colors;
       ws.send(JSON.stringify(hello));
     };
     ws.onmessage = (ev) => {

@@ -161,6 +161,8 @@ export class WindowChannel implements WindowPage {
       this.#refuse(why, CLOSE_NO_SESSION, "no such session");
       return null;
     }
+    // Its sessions answer colour queries with the colours it shows.
+    if (m.colors) windows.sessions.noteColors?.(m.colors);
     if (session === null) {
       try {
         session = windows.sessions.create({ cols: m.cols, rows: m.rows });

@@ -20,6 +20,7 @@ import {
   sessionsOf,
   stacks,
 } from "../../core/layout.ts";
+import type { WindowHelloMessage } from "../../core/protocol.ts";
 import type { SessionRegistry } from "../session_registry.ts";
 import type { WindowInfo } from "../control.ts";
 import { processCwd } from "../opener.ts";
@@ -45,6 +46,8 @@ export interface WindowSessions {
   cwd(id: number): string | undefined;
   /** Hang session `id` up. */
   close(id: number): void;
+  /** A page (not read-only) said it shows these colours: new sessions answer with them. */
+  noteColors?(colors: NonNullable<WindowHelloMessage["colors"]>): void;
 }
 
 /** The {@link WindowSessions} of a SessionRegistry. */
@@ -64,6 +67,7 @@ export function registrySessions(registry: SessionRegistry): WindowSessions {
       const s = registry.get(id);
       return s ? { cols: s.cols, rows: s.rows } : undefined;
     },
+    noteColors: (colors) => registry.noteColors(colors),
     cwd: (id) => {
       const s = registry.get(id);
       return s ? processCwd(s.pid) : undefined;

@@ -30,6 +30,15 @@ Deno.test("window-hello: a new window, a reload, an existing session", () => {
   assertEquals(parseWindowClientMessage(JSON.stringify(reload)), reload);
   const attach = { ...hello, session: 7 };
   assertEquals(parseWindowClientMessage(JSON.stringify(attach)), attach);
+  // The colours the page shows, for the sessions started for it.
+  const colors = {
+    foreground: "#101010",
+    background: "#fbfbfa",
+    cursor: "#202020",
+    palette: Array.from({ length: 16 }, () => "#808080"),
+  };
+  const colored = { ...hello, colors };
+  assertEquals(parseWindowClientMessage(JSON.stringify(colored)), colored);
 });
 
 Deno.test("window-hello: bad fields are refused with a reason", () => {
@@ -42,6 +51,7 @@ Deno.test("window-hello: bad fields are refused with a reason", () => {
       { ...hello, session: undefined },
       { ...hello, cols: 0 },
       { ...hello, rows: 5000 },
+      { ...hello, colors: { foreground: "red" } },
     ]
   ) {
     const r = parseWindowClientMessage(JSON.stringify(bad));
