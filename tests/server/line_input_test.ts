@@ -123,6 +123,16 @@ Deno.test("line input: a program chooses its history with DOMTERM_HISTORY", asyn
     await c.opened;
     c.send({ type: "hello", key: s.key, cols: 80, rows: 24 });
     await c.until(() => c.text.includes("READY"), "the program");
+    // Past sh's exec of cat (while a program is in exec() its environment
+    // cannot be read).
+    const pid = [...s.sessions.values()][0].pid;
+    await c.until(() => {
+      try {
+        return Deno.readTextFileSync(`/proc/${pid}/comm`).trim() === "cat";
+      } catch {
+        return false;
+      }
+    }, "cat running");
     c.send({ type: "key", seq: 1, data: "a" });
     await c.until(() => edits(c).length === 1, "handed back");
     assertEquals(edits(c)[0].historyKey, "calc");
