@@ -7,8 +7,7 @@ import { assert, assertEquals, assertMatch } from "../assert.ts";
 import { runtimeDir, socketPath } from "../../server/control.ts";
 import { formatList } from "../../server/commands/sessions.ts";
 import { type DomtermOutput, runDomterm } from "../run_domterm.ts";
-
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+import { startServerProcess } from "./server_process.ts";
 
 function run(dir: string, args: string[]): Promise<DomtermOutput> {
   return runDomterm(args, env(dir));
@@ -23,35 +22,6 @@ function env(dir: string): Record<string, string> {
   };
 }
 
-/** Start a server; resolves with its process and the URL it printed. */
-async function startServerProcess(dir: string, command: string[]) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "--no-browser", "--", ...command],
-    env: env(dir),
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited: ${text}`);
-    text += value;
-  }
-  reader.releaseLock();
-  // Wait for the control socket.
-  for (let i = 0; i < 100; i++) {
-    try {
-      Deno.statSync(socketPath(dir));
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  return { child, url: text.split("\n")[0] };
-}
-
 async function stop(child: Deno.ChildProcess) {
   try {
     child.kill("SIGTERM");
@@ -63,7 +33,7 @@ async function stop(child: Deno.ChildProcess) {
 
 Deno.test("one server per user: a second domterm asks the first; list, attach, kill and kill-server talk to it", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "domterm-reuse-" });
-  const first = await startServerProcess(dir, ["/bin/sh"]);
+  const first = await startServerProcess(dir, ["/bin/sh"], env(dir));
   try {
     const port = new URL(first.url).port;
     // A second domterm starts no server: it gets a session of the first.
@@ -187,13 +157,13 @@ Deno.test("one server per user: a second domterm asks the first; list, attach, k
 
 Deno.test("one server per user: a socket left by a dead server is replaced", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "domterm-stale-" });
-  const first = await startServerProcess(dir, ["/bin/sh"]);
+  const first = await startServerProcess(dir, ["/bin/sh"], env(dir));
   first.child.kill("SIGKILL");
   await first.child.status;
   await first.child.stdout.cancel().catch(() => {});
   await first.child.stderr.cancel().catch(() => {});
   Deno.statSync(socketPath(dir)); // still there
-  const second = await startServerProcess(dir, ["/bin/sh"]);
+  const second = await startServerProcess(dir, ["/bin/sh"], env(dir));
   try {
     assert(second.url !== first.url, "a new server, not the dead one");
     const list = await run(dir, ["list", "--json"]);
@@ -289,7 +259,7 @@ Deno.test("domterm list: the table", () => {
 
 Deno.test("domterm save N FILE writes the session as standalone HTML from the server's model", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "domterm-save-" });
-  const first = await startServerProcess(dir, ["/bin/sh"]);
+  const first = await startServerProcess(dir, ["/bin/sh"], env(dir));
   try {
     const made = await run(dir, [
       "new",
@@ -325,7 +295,7 @@ Deno.test("domterm save N FILE writes the session as standalone HTML from the se
 
 Deno.test("inside a session, 'domterm' on PATH is this same program", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "domterm-path-" });
-  const first = await startServerProcess(dir, ["/bin/sh"]);
+  const first = await startServerProcess(dir, ["/bin/sh"], env(dir));
   try {
     const out = `${dir}/version.txt`;
     const made = await run(dir, [

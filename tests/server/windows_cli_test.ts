@@ -6,13 +6,11 @@
  * sessions; `domterm attach` brings back a window whose page is gone.
  */
 import { assert, assertEquals, assertMatch } from "../assert.ts";
-import { socketPath } from "../../server/control.ts";
 import { panes } from "../../core/layout.ts";
 import type { LayoutMessage } from "../../core/protocol.ts";
 import { type DomtermOutput, runDomterm } from "../run_domterm.ts";
 import { TestClient } from "./ws_client.ts";
-
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+import { startServerProcess } from "./server_process.ts";
 
 function env(dir: string, session?: number): Record<string, string> {
   return {
@@ -23,34 +21,6 @@ function env(dir: string, session?: number): Record<string, string> {
     // What a program in session N finds (server/session_launch.ts).
     DOMTERM: session === undefined ? "" : `version=1;session#=${session}`,
   };
-}
-
-/** Start a server; resolves with its process and the URL it printed. */
-async function startServerProcess(dir: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "--no-browser", "--", "/bin/sh"],
-    env: env(dir),
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited: ${text}`);
-    text += value;
-  }
-  reader.releaseLock();
-  for (let i = 0; i < 100; i++) {
-    try {
-      Deno.statSync(socketPath(dir));
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  return { child, url: new URL(text.split("\n")[0]) };
 }
 
 /** A page's window channel on the server at `url`. */
@@ -70,7 +40,8 @@ function lastLayout(c: TestClient): LayoutMessage {
 
 Deno.test("window commands: new --tab/--pane and attach --pane act on this window; list shows it; attach brings it back", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "domterm-windows-" });
-  const server = await startServerProcess(dir);
+  const started = await startServerProcess(dir, ["/bin/sh"], env(dir));
+  const server = { ...started, url: new URL(started.url) };
   const run = (args: string[], session?: number): Promise<DomtermOutput> =>
     runDomterm(args, env(dir, session));
   let c: TestClient | null = null;
