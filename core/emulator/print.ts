@@ -130,18 +130,7 @@ function printAsciiRun(
     x++;
     i++;
   }
-  const clusters = line.clusters;
-  if (clusters !== null && (oldAttrs & A_CLUSTER) !== 0) {
-    for (let k = x0; k < x; k++) clusters.delete(k);
-  }
-  if (x < s.cols && (d[x * CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0) {
-    // The head of this wide character was overwritten: blank its tail.
-    d[x * CELL_STRIDE + CODE] = 0;
-    d[x * CELL_STRIDE + ATTR] &= ~A_GLYPH_MASK;
-  }
-  if (x > line.hi) line.hi = x;
-  line.dirty = true;
-  if (line.extras !== null) coverCells(line, x0, x, false);
+  tidyRun(s, line, x0, x0, x, oldAttrs);
   s.lastChar = codes[i - 1];
   if (x >= limit) {
     x = limit - 1;
@@ -379,18 +368,7 @@ function endRun(
     d[h + ATTR] &= ~A_GLYPH_MASK;
     line.clusters?.delete(x0 - 1);
   }
-  const clusters = line.clusters;
-  if (clusters !== null && (oldAttrs & A_CLUSTER) !== 0) {
-    for (let k = xc; k < x; k++) clusters.delete(k);
-  }
-  if (x < s.cols && (d[x * CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0) {
-    // The head of this wide character was overwritten: blank its tail.
-    d[x * CELL_STRIDE + CODE] = 0;
-    d[x * CELL_STRIDE + ATTR] &= ~A_GLYPH_MASK;
-  }
-  if (x > line.hi) line.hi = x;
-  line.dirty = true;
-  if (line.extras !== null) coverCells(line, x0, x, false);
+  tidyRun(s, line, xc, x0, x, oldAttrs);
   s.lastChar = last;
   if (x >= limit) {
     s.x = limit - 1;
@@ -630,4 +608,34 @@ function wrap(s: TerminalState): void {
   line.dirty = true;
   s.x = lineStart(s);
   index(s);
+}
+
+/**
+ * What a run printed into cells [x0, x) of `line` leaves to tidy (both
+ * print paths): the cluster text of the cells from `xc` on, when the
+ * overwritten cells had some (`oldAttrs`); the tail of a wide character
+ * whose head was overwritten; the line's drawn extent, dirty flag and the
+ * embeds the run covered.
+ */
+function tidyRun(
+  s: TerminalState,
+  line: Line,
+  xc: number,
+  x0: number,
+  x: number,
+  oldAttrs: number,
+): void {
+  const d = line.data;
+  const clusters = line.clusters;
+  if (clusters !== null && (oldAttrs & A_CLUSTER) !== 0) {
+    for (let k = xc; k < x; k++) clusters.delete(k);
+  }
+  if (x < s.cols && (d[x * CELL_STRIDE + ATTR] & A_WIDE_TAIL) !== 0) {
+    // The head of this wide character was overwritten: blank its tail.
+    d[x * CELL_STRIDE + CODE] = 0;
+    d[x * CELL_STRIDE + ATTR] &= ~A_GLYPH_MASK;
+  }
+  if (x > line.hi) line.hi = x;
+  line.dirty = true;
+  if (line.extras !== null) coverCells(line, x0, x, false);
 }
