@@ -37,6 +37,7 @@ import type { Session } from "./session.ts";
 import type { SessionRegistry } from "./session_registry.ts";
 import type { SessionSnapshot, Viewer, ViewerEnd, Window } from "./viewer.ts";
 import { closeAfterFinal, sendBytes, sendText } from "./socket_send.ts";
+import { LOGIN_ENDED, LoginWatch } from "./remote/login_watch.ts";
 import type { HelloGrant, RemoteGate, UpgradeGrant } from "./remote/gate.ts";
 import { dropForReadOnly } from "./remote/read_only.ts";
 import type { RelayEndpoint, RelayInput } from "./ssh/remote_sessions.ts"; // ssh hosts
@@ -57,8 +58,6 @@ export interface ConnectionContext {
 
 /** How long a new socket has to say hello. */
 const HELLO_TIMEOUT_MS = 10_000;
-/** How often a window that only a login let in checks that the login lives. */
-const LOGIN_CHECK_MS = 30_000;
 const READ_ONLY_NOTE =
   "read-only share: what you type is not sent to the session";
 
@@ -78,7 +77,7 @@ export class WindowConnection implements Viewer {
   }
   #toldReadOnly = false;
   /** Set when only a login let it in: it ends with the login. */
-  #loginCheck: ReturnType<typeof setInterval> | undefined;
+  readonly #login: LoginWatch;
   #helloTimer: ReturnType<typeof setTimeout>;
   /** Set when the window is on a session on another host: it takes every frame. */
   #relay: RelayInput | null = null; // ssh hosts
@@ -92,6 +91,11 @@ export class WindowConnection implements Viewer {
     this.#socket = socket;
     this.#upgrade = upgrade;
     this.#ctx = ctx;
+    this.#login = new LoginWatch(
+      ctx.gate,
+      upgrade,
+      () => this.#refuse(LOGIN_ENDED, CLOSE_BAD_KEY, "login ended"),
+    );
     socket.binaryType = "arraybuffer";
     this.#helloTimer = setTimeout(() => {
       if (!this.#session) socket.close(CLOSE_BAD_KEY, "no hello");
@@ -154,7 +158,7 @@ export class WindowConnection implements Viewer {
     // A window detached on purpose no longer speaks for the session (its
     // socket stays open until the page closes it).
     if (!session.windows.has(win)) return;
-    if (this.#loginCheck !== undefined && this.#loginGone(true)) return;
+    if (this.#login.watching && this.#login.gone(true)) return;
     if (this.#readOnly && this.#dropReadOnly(data)) return;
     if (typeof data !== "string") {
       void session.input(new Uint8Array(data), win);
@@ -185,7 +189,7 @@ export class WindowConnection implements Viewer {
     clearTimeout(this.#helloTimer);
     this.#readOnly = grant.readOnly;
     if (grant.viaLogin) {
-      this.#loginCheck = setInterval(() => this.#loginGone(), LOGIN_CHECK_MS);
+      this.#login.start();
     }
     const { registry } = this.#ctx;
     const remote = m.session !== undefined && registry.remotes.get(m.session); // ssh hosts
@@ -309,18 +313,6 @@ export class WindowConnection implements Viewer {
     }
   }
 
-  /** Whether the login that let this window in has ended (then it is closed). */
-  #loginGone(activity = false): boolean {
-    if (this.#ctx.gate.loginAlive(this.#upgrade, activity)) return false;
-    clearInterval(this.#loginCheck);
-    this.#refuse(
-      "logged out, or the login expired: reload the page to log in",
-      CLOSE_BAD_KEY,
-      "login ended",
-    );
-    return true;
-  }
-
   /** This window as the ssh relay sees it. */
   #relayEndpoint(): RelayEndpoint { // ssh hosts
     const socket = this.#socket;
@@ -338,7 +330,7 @@ export class WindowConnection implements Viewer {
 
   #closed(): void {
     clearTimeout(this.#helloTimer);
-    clearInterval(this.#loginCheck);
+    this.#login.stop();
     this.#relay?.closed(); // ssh hosts
     const session = this.#session, win = this.#win;
     if (session && win) {

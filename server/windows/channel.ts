@@ -21,6 +21,7 @@ import {
   type WindowHelloMessage,
   type WindowServerMessage,
 } from "../../core/protocol.ts";
+import { LOGIN_ENDED, LoginWatch } from "../remote/login_watch.ts";
 import type { HelloGrant, RemoteGate, UpgradeGrant } from "../remote/gate.ts";
 import { closeAfterFinal, sendText } from "../socket_send.ts";
 import { applyLayoutOp } from "./ops.ts";
@@ -37,8 +38,6 @@ export interface ChannelContext {
 
 /** How long a new socket has to say hello. */
 const HELLO_TIMEOUT_MS = 10_000;
-/** How often a channel that only a login let in checks that the login lives. */
-const LOGIN_CHECK_MS = 30_000;
 /** Close code after `window-closed` (normal closure). */
 const CLOSE_NORMAL = 1000;
 
@@ -53,12 +52,17 @@ export class WindowChannel implements WindowPage {
   /** Set for a share: its window is its own, and it changes nothing. */
   #share: HelloGrant | null = null;
   #helloTimer: ReturnType<typeof setTimeout>;
-  #loginCheck: ReturnType<typeof setInterval> | undefined;
+  readonly #login: LoginWatch;
 
   constructor(socket: WebSocket, upgrade: UpgradeGrant, ctx: ChannelContext) {
     this.#socket = socket;
     this.#upgrade = upgrade;
     this.#ctx = ctx;
+    this.#login = new LoginWatch(
+      ctx.gate,
+      upgrade,
+      () => this.#refuse(LOGIN_ENDED, CLOSE_BAD_KEY, "login ended"),
+    );
     this.#helloTimer = setTimeout(() => {
       if (!this.#greeted) socket.close(CLOSE_BAD_KEY, "no hello");
     }, HELLO_TIMEOUT_MS);
@@ -105,7 +109,7 @@ export class WindowChannel implements WindowPage {
       }
       return this.#hello(m);
     }
-    if (this.#loginCheck !== undefined && this.#loginGone(true)) return;
+    if (this.#login.watching && this.#login.gone(true)) return;
     if (typeof m === "string") return this.#error(m);
     if (m.type === "window-hello") return this.#error("already connected");
     const win = this.#window;
@@ -133,7 +137,7 @@ export class WindowChannel implements WindowPage {
     clearTimeout(this.#helloTimer);
     this.#greeted = true;
     if (grant.viaLogin) {
-      this.#loginCheck = setInterval(() => this.#loginGone(), LOGIN_CHECK_MS);
+      this.#login.start();
     }
     if (grant.session !== undefined) return this.#shareHello(grant);
     let win: TopWindow | null;
@@ -183,21 +187,9 @@ export class WindowChannel implements WindowPage {
     this.send(win.layoutMessage());
   }
 
-  /** Whether the login that let this page in has ended (then it is closed). */
-  #loginGone(activity = false): boolean {
-    if (this.#ctx.gate.loginAlive(this.#upgrade, activity)) return false;
-    clearInterval(this.#loginCheck);
-    this.#refuse(
-      "logged out, or the login expired: reload the page to log in",
-      CLOSE_BAD_KEY,
-      "login ended",
-    );
-    return true;
-  }
-
   #closed(): void {
     clearTimeout(this.#helloTimer);
-    clearInterval(this.#loginCheck);
+    this.#login.stop();
     this.#window?.removePage(this);
   }
 }
