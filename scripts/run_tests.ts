@@ -124,15 +124,35 @@ export function closingCounts(text: string): Counts | null {
 }
 
 /**
+ * How long a run may go without any test finishing before it is stopped
+ * (ms): a test that hangs (a program that never exits, a server that
+ * never answers) fails the run with its name instead of holding it until
+ * CI's own limit. The slowest single test takes about 2 minutes.
+ * `RUN_TESTS_STALL_MS` overrides it.
+ */
+export const STALL_MS = Number(Deno.env.get("RUN_TESTS_STALL_MS")) ||
+  5 * 60_000;
+
+/** A test's result line (`NAME ... ok (2s)`, a step's too), colours removed. */
+const RESULT_LINE = /\.\.\. (ok|FAILED|ignored) \(/;
+/** Deno's own warning for a test that runs long: its name. */
+const RUNNING_LONG = /'(.*)' has been running for over/;
+/** A test's start in a run of one file at a time (`NAME ...` alone). */
+const STARTED = /^(?:\S+ => )?(.*) \.\.\.\s*$/;
+
+/**
  * Run `deno ARGS` with its output passed through as it comes; resolves to
- * its exit success and the counts of its closing line.
+ * its exit success and the counts of its closing line. It runs in its own
+ * process group, so that a run stopped for a hang (`STALL_MS`) takes its
+ * servers and browsers with it.
  */
 async function denoTest(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<{ ok: boolean; counts: Counts | null }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args,
+  // setsid: a new process group whose id is the child's pid.
+  const child = new Deno.Command("setsid", {
+    args: [Deno.execPath(), ...args],
     cwd: ROOT,
     env,
     stdin: "null",
@@ -141,14 +161,56 @@ async function denoTest(
   }).spawn();
   // Keep the end of the output: the closing line is there.
   let tail = "";
+  let line = "";
+  let lastResult = Date.now();
+  const longRunning = new Set<string>();
+  let stalled = false;
+  const watch = setInterval(() => {
+    if (Date.now() - lastResult < STALL_MS) return;
+    stalled = true;
+    clearInterval(watch);
+    // deno-lint-ignore no-control-regex
+    const open = STARTED.exec(line.replace(/\x1b\[[0-9;]*m/g, ""));
+    if (open) longRunning.add(open[1]);
+    const names = [...longRunning].map((n) => `'${n}'`).join(", ");
+    console.log(
+      `\nrun_tests: no test finished for ${
+        Math.round(STALL_MS / 1000)
+      } s; stopping this run (still running: ${names || "unknown"})`,
+    );
+    try {
+      Deno.kill(-child.pid, "SIGKILL");
+    } catch { /* gone */ }
+  }, Math.min(5_000, STALL_MS / 4));
   const dec = new TextDecoder();
-  for await (const chunk of child.stdout) {
-    await Deno.stdout.write(chunk);
-    tail = (tail + dec.decode(chunk, { stream: true })).slice(-8192);
+  try {
+    for await (const chunk of child.stdout) {
+      await Deno.stdout.write(chunk);
+      const text = dec.decode(chunk, { stream: true });
+      tail = (tail + text).slice(-8192);
+      const lines = (line + text).split("\n");
+      line = lines.pop()!;
+      for (const l of lines) {
+        // deno-lint-ignore no-control-regex
+        const plain = l.replace(/\x1b\[[0-9;]*m/g, "");
+        const long = RUNNING_LONG.exec(plain) ?? STARTED.exec(plain);
+        if (long) longRunning.add(long[1]);
+        else if (RESULT_LINE.test(plain)) {
+          lastResult = Date.now();
+          const name = /^(?:\S+ => )?(.*?) \.\.\. /.exec(plain)?.[1];
+          if (name) longRunning.delete(name);
+        }
+      }
+    }
+  } finally {
+    clearInterval(watch);
   }
   const status = await child.status;
+  if (stalled) return { ok: false, counts: closingCounts(tail) ?? ZERO };
   return { ok: status.success, counts: closingCounts(tail) };
 }
+
+const ZERO: Counts = { passed: 0, failed: 1, ignored: 0 };
 
 /**
  * The state directory the tests' servers share unless a test gives its

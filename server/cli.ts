@@ -297,9 +297,18 @@ async function handOff(
       ...(opts.command.length ? { command: opts.command } : {}),
       cwd: Deno.cwd(),
     },
-    opts.ssh ? 120_000 : undefined, // ssh may ask for a while
+    // ssh may ask for a while; a server under load (or one just handed
+    // its sessions over) may take a few seconds to start a program.
+    opts.ssh ? 120_000 : 30_000,
   );
-  if (res === null) return null;
+  if (res === null) {
+    // A server answered `info`: starting a second one here would serve
+    // in the foreground beside it (and never return).
+    console.error(
+      "domterm: the running server did not answer; try again, or 'domterm kill-server'",
+    );
+    return 1;
+  }
   if (!res.ok) {
     console.error(
       opts.ssh // the error says what failed on the way to the host
@@ -409,7 +418,7 @@ async function serve(
     },
   }, taken);
   if (server === null) {
-    control?.close();
+    await control.close();
     await refuseSessions(taken ?? null, "it cannot listen (see its log)");
     return 1;
   }
@@ -443,7 +452,7 @@ async function serve(
     const res = await (await handler).handle(sshRequest(opts.ssh));
     if (!res.ok) {
       console.error(`domterm: ${res.error}`);
-      control?.close();
+      await control.close();
       store.close();
       await server.shutdown();
       return 1;
@@ -472,7 +481,7 @@ async function serve(
     launcher = await openWindow(url, opts);
   }
   await idle;
-  control?.close();
+  await control.close();
   store.close();
   removeLauncher();
   await server.shutdown(stopReason, keep);
@@ -512,7 +521,7 @@ async function adopted(
     }
   }
   console.error(`domterm: cannot take the sessions over: ${why}`);
-  ctl.control?.close();
+  await ctl.control?.close();
   await refuseSessions(taken, why);
   return false;
 }
@@ -535,10 +544,10 @@ function restarter(
     const result = await giveSessions(server, {
       dir: dirname(controlPath),
       command,
-      closeControl: () => {
-        // Once only: a second close would remove the new server's socket.
-        ctl.control?.close();
+      closeControl: async () => {
+        const control = ctl.control;
         ctl.control = null;
+        await control?.close();
       },
       reopenControl: async () => {
         ctl.control = await listenForControl(controlPath, ctl.handler!);

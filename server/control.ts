@@ -475,7 +475,13 @@ export interface ControlHandler {
 /** A listening control socket. */
 export interface ControlListener {
   readonly path: string;
-  close(): void;
+  /**
+   * Stop listening. Resolves once the socket file is gone: Deno removes a
+   * UNIX listener's file itself when the listener is finally dropped
+   * (after the pending accept ends), which would remove a newer server's
+   * socket bound at the same path in the meantime (restart-server).
+   */
+  close(): Promise<void>;
 }
 
 /**
@@ -502,21 +508,27 @@ export async function listenControl(
   try {
     Deno.chmodSync(path, 0o600);
   } catch { /* the directory is private anyway */ }
-  (async () => {
+  // Which file is ours: a newer server may have bound the path since.
+  const ours = Deno.statSync(path).ino;
+  const accepting = (async () => {
     for await (const conn of listener) {
       void serveOne(conn, handler, log);
     }
   })().catch(() => {});
+  let closing: Promise<void> | undefined;
   return {
     path,
     close() {
-      try {
-        listener.close();
-      } catch { /* closed */ }
-      try {
-        // Only our own socket: a newer server may have replaced it.
-        Deno.removeSync(path);
-      } catch { /* gone */ }
+      closing ??= (async () => {
+        try {
+          listener.close();
+        } catch { /* closed */ }
+        await accepting;
+        try {
+          if (Deno.statSync(path).ino === ours) Deno.removeSync(path);
+        } catch { /* gone */ }
+      })();
+      return closing;
     },
   };
 }

@@ -54,7 +54,7 @@ export interface GiveHooks {
   command?: string[];
   args?: string[];
   /** Stop and restart answering on the control socket. */
-  closeControl(): void;
+  closeControl(): Promise<void>;
   reopenControl(): Promise<void>;
   log(message: string): void;
 }
@@ -187,7 +187,8 @@ async function transfer(
   // still open with 1001 (the pages reconnect after that too).
   await new Promise((r) => setTimeout(r, CLOSE_WAIT_MS));
   await server.stopListening();
-  hooks.closeControl();
+  // Its file gone before the next server binds the same path.
+  await hooks.closeControl();
   try {
     await stream.send({
       type: "server",

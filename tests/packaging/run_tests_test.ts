@@ -49,3 +49,46 @@ Deno.test("run_tests: the closing line's counts, colours and all", () => {
   );
   assertEquals(closingCounts("error: Module not found\n"), null);
 });
+
+Deno.test("run_tests: a test that hangs stops the run with its name, its processes killed", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "domterm-hang-" });
+  const marker = `domterm-hang-${crypto.randomUUID()}`;
+  try {
+    // The sleeping program carries a marker in its argv to find it by.
+    Deno.writeTextFileSync(
+      `${dir}/hang_test.ts`,
+      `Deno.test("finishes", () => {});
+Deno.test("hangs forever", async () => {
+  await new Deno.Command("sh", { args: ["-c", "sleep 1000; : ${marker}"] })
+    .spawn().status;
+});
+`,
+    );
+    const t0 = Date.now();
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        new URL("../../scripts/run_tests.ts", import.meta.url).pathname,
+        `${dir}/hang_test.ts`,
+      ],
+      env: { RUN_TESTS_STALL_MS: "3000" },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    assertEquals(out.code, 1, text);
+    assert(Date.now() - t0 < 60_000, "stopped soon after the stall");
+    assert(
+      /no test finished for 3 s; stopping this run \(still running: 'hangs forever'\)/
+        .test(text),
+      text,
+    );
+    const left = await new Deno.Command("pgrep", { args: ["-f", marker] })
+      .output();
+    assertEquals(new TextDecoder().decode(left.stdout), "", "sleep was killed");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
