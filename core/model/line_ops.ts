@@ -99,7 +99,15 @@ export function selectiveEraseCells(
   if (unprotected(from)) splitWideAt(line, from);
   if (to < line.cols && unprotected(to)) splitWideAt(line, to);
   for (let x = from; x < to; x++) {
-    if (unprotected(x)) orphanToBlank(line, x);
+    if (!unprotected(x)) continue;
+    // A wide character whose halves differ in protection (ISO protection
+    // dropped for part of it, DECSEL 1 at its head) goes as a whole: its
+    // other half keeps its attributes but not its glyph, never a lone
+    // head or tail (which a snapshot restore would repair into a blank).
+    const a = d[x * CELL_STRIDE + ATTR];
+    if ((a & A_WIDE) !== 0 && x + 1 < line.cols) orphanToBlank(line, x + 1);
+    if ((a & A_WIDE_TAIL) !== 0 && x > 0) orphanToBlank(line, x - 1);
+    orphanToBlank(line, x);
   }
   line.dirty = true;
 }
