@@ -58,12 +58,39 @@ async function readOr(path: string, or: string): Promise<string> {
   }
 }
 
-/** Runs `cmd` at bash's prompt and waits until it has the terminal. */
+/**
+ * Runs `cmd` at bash's prompt and waits until it has the terminal: bash
+ * has handed the tty's foreground process group to it (the tty's mode is
+ * the program's then, not readline's). A fixed wait after the tag was not
+ * enough under load: a paste that came while bash still had the terminal
+ * was dropped in part (a bulk paste goes only to the foreground program it
+ * came for), and wc counted fewer lines.
+ */
 async function run(page: Page, cmd: string, tag: string): Promise<void> {
-  await page.keyboard.type(`echo ${tag}; ${cmd}`);
+  await page.keyboard.type(`echo ${tag}-$$; ${cmd}`);
   await page.keyboard.press("Enter");
-  await waitForRow(page, tag);
-  await page.waitForTimeout(300);
+  const pid = await page.waitForFunction(
+    (t) => {
+      for (const r of document.querySelectorAll("#terminal .dt-row")) {
+        const m = (r.textContent ?? "").trim().match(
+          new RegExp(`^${t}-(\\d+)$`),
+        );
+        if (m) return m[1];
+      }
+      return null;
+    },
+    tag,
+    { timeout: 20_000 },
+  ).then((h) => h.jsonValue() as Promise<string>);
+  // /proc/PID/stat field 8: the tty's foreground process group.
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const stat = await readOr(`/proc/${pid}/stat`, "");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (fields[5] !== undefined && fields[5] !== pid) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`${cmd}: bash (pid ${pid}) never gave it the terminal`);
 }
 
 Deno.test("e2e paste: 1 MiB into wc -l in automatic mode, counted right, in bulk", async () => {
