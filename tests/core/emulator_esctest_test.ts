@@ -855,6 +855,10 @@ for (
     ["DECSLRM", `${CSI}?69h${CSI}3;4s`, "s", "3;4s"],
     ["DECSNLS", `${CSI}24*|`, "*|", "24*|"],
     ["DECSSDT", `${CSI}0$~`, "$~", "0$~"],
+    // Beyond xterm: keyboard settings domterm has only as their defaults.
+    ["DECELF", `${CSI}0+q`, "+q", "0+q"],
+    ["DECLFKC", `${CSI}0*}`, "*}", "0*}"],
+    ["DECSMKR", `${CSI}0+r`, "+r", "0+r"],
   ]
 ) {
   esctest(`test_DECRQSS_${name}`, (e) => {
