@@ -258,6 +258,37 @@ export const PLAIN_FLAG_MODES: readonly [number, string, boolean, string][] = [
     false,
     "Graphics expanded print mode (reported only: no printer)",
   ],
+  // DEC modes whose effect domterm cannot show, so that either value is
+  // true of it (DECRQM reports what was set, as a VT510 would).
+  [
+    61,
+    "DECVCCM",
+    true,
+    "Vertical cursor coupling (reported only: one page, always in view)",
+  ],
+  [
+    64,
+    "DECPCCM",
+    true,
+    "Page cursor coupling (reported only: one page, always in view)",
+  ],
+  [73, "DECXRLM", false, "Transmit rate limiting (reported only: no line)"],
+  [97, "DECCRTSM", false, "CRT saver (reported only: no CRT)"],
+  [99, "DECMCM", false, "Modem control (reported only: no modem)"],
+  [100, "DECAAM", false, "Auto answerback (reported only: no answerback)"],
+  [
+    101,
+    "DECCANSM",
+    false,
+    "Conceal answerback (reported only: no answerback)",
+  ],
+  [
+    102,
+    "DECNULM",
+    true,
+    "Ignore NUL (reported only: NUL is never shown, and there is no printer)",
+  ],
+  [106, "DECOSCNM", false, "Overscan (reported only: no border to colour)"],
 ];
 
 /** Whether plain flag `i` of {@link PLAIN_FLAG_MODES} is set. */

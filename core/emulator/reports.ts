@@ -202,12 +202,18 @@ export function statusString(s: TerminalState, request: string): string | null {
       return `${s.cols}$|`;
     case "*|": // DECSNLS
       return `${s.rows}*|`;
+    // Keyboard settings a VT510 keeps and domterm has only as their
+    // defaults (the page's keys are its own): 0, "as the factory set them".
+    case "+q": // DECELF: local functions
+    case "*}": // DECLFKC: local function keys
+    case "+r": // DECSMKR: modifier key reporting
+      return `0${request}`;
     default:
       return null;
   }
 }
 
-/** `DCS $ q Pt ST` DECRQSS: request a setting (SGR, DECSTBM, DECSLRM, DECSCUSR, DECSCA, DECSCL, DECSLPP, DECSCPP, DECSNLS, DECSACE, DECSASD, DECSSDT). */
+/** `DCS $ q Pt ST` DECRQSS: request a setting (SGR, DECSTBM, DECSLRM, DECSCUSR, DECSCA, DECSCL, DECSLPP, DECSCPP, DECSNLS, DECSACE, DECSASD, DECSSDT, and DECELF, DECLFKC, DECSMKR as their defaults). */
 export function decrqss(
   t: Emulator,
   _p: Params,
