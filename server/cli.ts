@@ -36,9 +36,11 @@ import { attachUrl, sessionControl } from "./session_control.ts";
 import type { JournalStop } from "./session_registry.ts";
 import { journalRoot } from "./journal/paths.ts";
 import { restoreAtStart } from "./journal/restore.ts";
+import { restoreWindows, WindowsJournal } from "./journal/windows.ts";
+import { windowUrl } from "./windows/control.ts";
 import { selfCommand, writeSelfLauncher } from "./self_launcher.ts";
 import { writeShellScripts } from "./shell/integration.ts";
-import { dirname } from "node:path";
+import { basename, dirname } from "node:path";
 import { defaultSettingsPath, SettingsStore } from "./settings/file.ts";
 import { UsageError } from "./cli/errors.ts";
 import { mainHelp } from "./cli/help.ts";
@@ -459,24 +461,19 @@ async function serve(
     }
     url = res.url!;
   }
-  // Sessions lost by a crash, a logout or a reboot come back, each in a
-  // window of its own instead of a new session's (docs/persistence.md). Not
-  // in a server that took over from a restarted one: its windows are open
-  // already (they reconnect), and a journal it finds may be one the old
-  // server is still removing.
-  const restored = taken ? [] : await restoreAtStart(
-    server.registry,
-    journalRoot(),
-    (m) => console.error(`domterm: ${m}`),
+  // Sessions lost by a crash, a logout or a reboot come back, in the
+  // windows they were in (docs/persistence.md).
+  const { urls: restored, journal: windowsJournal } = await restoreJournals(
+    server,
+    taken,
   );
+  ctl.windowsJournal = windowsJournal;
   if (taken) launcher = null;
   else if (
     restored.length > 0 && !opts.ssh && opts.command.length === 0 &&
     !opts.noBrowser
   ) {
-    for (const s of restored) {
-      launcher = await openWindow(attachUrl(server, s.id), opts);
-    }
+    for (const u of restored) launcher = await openWindow(u, opts);
   } else {
     launcher = await openWindow(url, opts);
   }
@@ -484,13 +481,55 @@ async function serve(
   await control.close();
   store.close();
   removeLauncher();
+  // Kept with the sessions' journals (a signal, kill-server), else removed.
+  await windowsJournal?.stop(keep !== undefined);
   await server.shutdown(stopReason, keep);
   return 0;
+}
+
+/**
+ * At the start: the sessions lost by a crash, a logout or a reboot come
+ * back (not in a server that took over from a restarted one: its windows
+ * are open already and reconnect, and a journal it finds may be one the
+ * old server is still removing), then the windows they were in; from
+ * then on this server's windows are journaled. `urls`: the pages to open,
+ * one per restored window and one per restored session no window shows
+ * (none: nothing was restored).
+ */
+async function restoreJournals(
+  server: DomtermServer,
+  taken: Taken | undefined,
+): Promise<{ urls: string[]; journal: WindowsJournal | null }> {
+  const root = server.registry.journalRoot;
+  if (root === undefined) return { urls: [], journal: null };
+  const log = (m: string) => console.error(`domterm: ${m}`);
+  const urls: string[] = [];
+  if (!taken) {
+    const byJournal = new Map<string, number>();
+    const sessions = await restoreAtStart(
+      server.registry,
+      root,
+      log,
+      byJournal,
+    );
+    const windows = await restoreWindows(root, server.windows, byJournal, log);
+    urls.push(...windows.map((w) => windowUrl(server.url, w.id)));
+    for (const s of sessions) {
+      if (!server.windows.shows(s.id)) urls.push(attachUrl(server, s.id));
+    }
+  }
+  const journal = new WindowsJournal(root, server.windows, (id) => {
+    const j = server.registry.journal(id);
+    return j ? basename(j.dir) : undefined;
+  }, log);
+  return { urls, journal };
 }
 
 /** The control socket, as `restart-server` closes and reopens it. */
 interface ControlHolder {
   control: ControlListener | null;
+  /** This server's windows journal (removed once the sessions are handed over). */
+  windowsJournal?: WindowsJournal | null;
   /** What answers on it (the server's handler). */
   handler?: Promise<ControlHandler>;
 }
@@ -559,6 +598,8 @@ function restarter(
     console.error(
       `domterm: handed ${result.sessions} sessions to the new server (pid ${result.pid}) in ${result.ms} ms`,
     );
+    // The next server journals the windows now.
+    await ctl.windowsJournal?.stop(false);
     // The asker gets the answer first.
     setTimeout(() => Deno.exit(0), 300);
     return {

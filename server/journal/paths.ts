@@ -61,3 +61,26 @@ export async function privateDir(dir: string): Promise<void> {
   }
   if (st.mode !== null && (st.mode & 0o077) !== 0) await Deno.chmod(dir, 0o700);
 }
+
+/**
+ * Write `text` to `path` whole or not at all: a 0600 temporary file beside
+ * it, synced, then renamed over it.
+ */
+export async function writeAtomic(path: string, text: string): Promise<void> {
+  const tmp = `${path}.tmp`;
+  const file = await Deno.open(tmp, {
+    write: true,
+    create: true,
+    truncate: true,
+    mode: 0o600,
+  });
+  try {
+    const data = new TextEncoder().encode(text);
+    let at = 0;
+    while (at < data.length) at += await file.write(data.subarray(at));
+    await file.syncData();
+  } finally {
+    file.close();
+  }
+  await Deno.rename(tmp, path);
+}

@@ -175,12 +175,15 @@ export async function restoreEntry(
  * At the server's start: restore every journal of a session lost by a
  * crash, a logout or a reboot (not one ended by `domterm kill-server`:
  * that waits for `domterm restore`). Journals that cannot be read are
- * reported with their path and skipped. Resolves with the sessions.
+ * reported with their path and skipped. Resolves with the sessions;
+ * `byJournal` (when given) gets each journal directory's name -> the
+ * session restored from it (for the windows' layouts: windows.ts).
  */
 export async function restoreAtStart(
   target: RestoreTarget,
   root: string,
   log: (message: string) => void,
+  byJournal?: Map<string, number>,
 ): Promise<Session[]> {
   const out: Session[] = [];
   for (const entry of await scanJournals(root)) {
@@ -192,6 +195,7 @@ export async function restoreAtStart(
     if (entry.meta!.ended !== null && !entry.meta!.ended.auto) continue;
     try {
       out.push(await restoreEntry(target, entry));
+      byJournal?.set(entry.id, out.at(-1)!.id);
       log(
         `restored session ${out.at(-1)!.id} from ${entry.dir} (${
           shellWords(entry.meta!.command)

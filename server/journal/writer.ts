@@ -25,7 +25,7 @@ import {
   segmentName,
   snapshotName,
 } from "./format.ts";
-import { privateDir } from "./paths.ts";
+import { privateDir, writeAtomic } from "./paths.ts";
 
 /** Longest time output waits in memory before it is written, ms. */
 export const FLUSH_MS = 1000;
@@ -76,8 +76,6 @@ export interface SessionJournal {
   /** A grid change, or a clearing of the history, at this point of the stream. */
   grid(cols: number, rows: number, clearHistory: boolean): void;
 }
-
-const encoder = new TextEncoder();
 
 /** One session's journal directory, written as the session runs. */
 export class JournalWriter implements SessionJournal {
@@ -303,24 +301,8 @@ export class JournalWriter implements SessionJournal {
   }
 
   /** Write `name` whole: a temporary file (0600) renamed over it. */
-  async #writeAtomic(name: string, text: string): Promise<void> {
-    const path = join(this.dir, name);
-    const tmp = `${path}.tmp`;
-    const file = await Deno.open(tmp, {
-      write: true,
-      create: true,
-      truncate: true,
-      mode: 0o600,
-    });
-    try {
-      const data = encoder.encode(text);
-      let at = 0;
-      while (at < data.length) at += await file.write(data.subarray(at));
-      await file.syncData();
-    } finally {
-      file.close();
-    }
-    await Deno.rename(tmp, path);
+  #writeAtomic(name: string, text: string): Promise<void> {
+    return writeAtomic(join(this.dir, name), text);
   }
 
   #writeMeta(): Promise<void> {

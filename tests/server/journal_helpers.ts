@@ -50,3 +50,45 @@ export function files(dir: string): string[] {
     return [];
   }
 }
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+
+/** A real `domterm --no-browser -- /bin/sh` server process, its stderr kept. */
+export interface ServerProcess {
+  child: Deno.ChildProcess;
+  url: URL;
+  key: string;
+  stderr: () => string;
+}
+
+/** Start a server process with `env`; resolves once it printed its URL. */
+export async function startLoggedServer(
+  env: Record<string, string>,
+): Promise<ServerProcess> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "--no-browser", "--", "/bin/sh"],
+    env,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let err = "";
+  (async () => {
+    for await (const t of child.stderr.pipeThrough(new TextDecoderStream())) {
+      err += t;
+    }
+  })();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`domterm exited: ${text} ${err}`);
+    text += value;
+  }
+  (async () => {
+    while (!(await reader.read()).done) { /* drain */ }
+  })().catch(() => {});
+  const url = new URL(text.split("\n")[0]);
+  const key = new URLSearchParams(url.hash.slice(1)).get("key")!;
+  return { child, url, key, stderr: () => err };
+}
