@@ -477,11 +477,11 @@ async function main(): Promise<number> {
     }
   } finally {
     await browser.close();
-    console.log(`\nTerminals (fast, then slow link): ${notes.join("; ")}.`);
     await Deno.remove(base, { recursive: true }).catch(() => {});
   }
   console.error(`(${((now() - started) / 1000).toFixed(0)} s)`);
   console.log(report(book.results, o.sizes));
+  console.log(`\nTerminals (fast, then slow link): ${notes.join("; ")}.`);
   return 0;
 }
 
