@@ -106,9 +106,9 @@ export class Pager {
     // document, installed before any terminal: Shift+Home, its scroll-top,
     // took the key from a paused pager's selection), which must not see
     // these keys.
-    (doc.defaultView ?? doc).addEventListener("keydown", this.#onKeyDown, {
-      capture: true,
-    });
+    const win = doc.defaultView;
+    if (win) win.addEventListener("keydown", this.#onKeyDown, true);
+    else doc.addEventListener("keydown", this.#onKeyDown, true);
     root.addEventListener("wheel", () => this.noteUser(), { passive: true });
   }
 
