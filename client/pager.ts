@@ -101,9 +101,14 @@ export class Pager {
     doc.body.append(bar);
     this.#bar = bar;
     this.#title = title;
-    // On the document, capturing: before the terminal's own key handlers
-    // (input, Shift+PgUp scrolling), which must not see these keys.
-    doc.addEventListener("keydown", this.#onKeyDown, { capture: true });
+    // On the window, capturing: before the terminal's own key handlers
+    // (input, Shift+PgUp scrolling) and the window's key map (on the
+    // document, installed before any terminal: Shift+Home, its scroll-top,
+    // took the key from a paused pager's selection), which must not see
+    // these keys.
+    const win = doc.defaultView;
+    if (win) win.addEventListener("keydown", this.#onKeyDown, true);
+    else doc.addEventListener("keydown", this.#onKeyDown, true);
     root.addEventListener("wheel", () => this.noteUser(), { passive: true });
   }
 

@@ -447,3 +447,32 @@ Deno.test("e2e pager: a reload while paused keeps the automatic pager, pauses ag
     await run.close();
   }
 });
+
+Deno.test("e2e pager: Shift+Home extends a paused pager's selection to its line's start (not the key map's scroll-top)", async () => {
+  const run = await startDomterm(BASH, { env: ENV });
+  const { page } = run;
+  try {
+    await waitForRow(page, PROMPT);
+    // The cursor stays in the middle of a line: after "abc", cat reading.
+    await page.keyboard.type("printf 'row7\\nrow8\\nrow9\\nabc'; cat");
+    await page.keyboard.press("Enter");
+    await waitForRow(page, "abc");
+    await page.keyboard.press("Control+Shift+M");
+    await waitPaused(page);
+    await page.keyboard.press("Shift+ArrowUp");
+    await page.keyboard.press("Shift+ArrowUp");
+    await page.keyboard.press("Shift+Home");
+    const selected = await page.evaluate(() => getSelection()!.toString());
+    assertEquals(
+      selected.split("\n").map((l) => l.trimEnd()),
+      ["row8", "row9", "abc"],
+      "selection",
+    );
+    await page.keyboard.press("Control+Shift+M");
+    await waitPaused(page, false);
+    await page.keyboard.press("Control+C");
+    await waitCursorLine(page, PROMPT, 30_000);
+  } finally {
+    await run.close();
+  }
+});
