@@ -635,6 +635,7 @@ function startHttp(
     return startServer({
       // A restarted server listens where the old one did, with its key.
       port: taken?.port ?? opts.port,
+      localPort: taken?.localPort ?? undefined,
       key: taken?.key,
       command,
       args,

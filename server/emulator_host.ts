@@ -49,7 +49,57 @@ export type EmulatorStart =
    * A snapshot's JSON, whole (as `snapshot(Infinity)` gives it): the
    * emulator starts in that state, its size included.
    */
-  | { snapshot: string };
+  | { snapshot: string }
+  /** A terminal built already (a restore's: server/journal/), taken as it is. */
+  | { built: BuiltTerminal };
+
+/**
+ * A terminal that was built before its session (a restore rebuilt it from
+ * the journal: its snapshot parsed once, its segments replayed), with the
+ * callbacks it forwards to, set by the host that takes it.
+ */
+export interface BuiltTerminal {
+  terminal: Terminal;
+  /** Its history limit in lines. */
+  scrollback: number;
+  /** From now on, its replies and events go to `setup`'s callbacks. */
+  bind(setup: EmulatorSetup): void;
+}
+
+/**
+ * A session's terminal built before its session (a restore's), with the
+ * same options as {@link newEmulatorTerminal}'s; its callbacks go where
+ * the host that takes it binds them (nowhere until then).
+ */
+export function newBuiltTerminal(
+  start: EmulatorStart,
+  scrollback: number,
+): BuiltTerminal {
+  let to: Partial<EmulatorSetup> = {};
+  const terminal = newEmulatorTerminal({
+    start,
+    scrollback,
+    reply: (d) => to.reply?.(d),
+    onSettings: (j) => to.onSettings?.(j),
+    onElementEvents: (on, g) => to.onElementEvents?.(on, g),
+    onResized: (c, r) => to.onResized?.(c, r),
+  });
+  return { terminal, scrollback, bind: (setup) => void (to = setup) };
+}
+
+/**
+ * The state a host that cannot take a built terminal (the emulator thread,
+ * another history limit) starts from: its snapshot's JSON.
+ */
+export function startOf(
+  start: EmulatorStart,
+  scrollback: number,
+): EmulatorStart {
+  if (!("built" in start) || start.built.scrollback === scrollback) {
+    return start;
+  }
+  return { snapshot: JSON.stringify(start.built.terminal.snapshot()) };
+}
 
 /** What a session's emulator starts from. */
 export interface EmulatorSetup {
@@ -116,7 +166,14 @@ export function newEmulatorTerminal(setup: EmulatorSetup): Terminal {
       }
     },
   };
-  const start = setup.start;
+  const start = startOf(setup.start, setup.scrollback);
+  if ("built" in start) {
+    // Parsed once (by the restore), not serialized and parsed again.
+    term = start.built.terminal;
+    start.built.bind(setup);
+    if (setup.colors) term.setDefaultColors(setup.colors);
+    return term;
+  }
   term = "snapshot" in start
     ? Terminal.restore(JSON.parse(start.snapshot), options)
     : new Terminal({

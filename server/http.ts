@@ -41,6 +41,12 @@ export type { Asset } from "./assets.ts";
 export interface ServerOptions {
   /** 0 (default) picks a free port. */
   port?: number;
+  /**
+   * The port of the loopback listener of this machine's own windows (when
+   * there is one: see needsLocalListener); 0 (default) picks a free one.
+   * A restarted server gets the old one's, so its windows reconnect.
+   */
+  localPort?: number;
   hostname?: string;
   /** The program each new session runs, and its arguments. */
   command: string;
@@ -167,6 +173,8 @@ async function userCssResponse(
 /** A running server. */
 export interface DomtermServer {
   readonly port: number;
+  /** The port of the loopback listener of this machine's own windows, or null (none: they use `port`). */
+  readonly localPort: number | null;
   readonly key: string;
   /**
    * The page URL with the key in the fragment, for this machine's own
@@ -296,17 +304,21 @@ export function startServer(options: ServerOptions): DomtermServer {
   // plain loopback listener of their own when the remote one has TLS, a
   // password or a network address: a self-signed certificate would stop
   // them at the browser's warning page, and a login is for others. (A
-  // restart-server gives it a new port: its windows are then told the
-  // server is gone.)
-  const local = needsLocalListener(gate)
-    ? serve(routesOf(loopbackGate()), { port: 0, hostname: "127.0.0.1" })
+  // restart-server hands its port to the next server, so that its windows
+  // reconnect there.)
+  const listenLocal = (port: number) =>
+    serve(routesOf(loopbackGate()), { port, hostname: "127.0.0.1" });
+  let local = needsLocalListener(gate)
+    ? listenLocal(options.localPort ?? 0)
     : null;
-  const url = local
-    ? `http://127.0.0.1:${local.addr.port}/#key=${key}`
+  const localPort = local?.addr.port ?? null;
+  const url = localPort !== null
+    ? `http://127.0.0.1:${localPort}/#key=${key}`
     : `${gate.origin(port)}/#key=${key}`;
 
   return {
     port,
+    localPort,
     key,
     url,
     registry,
@@ -321,12 +333,13 @@ export function startServer(options: ServerOptions): DomtermServer {
       await Promise.all([server?.shutdown(), local?.shutdown()]);
     },
     async stopListening() {
-      const s = server;
-      server = null;
-      await s?.shutdown();
+      const s = server, l = local;
+      server = local = null;
+      await Promise.all([s?.shutdown(), l?.shutdown()]);
     },
     listenAgain() {
       server ??= listen(port);
+      if (localPort !== null) local ??= listenLocal(localPort);
     },
   };
 }

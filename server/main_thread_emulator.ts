@@ -123,7 +123,7 @@ export class MainThreadEmulator implements EmulatorHost {
   constructor(setup: EmulatorSetup) {
     this.#term = newEmulatorTerminal(setup);
     // A restored history is packed once quiet, as a parsed one is.
-    if ("snapshot" in setup.start) packLater(this);
+    if (!("cols" in setup.start)) packLater(this);
   }
 
   /** A piece of work of this emulator is done (called by the queue). */

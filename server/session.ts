@@ -51,7 +51,7 @@ import {
   type ReadyMessage,
   type ServerMessage,
 } from "../core/protocol.ts";
-import { EMULATOR_HIGH } from "./emulator_host.ts";
+import { type BuiltTerminal, EMULATOR_HIGH } from "./emulator_host.ts";
 import { SessionEmulator } from "./session_emulator.ts";
 import { eventReport } from "../core/emulator/element_events.ts";
 import { DEFAULT_SCROLLBACK } from "../core/model/buffer.ts";
@@ -102,7 +102,7 @@ export interface SessionOptions extends LaunchOptions {
    * The model to start from, a whole snapshot's JSON (a session restored
    * from its journal: server/journal/); its size must be `cols` x `rows`.
    */
-  initialSnapshot?: string;
+  initialSnapshot?: string | BuiltTerminal;
 }
 
 export { RESIZE_SETTLE_MS } from "./size_settle.ts";

@@ -22,6 +22,7 @@
  */
 import type { GraphemeSetting } from "../core/emulator/modes.ts";
 import type {
+  BuiltTerminal,
   EmulatorHost,
   EmulatorSetup,
   SnapshotText,
@@ -129,7 +130,7 @@ export class SessionEmulator {
        */
       snapshot?: string;
       /** Start in this snapshot's state (JSON, whole: a restored session). */
-      initial?: string;
+      initial?: string | BuiltTerminal;
     } = {},
     graphemeClusters?: GraphemeSetting,
   ) {
@@ -142,7 +143,9 @@ export class SessionEmulator {
     this.#inner = new HOSTS[this.#place]({
       start: initial === undefined
         ? { cols, rows, graphemeClusters }
-        : { snapshot: initial },
+        : typeof initial === "string"
+        ? { snapshot: initial }
+        : { built: initial },
       scrollback,
       reply,
       onSettings,

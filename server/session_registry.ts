@@ -16,6 +16,7 @@ import { WindowSettings } from "./settings/windows.ts";
 import { checkAfterOutput } from "./line_input.ts";
 import { RemoteSessions } from "./ssh/remote_sessions.ts"; // ssh hosts
 import { JournalWriter } from "./journal/writer.ts";
+import type { BuiltTerminal } from "./emulator_host.ts";
 import { thisServer } from "./journal/liveness.ts";
 import { JOURNAL_VERSION } from "./journal/format.ts";
 
@@ -57,8 +58,10 @@ export interface NewSessionExtra {
   colors?: SessionOptions["colors"];
   /** false: no journal for it (`domterm new --no-journal`). */
   journal?: boolean;
-  /** The model it starts from (a restored session's, JSON). */
+  /** The model it starts from (a restored session's, JSON: for its journal too). */
   initialSnapshot?: string;
+  /** The same model, built already (the session's emulator takes it as it is). */
+  initialTerminal?: BuiltTerminal;
   /** The command its journal records, when it runs another (a restore's prompt before it). */
   journalCommand?: string[];
 }
@@ -147,7 +150,7 @@ export class SessionRegistry {
       name: extra.name,
       colors: extra.colors ?? this.#lastColors,
       shellIntegration: o.shellIntegration,
-      initialSnapshot: extra.initialSnapshot,
+      initialSnapshot: extra.initialTerminal ?? extra.initialSnapshot,
       ...this.#sessionOptions(() => s),
     });
     this.#add(s);

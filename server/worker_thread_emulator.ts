@@ -46,7 +46,11 @@ export class WorkerThreadEmulator implements EmulatorHost {
     });
     this.#id = id;
     this.#w = thread;
-    const { start, scrollback, colors } = setup;
+    const { scrollback, colors } = setup;
+    // A built terminal cannot go to the thread: its snapshot does.
+    const start = "built" in setup.start
+      ? { snapshot: JSON.stringify(setup.start.built.terminal.snapshot()) }
+      : setup.start;
     this.#post({ t: "new", id, start, scrollback, colors });
   }
 

@@ -196,6 +196,8 @@ async function transfer(
       format: HANDOVER_FORMAT,
       key: server.key,
       port: server.port,
+      // The loopback listener of this machine's windows (a --listen server's).
+      localPort: server.localPort,
       nextId: server.registry.nextId,
       // A --listen server's logins and share links stay valid.
       logins: server.gate.auth.all(),

@@ -34,6 +34,8 @@ interface TakenSession {
 export interface Taken {
   key: string;
   port: number;
+  /** The port of the old server's loopback listener for its own windows, or null. */
+  localPort: number | null;
   nextId: number;
   /** The old server's version. */
   from: string;
@@ -91,6 +93,7 @@ export async function takeSessions(path: string): Promise<Taken> {
     return {
       key: h.key,
       port: h.port!,
+      localPort: typeof h.localPort === "number" ? h.localPort : null,
       nextId: h.nextId ?? 1,
       from: h.version ?? "?",
       logins: Array.isArray(h.logins) ? h.logins : [],

@@ -10,7 +10,7 @@
  */
 import { join } from "node:path";
 import type { Terminal } from "../../core/emulator/terminal.ts";
-import { newEmulatorTerminal } from "../emulator_host.ts";
+import { type BuiltTerminal, newBuiltTerminal } from "../emulator_host.ts";
 import {
   checkMeta,
   decodeRecords,
@@ -141,6 +141,16 @@ async function scanOne(root: string, id: string): Promise<JournalEntry> {
  * Throws a {@link JournalError} when nothing can be rebuilt.
  */
 export async function loadJournal(entry: JournalEntry): Promise<Terminal> {
+  return (await loadBuiltJournal(entry)).terminal;
+}
+
+/**
+ * {@link loadJournal}'s model as a session's emulator takes it (parsed
+ * once: a restored session starts from this very terminal).
+ */
+export async function loadBuiltJournal(
+  entry: JournalEntry,
+): Promise<BuiltTerminal> {
   const meta = entry.meta;
   if (meta === null) throw new JournalError(entry.problem ?? "no meta.json");
   const snaps: number[] = [];
@@ -151,11 +161,8 @@ export async function loadJournal(entry: JournalEntry): Promise<Terminal> {
     else if (o?.kind === "out") segs.set(o.offset, f.name);
   }
   snaps.sort((a, b) => b - a);
-  const setup = {
-    scrollback: meta.scrollback ?? Infinity,
-    reply: () => {},
-  };
-  let term: Terminal | null = null;
+  const scrollback = meta.scrollback ?? Infinity;
+  let built: BuiltTerminal | null = null;
   let offset = 0;
   const failures: string[] = [];
   for (const at of snaps) {
@@ -163,21 +170,21 @@ export async function loadJournal(entry: JournalEntry): Promise<Terminal> {
       const text = new TextDecoder().decode(
         await readChecked(join(entry.dir, `snap-${at}.json`)),
       );
-      term = newEmulatorTerminal({ ...setup, start: { snapshot: text } });
+      built = newBuiltTerminal({ snapshot: text }, scrollback);
       offset = at;
       break;
     } catch (e) {
       failures.push(`snap-${at}.json: ${(e as Error).message}`);
     }
   }
-  if (term === null) {
+  if (built === null) {
     if (snaps.length > 0 && !segs.has(0)) {
       throw new JournalError(`no snapshot reads back (${failures.join("; ")})`);
     }
-    term = newEmulatorTerminal({ ...setup, start: meta.initial });
+    built = newBuiltTerminal(meta.initial, scrollback);
   }
-  await replaySegments(entry.dir, segs, offset, term);
-  return term;
+  await replaySegments(entry.dir, segs, offset, built.terminal);
+  return built;
 }
 
 /** Apply the segments from `offset` on to `term`, in order, until a gap. */

@@ -10,11 +10,12 @@
  */
 import { basename } from "node:path";
 import type { Terminal } from "../../core/emulator/terminal.ts";
+import type { BuiltTerminal } from "../emulator_host.ts";
 import type { Session } from "../session.ts";
 import type { NewSessionExtra } from "../session_registry.ts";
 import {
   type JournalEntry,
-  loadJournal,
+  loadBuiltJournal,
   markBroken,
   removeJournal,
   scanJournals,
@@ -141,13 +142,14 @@ export async function restoreEntry(
   if (meta === null || entry.problem !== null) {
     throw new Error(entry.problem ?? "no meta.json");
   }
-  let term: Terminal;
+  let built: BuiltTerminal;
   try {
-    term = await loadJournal(entry);
+    built = await loadBuiltJournal(entry);
   } catch (e) {
     await markBroken(entry, (e as Error).message);
     throw e;
   }
+  const term = built.terminal;
   const { run, note } = program(target, meta.command);
   const cwdOk = await isDir(meta.cwd);
   const gone = meta.cwd !== null && !cwdOk ? ` (${meta.cwd} is gone)` : "";
@@ -163,7 +165,10 @@ export async function restoreEntry(
   const session = target.create(run, { cols: term.cols, rows: term.rows }, {
     cwd: cwdOk ? meta.cwd! : undefined,
     name,
+    // The session's emulator takes the terminal as it is (parsed once);
+    // its new journal starts from this snapshot's JSON.
     initialSnapshot: JSON.stringify(term.snapshot()),
+    initialTerminal: built,
     journalCommand: meta.command,
   });
   await target.journalSettled(session);

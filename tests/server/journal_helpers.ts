@@ -65,8 +65,33 @@ export interface ServerProcess {
 export async function startLoggedServer(
   env: Record<string, string>,
 ): Promise<ServerProcess> {
+  const { child, stderr } = spawnLoggedServer(env, [
+    "--no-browser",
+    "--",
+    "/bin/sh",
+  ]);
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`domterm exited: ${text} ${stderr()}`);
+    text += value;
+  }
+  (async () => {
+    while (!(await reader.read()).done) { /* drain */ }
+  })().catch(() => {});
+  const url = new URL(text.split("\n")[0]);
+  const key = new URLSearchParams(url.hash.slice(1)).get("key")!;
+  return { child, url, key, stderr };
+}
+
+/** `domterm ARGS` as a server process, its stderr kept (stdout piped: the caller reads it). */
+export function spawnLoggedServer(
+  env: Record<string, string>,
+  args: string[],
+): { child: Deno.ChildProcess; stderr: () => string } {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "--no-browser", "--", "/bin/sh"],
+    args: ["run", "-A", MAIN, ...args],
     env,
     stdin: "null",
     stdout: "piped",
@@ -78,17 +103,5 @@ export async function startLoggedServer(
       err += t;
     }
   })();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`domterm exited: ${text} ${err}`);
-    text += value;
-  }
-  (async () => {
-    while (!(await reader.read()).done) { /* drain */ }
-  })().catch(() => {});
-  const url = new URL(text.split("\n")[0]);
-  const key = new URLSearchParams(url.hash.slice(1)).get("key")!;
-  return { child, url, key, stderr: () => err };
+  return { child, stderr: () => err };
 }

@@ -18,6 +18,7 @@ import { runDomterm } from "../run_domterm.ts";
 import { TestClient } from "./ws_client.ts";
 import {
   type ServerProcess,
+  spawnLoggedServer,
   startLoggedServer,
   until,
 } from "./journal_helpers.ts";
@@ -215,6 +216,91 @@ Deno.test("journal windows: kill -9, the next server restores one window of the 
         s.child.kill("SIGKILL");
       } catch { /* gone */ }
       await s.child.status;
+    }
+  }
+});
+
+Deno.test("journal windows: the next server opens one browser window per restored window, and one per restored session no window showed", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "domterm-journal-windows-" });
+  const env = privateRuntimeEnv({ DOMTERM_RUNTIME_DIR: dir, PS1: "$ " });
+  const sock = `${dir}/server.sock`;
+  const root = `${dir}/state/domterm/journal`;
+  // A "browser" that notes the page its launcher opens.
+  const opened = `${dir}/opened.txt`;
+  const browser = `${dir}/browser.sh`;
+  Deno.writeTextFileSync(
+    browser,
+    `#!/bin/sh\nfor a; do case "$a" in --app=file://*) ` +
+      `grep -o 'replace("[^"]*")' "\${a#--app=file://}" >> '${opened}';; ` +
+      `esac; done\n`,
+    { mode: 0o700 },
+  );
+  const a = await startLoggedServer(env);
+  let b: Deno.ChildProcess | null = null;
+  try {
+    const p = await page(a, null);
+    const first = panes(lastLayout(p).layout)[0].session;
+    const tab = await runDomterm(["new", "--tab"], {
+      ...env,
+      DOMTERM_SOCKET: "",
+      DOMTERM: `version=1;session#=${first}`,
+    });
+    assertEquals(tab.code, 0, tab.stderr);
+    await p.until(() => panes(lastLayout(p).layout).length === 2, "2 panes");
+    await p.close();
+    // A session no window shows.
+    const alone = await runDomterm(
+      ["new", "--no-browser", "--", "/bin/sh"],
+      env,
+    );
+    assertEquals(alone.code, 0, alone.stderr);
+    await until(() => windowsFiles(root).length === 1, 10_000, "windows file");
+    await new Promise((r) => setTimeout(r, 2000));
+    a.child.kill("SIGKILL");
+    await a.child.status;
+
+    const started = spawnLoggedServer(env, ["--browser", browser]);
+    b = started.child;
+    started.child.stdout.cancel();
+    await until(
+      () => started.stderr().split("restored session").length === 4,
+      30_000,
+      "three sessions restored",
+    );
+    await until(
+      () => {
+        try {
+          return Deno.readTextFileSync(opened).split("\n").length >= 3;
+        } catch {
+          return false;
+        }
+      },
+      20_000,
+      "two pages opened",
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    const pages = Deno.readTextFileSync(opened).trim().split("\n");
+    assertEquals(pages.length, 2, pages.join("\n"));
+    const list = await request(sock, { op: "list" });
+    assertEquals(list?.windows?.length, 1);
+    const win = list!.windows![0];
+    assertEquals(win.panes.length, 2);
+    const shown = new Set(win.panes.map((x) => x.session));
+    const other = list!.sessions!.find((x) => !shown.has(x.id))!;
+    // (The two browsers run at once: either may note its page first.)
+    assertEquals(
+      pages.map((u) => /&(window|session)=(\d+)"/.exec(u)?.slice(1).join("="))
+        .sort(),
+      [`session=${other.id}`, `window=${win.id}`],
+    );
+  } finally {
+    await runDomterm(["kill-server"], env);
+    for (const child of [a.child, b]) {
+      if (child === null) continue;
+      try {
+        child.kill("SIGKILL");
+      } catch { /* gone */ }
+      await child.status;
     }
   }
 });
