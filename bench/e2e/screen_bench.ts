@@ -395,6 +395,37 @@ async function openAll(
   return out;
 }
 
+/**
+ * A fresh page and server for each terminal lost in the last phase (ttyd's
+ * page drops its session under a flood), so that the next phase measures
+ * it again. Only for the direct route.
+ */
+async function reopenLost(
+  browser: RawBrowser,
+  base: string,
+  o: Options,
+  book: Book,
+  screens: Screen[],
+): Promise<void> {
+  for (let i = 0; i < screens.length; i++) {
+    const s = screens[i];
+    if (!book.lost.has(s.kind) || s.kind === "floor") continue;
+    await s.close();
+    screens[i] = s.kind === "domterm"
+      ? await openDomterm(browser, base, o.main)
+      : await openTtyd(
+        browser,
+        base,
+        o.ttyd!,
+        s.kind === "ttyd-dom" ? "dom" : "webgl",
+      );
+    book.lost.delete(s.kind);
+    const note = `${s.kind} reopened: renderer ${screens[i].renderer}`;
+    console.error(`  ${note}`);
+    notes.push(note);
+  }
+}
+
 /** What each terminal was (size, renderer), for the report. */
 const notes: string[] = [];
 
@@ -444,10 +475,13 @@ async function main(): Promise<number> {
         );
       }
     }
+    await reopenLost(browser, base, o, book, screens);
     if (on("yes")) {
       await yesRuns(book, screens, Math.max(1, Math.ceil(o.reps / 2)));
     }
+    await reopenLost(browser, base, o, book, screens);
     if (on("keys")) await keyRuns(book, screens, o.keys);
+    await reopenLost(browser, base, o, book, screens);
     if (on("ctrlc")) await interrupts(book, screens, base, o.reps);
     // The slow-link figure's floor: the same 2 MB on the bare PTY.
     for (let r = 0; r < o.reps && screens[0].kind === "floor"; r++) {
