@@ -116,6 +116,19 @@ class Book {
     this.lost.add(s.kind);
     this.add(figure, s.kind, NaN);
   }
+  /**
+   * A stream run that timed out (slow, or its session dropped): the run
+   * counts as NaN; Ctrl+C, and if its marker then shows within a minute the
+   * terminal goes on, else it is lost until {@link reopenLost}.
+   */
+  async timedOut(figure: string, s: Screen): Promise<void> {
+    this.add(figure, s.kind, NaN);
+    await s.ctrlC();
+    if (Number.isNaN(await s.seen(60_000))) {
+      console.error(`  ${s.kind}: ${figure} timed out: lost for now`);
+      this.lost.add(s.kind);
+    } else console.error(`  ${s.kind}: ${figure} timed out, Ctrl+C ended it`);
+  }
 }
 
 /** One stream run; returns its seconds from program start to marker drawn. */
@@ -151,7 +164,7 @@ async function streams(
           const c = cmd.replace("BYTES", String(mb * MB));
           const { seen, start } = await streamRun(s, c, 60_000 + mb * 6000);
           if (Number.isNaN(seen)) {
-            book.lose(figure, s);
+            await book.timedOut(figure, s);
             continue;
           }
           const mbps = mb / ((seen - start) / 1000);
@@ -176,7 +189,7 @@ async function yesRuns(book: Book, screens: Screen[], reps: number) {
         120_000,
       );
       if (Number.isNaN(seen)) {
-        book.lose(figure, s);
+        await book.timedOut(figure, s);
         continue;
       }
       book.add(figure, s.kind, (seen - start) / 1000);
@@ -286,7 +299,7 @@ async function slowRuns(
         120_000,
       );
       if (Number.isNaN(seen)) {
-        book.lose(
+        await book.timedOut(
           "slow link: last screen of 2 MB after the program ends, s",
           s,
         );
@@ -409,9 +422,11 @@ async function reopenLost(
 ): Promise<void> {
   for (let i = 0; i < screens.length; i++) {
     const s = screens[i];
-    if (!book.lost.has(s.kind) || s.kind === "floor") continue;
+    if (!book.lost.has(s.kind)) continue;
     await s.close();
-    screens[i] = s.kind === "domterm"
+    screens[i] = s.kind === "floor"
+      ? await openFloor(base, s.cols, s.rows)
+      : s.kind === "domterm"
       ? await openDomterm(browser, base, o.main)
       : await openTtyd(
         browser,
