@@ -190,7 +190,14 @@ export function report(results: Results, sizes: number[]): string {
     `|${head.map(() => "---").join("|")}|`,
     ...rows.map((r) =>
       `| ${
-        [r.figure, ...r.cells, r.vsFloor, r.vsPeer, r.target, r.met].join(" | ")
+        [
+          r.figure.replaceAll("|", "\\|"),
+          ...r.cells,
+          r.vsFloor,
+          r.vsPeer,
+          r.target,
+          r.met,
+        ].join(" | ")
       } |`
     ),
   ];
