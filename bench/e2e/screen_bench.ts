@@ -116,6 +116,19 @@ class Book {
     this.lost.add(s.kind);
     this.add(figure, s.kind, NaN);
   }
+  /**
+   * A stream run that timed out (slow, or its session dropped): the run
+   * counts as NaN; Ctrl+C, and if its marker then shows within a minute the
+   * terminal goes on, else it is lost until {@link reopenLost}.
+   */
+  async timedOut(figure: string, s: Screen): Promise<void> {
+    this.add(figure, s.kind, NaN);
+    await s.ctrlC();
+    if (Number.isNaN(await s.seen(60_000))) {
+      console.error(`  ${s.kind}: ${figure} timed out: lost for now`);
+      this.lost.add(s.kind);
+    } else console.error(`  ${s.kind}: ${figure} timed out, Ctrl+C ended it`);
+  }
 }
 
 /** One stream run; returns its seconds from program start to marker drawn. */
@@ -151,7 +164,7 @@ async function streams(
           const c = cmd.replace("BYTES", String(mb * MB));
           const { seen, start } = await streamRun(s, c, 60_000 + mb * 6000);
           if (Number.isNaN(seen)) {
-            book.lose(figure, s);
+            await book.timedOut(figure, s);
             continue;
           }
           const mbps = mb / ((seen - start) / 1000);
@@ -176,7 +189,7 @@ async function yesRuns(book: Book, screens: Screen[], reps: number) {
         120_000,
       );
       if (Number.isNaN(seen)) {
-        book.lose(figure, s);
+        await book.timedOut(figure, s);
         continue;
       }
       book.add(figure, s.kind, (seen - start) / 1000);
@@ -286,7 +299,7 @@ async function slowRuns(
         120_000,
       );
       if (Number.isNaN(seen)) {
-        book.lose(
+        await book.timedOut(
           "slow link: last screen of 2 MB after the program ends, s",
           s,
         );
@@ -395,6 +408,39 @@ async function openAll(
   return out;
 }
 
+/**
+ * A fresh page and server for each terminal lost in the last phase (ttyd's
+ * page drops its session under a flood), so that the next phase measures
+ * it again. Only for the direct route.
+ */
+async function reopenLost(
+  browser: RawBrowser,
+  base: string,
+  o: Options,
+  book: Book,
+  screens: Screen[],
+): Promise<void> {
+  for (let i = 0; i < screens.length; i++) {
+    const s = screens[i];
+    if (!book.lost.has(s.kind)) continue;
+    await s.close();
+    screens[i] = s.kind === "floor"
+      ? await openFloor(base, s.cols, s.rows)
+      : s.kind === "domterm"
+      ? await openDomterm(browser, base, o.main)
+      : await openTtyd(
+        browser,
+        base,
+        o.ttyd!,
+        s.kind === "ttyd-dom" ? "dom" : "webgl",
+      );
+    book.lost.delete(s.kind);
+    const note = `${s.kind} reopened: renderer ${screens[i].renderer}`;
+    console.error(`  ${note}`);
+    notes.push(note);
+  }
+}
+
 /** What each terminal was (size, renderer), for the report. */
 const notes: string[] = [];
 
@@ -444,10 +490,13 @@ async function main(): Promise<number> {
         );
       }
     }
+    await reopenLost(browser, base, o, book, screens);
     if (on("yes")) {
       await yesRuns(book, screens, Math.max(1, Math.ceil(o.reps / 2)));
     }
+    await reopenLost(browser, base, o, book, screens);
     if (on("keys")) await keyRuns(book, screens, o.keys);
+    await reopenLost(browser, base, o, book, screens);
     if (on("ctrlc")) await interrupts(book, screens, base, o.reps);
     // The slow-link figure's floor: the same 2 MB on the bare PTY.
     for (let r = 0; r < o.reps && screens[0].kind === "floor"; r++) {

@@ -33,13 +33,13 @@ function num(x: number): string {
   return a >= 100 ? x.toFixed(0) : a >= 10 ? x.toFixed(1) : x.toFixed(2);
 }
 
-/** A cell: the median, "lost" when a run timed out, "–" when not run. */
+/** A cell: the median, "timed out" when a run did, "–" when not run. */
 function cell(xs: number[] | undefined, extra?: (xs: number[]) => string) {
   if (!xs || xs.length === 0) return "–";
   const lost = xs.some((x) => Number.isNaN(x));
   const m = median(xs);
   let s = Number.isNaN(m) ? "" : num(m) + (extra ? ` ${extra(xs)}` : "");
-  if (lost) s += s ? " (runs lost)" : "lost";
+  if (lost) s += s ? " (runs timed out)" : "timed out";
   return s;
 }
 
@@ -190,7 +190,14 @@ export function report(results: Results, sizes: number[]): string {
     `|${head.map(() => "---").join("|")}|`,
     ...rows.map((r) =>
       `| ${
-        [r.figure, ...r.cells, r.vsFloor, r.vsPeer, r.target, r.met].join(" | ")
+        [
+          r.figure.replaceAll("|", "\\|"),
+          ...r.cells,
+          r.vsFloor,
+          r.vsPeer,
+          r.target,
+          r.met,
+        ].join(" | ")
       } |`
     ),
   ];
