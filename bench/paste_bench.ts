@@ -24,6 +24,11 @@
  * under that load, not the paste (tests/e2e/paste_test.ts measures the
  * paste's own path with echo off: under 200 ms).
  *
+ * With the paste paced (at most 64 KiB of pieces unanswered by the server,
+ * so that Ctrl+C never waits behind the whole paste), 2026-12-07 under a
+ * load average of about 40: 1 MiB 8.67 s automatic / 6.18 s character
+ * (1.40), slowest evaluate 1.9 s / 2.2 s (drawing the echo, both modes).
+ *
  * @module
  */
 import { parseArgs } from "node:util";

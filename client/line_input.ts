@@ -52,6 +52,15 @@ export const INPUT_MODE_NAMES: Record<InputMode, string> = {
 const KEY_CHUNK = 16 * 1024;
 
 /**
+ * Characters of a large paste's `bulk` pieces sent and not yet answered
+ * (`bulk-ack`). Small, so that an INTR typed during the paste waits behind
+ * at most this much in the socket and the server (issue 31: with the whole
+ * paste in the socket, Ctrl+C took 1-2 s to reach the server under load),
+ * yet several pieces, so the program never waits for the next one.
+ */
+const BULK_WINDOW = 64 * 1024;
+
+/**
  * `data` cut into pieces that fit a `key` message (within the text frame
  * cap once JSON-escaped, twice over for a paste's text), never inside a
  * surrogate pair.
@@ -119,6 +128,11 @@ export class LineInput {
   #staleUpTo = 0;
   /** Keys typed while earlier ones are still on their way back. */
   #queue: Input[] = [];
+  /** Pieces of a large paste not yet sent (automatic mode, `bulk`). */
+  #bulk: string[] = [];
+  /** `bulk` pieces sent and not yet answered: seq -> characters. */
+  #bulkInFlight = new Map<number, number>();
+  #bulkInFlightChars = 0;
 
   constructor(readonly host: LineInputHost) {}
 
@@ -143,6 +157,12 @@ export class LineInput {
     if (this.mode === "char" && !this.editing) {
       this.host.sendBytes(i.data);
       return;
+    }
+    if (this.#bulk.length > 0 && this.#isSignal(i.data)) {
+      // As a tty flushes its input queue on INTR: the rest of the paste,
+      // and what was typed after it, never goes out; the key goes now.
+      this.#bulk = [];
+      this.#queue = [];
     }
     if (this.#waiting()) {
       this.#queue.push(i);
@@ -185,9 +205,30 @@ export class LineInput {
     if (this.editing && this.mode === "auto") this.#flushAsKeys();
   }
 
-  /** The socket was replaced (reconnect): nothing is on its way back any more. */
+  /** The server wrote (or dropped) the `bulk` piece `seq`: send more. */
+  onBulkAck(seq: number): void {
+    const n = this.#bulkInFlight.get(seq);
+    if (n === undefined) return;
+    this.#bulkInFlight.delete(seq);
+    this.#bulkInFlightChars -= n;
+    this.#pumpBulk();
+  }
+
+  /** A paste's pieces are still to be sent. */
+  get pasting(): boolean {
+    return this.#bulk.length > 0;
+  }
+
+  /**
+   * The socket was replaced (reconnect): nothing is on its way back any
+   * more, and the rest of a large paste is dropped (what of it reached the
+   * program is unknown).
+   */
   reset(): void {
     this.#backUpTo = this.#lastBack = this.#staleUpTo = this.#seq;
+    this.#bulk = [];
+    this.#bulkInFlight.clear();
+    this.#bulkInFlightChars = 0;
     this.#drain();
   }
 
@@ -205,7 +246,27 @@ export class LineInput {
   }
 
   #waiting(): boolean {
-    return this.#lastBack < this.#backUpTo;
+    return this.#lastBack < this.#backUpTo || this.#bulk.length > 0;
+  }
+
+  /** A lone INTR, QUIT or SUSP (the last control characters the server sent). */
+  #isSignal(data: string): boolean {
+    const cc = this.editor.cc;
+    return data !== "" &&
+      (data === cc.intr || data === cc.quit || data === cc.susp);
+  }
+
+  /** Sends a large paste's next pieces while fewer than {@link BULK_WINDOW} are unanswered. */
+  #pumpBulk(): void {
+    while (this.#bulk.length > 0 && this.#bulkInFlightChars < BULK_WINDOW) {
+      const data = this.#bulk.shift()!;
+      const seq = ++this.#seq;
+      this.#bulkInFlight.set(seq, data.length);
+      this.#bulkInFlightChars += data.length;
+      this.host.sendMessage({ type: "key", seq, data, bulk: true });
+    }
+    // Keys typed during the paste go after it.
+    if (this.#bulk.length === 0) this.#drain();
   }
 
   #drain(): void {
@@ -281,19 +342,14 @@ export class LineInput {
    * A paste too large for one message. Automatic mode: in bulk, as in
    * character mode (the server writes it whatever the terminal's state: a
    * canonical tty splits the lines and echoes them), never a round trip per
-   * line nor the editor's drawing of a huge line (issue 31). Line and pipe mode: pieces of the text, each handed back
-   * and inserted whole into the line.
+   * line nor the editor's drawing of a huge line (issue 31), a few pieces
+   * at a time ({@link BULK_WINDOW}). Line and pipe mode: pieces of the
+   * text, each handed back and inserted whole into the line.
    */
   #sendLargePaste(data: string, paste: string): void {
     if (this.mode === "auto") {
-      for (const piece of pieces(data)) {
-        this.host.sendMessage({
-          type: "key",
-          seq: ++this.#seq,
-          data: piece,
-          bulk: true,
-        });
-      }
+      this.#bulk.push(...pieces(data));
+      this.#pumpBulk();
       return;
     }
     for (const piece of pieces(paste)) {

@@ -316,14 +316,44 @@ export class ShellUi {
 
   // ------------------------------------------------------------ decorations
 
+  /** The running command's own row as first seen (see {@link #screenTakenFrom}). */
+  #running: { mark: LineMark; text: string } | null = null;
+
+  /**
+   * The first screen line when the running command has written over its
+   * own command row (top, watch: programs that draw the whole screen
+   * without the alternate one): no decoration goes on the screen then, it
+   * would sit over what the program draws (issue 31). Else Infinity.
+   */
+  #screenTakenFrom(): number {
+    const g = this.#derived.groups.at(-1);
+    const buf = this.#term.normalBuffer;
+    if (
+      !g || g.ended || g.input === null || g.output === null ||
+      g.input.line >= buf.length
+    ) {
+      this.#running = null;
+      return Infinity;
+    }
+    const text = buf.getLine(g.input.line).toString(true);
+    if (this.#running?.mark !== g.startMark) {
+      this.#running = { mark: g.startMark, text };
+    }
+    return text === this.#running.text
+      ? Infinity
+      : buf.length - this.#term.rows;
+  }
+
   #decorate(): void {
     const seen = new Set<LineMark>();
     const exitRows = new Set<HTMLElement>();
+    const taken = this.#screenTakenFrom();
     for (const g of this.#derived.groups) {
       const out = outputLines(g);
       const failed = g.ended && g.exitCode !== null && g.exitCode !== 0;
       if (!out && !failed) continue;
       const rowIndex = g.input?.line ?? g.prompt?.line ?? g.start.line;
+      if (rowIndex >= taken) continue;
       const row = this.#renderer.rowElement(rowIndex);
       seen.add(g.startMark);
       const deco = this.#decoFor(g.startMark, () => this.#groupDeco(g));

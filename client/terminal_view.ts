@@ -494,6 +494,9 @@ export class TerminalView {
       case "raw":
         lineInput.onRaw();
         break;
+      case "bulk-ack":
+        lineInput.onBulkAck(msg.seq);
+        break;
       case "input-mode":
         lineInput.setMode(msg.mode);
         break;

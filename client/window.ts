@@ -48,6 +48,7 @@ import { loadUserStyle } from "./user_style.ts";
 import { registerActions } from "./window_actions.ts";
 import { installWindowUi, type WindowUi } from "./window_ui.ts";
 import { setTabFocusMode } from "./a11y/tab_focus.ts";
+import { commandText } from "./a11y/command_label.ts";
 
 /** What a read-only share's window does not offer: it only watches. */
 const READ_ONLY_WITHHELD = [
@@ -230,6 +231,7 @@ export class DomtermWindow implements ViewHost {
       },
     );
     addEventListener("pagehide", () => this.channel.close());
+    this.#guardUnload();
   }
 
   /** The terminals, in layout order (left to right, top to bottom, tabs). */
@@ -267,12 +269,44 @@ export class DomtermWindow implements ViewHost {
   closePane(id: number): void {
     const e = this.#entries.get(id);
     if (!e) return;
-    const running = busyWith(e.view);
+    const running = this.#asksBeforeClosing() ? busyWith(e.view) : null;
     if (
       running !== null &&
-      !confirm(`${running} is running in this pane. Close it?`)
+      !confirm(
+        `Closing this pane ends ${running}. Close it?`,
+      )
     ) return;
     this.#op({ op: "close", pane: id });
+  }
+
+  /** Closing ends programs, and the `confirm-close` setting wants a question. */
+  #asksBeforeClosing(): boolean {
+    const s = this.settings.get();
+    return s["confirm-close"] !== false && s["detach-on-close"] !== true;
+  }
+
+  /** What closing the window would end: each pane's program other than a shell. */
+  #busyPanes(): string[] {
+    if (!this.#asksBeforeClosing()) return [];
+    return this.views.map(busyWith).filter((b): b is string => b !== null);
+  }
+
+  /** The window's close was asked for and answered: the page may go. */
+  #closeConfirmed = false;
+
+  /**
+   * The browser's own close (the window's close button, the tab's ×,
+   * Ctrl+W, a reload): Chromium shows its generic "Leave site?" dialog
+   * when the page cancels `beforeunload`, and only after the user
+   * interacted with the page; it cannot say what runs (docs/tabs-and-panes.md).
+   */
+  #guardUnload(): void {
+    addEventListener("beforeunload", (e) => {
+      if (this.#closeConfirmed || this.#busyPanes().length === 0) return;
+      e.preventDefault();
+      // Older Chromium wants a return value as well.
+      e.returnValue = "";
+    });
   }
 
   #op(op: LayoutOp): void {
@@ -628,6 +662,16 @@ export class DomtermWindow implements ViewHost {
   }
 
   #close(): void {
+    const busy = this.#busyPanes();
+    if (
+      busy.length > 0 &&
+      !confirm(
+        `Closing this window ends ${busy.join(", ")}` +
+          `${busy.length > 1 ? " (one per pane)" : ""}. Close it?`,
+      )
+    ) return;
+    this.#closeConfirmed = true;
+    setTimeout(() => this.#closeConfirmed = false, 1000);
     // Its pagehide says "closing" to the server. A tab the browser
     // will not let a script close stays: say how instead.
     globalThis.close();
@@ -757,7 +801,9 @@ export function busyWith(view: TerminalView): string | null {
   shellUi.update();
   const last = shellUi.groups.at(-1);
   if (last && last.output !== null && last.end === null) {
-    return last.commandLine ? `"${last.commandLine}"` : "A command";
+    // The shell's own word for it, else what was typed at the prompt.
+    const typed = last.commandLine || commandText(last, term.normalBuffer);
+    return typed ? `"${typed}"` : "A command";
   }
   if (term.buffer !== term.normalBuffer) {
     return term.title ? `"${term.title}"` : "A program";

@@ -195,7 +195,9 @@ export interface KeyMessage {
    * to the program as it is, in order, whatever the terminal's state (the
    * tty's canonical mode splits the lines), unless this window is editing.
    * The pieces still unwritten are dropped on INTR, QUIT or SUSP and when
-   * the foreground process group changes.
+   * the foreground process group changes. Each is answered `bulk-ack` once
+   * written or dropped: the window keeps only a few in flight, so an INTR
+   * typed during a paste is never queued behind the whole of it.
    */
   bulk?: boolean;
 }
@@ -525,6 +527,17 @@ export interface RawMessage {
   type: "raw";
 }
 
+/**
+ * Server -> client: the `bulk` key `seq` was written to the program, or
+ * dropped (INTR, the program left the foreground, the window was editing
+ * and got it back as `edit`). The window sends the next pieces of a large
+ * paste as earlier ones are answered.
+ */
+export interface BulkAckMessage {
+  type: "bulk-ack";
+  seq: number;
+}
+
 /** Server -> client: switch the window's input mode (`domterm input-mode`). */
 export interface InputModeMessage {
   type: "input-mode";
@@ -575,6 +588,7 @@ export type ServerMessage =
   | EventMessage
   | EditMessage
   | RawMessage
+  | BulkAckMessage
   | InputModeMessage
   | EditStateMessage
   | SettingsMessage

@@ -123,7 +123,7 @@ export function handleKey(
   const s = stateOf(w);
   if (!s.editing) {
     if (m.bulk) {
-      writeBulk(session, w, m.data);
+      writeBulk(session, w, m.data).then(() => bulkAck(w, m.seq));
       return;
     }
     const t = termiosOf(session);
@@ -173,6 +173,12 @@ export function handleKey(
     s.sentRevs.set(s.historyKey, rev);
   }
   w.viewer.message(msg);
+  if (m.bulk) bulkAck(w, m.seq);
+}
+
+/** Answers a `bulk` key: the window may send more of its paste. */
+function bulkAck(w: Window, seq: number): void {
+  w.viewer.message({ type: "bulk-ack", seq });
 }
 
 /**
@@ -180,13 +186,18 @@ export function handleKey(
  * the program in bulk, as in character mode; the tty's canonical mode
  * splits the lines and echoes. Written only while the program that was in
  * the foreground when it came still is (what it did not read never goes
- * to the shell after it); INTR drops it (handleKey).
+ * to the shell after it); INTR drops it (handleKey). Resolves once written
+ * or dropped.
  */
-function writeBulk(session: LineInputSession, w: Window, data: string): void {
+function writeBulk(
+  session: LineInputSession,
+  w: Window,
+  data: string,
+): Promise<void> {
   session.focus(w);
   const pgrp = session.pty.foregroundGroup();
   const same = () => session.pty.foregroundGroup() === pgrp;
-  session.pty.write(encoder.encode(data), same).catch(() => {
+  return session.pty.write(encoder.encode(data), same).catch(() => {
     // The child is gone; its exit is reported by the read loop.
   });
 }

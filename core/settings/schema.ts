@@ -260,6 +260,14 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: "closing a window detaches its session instead of ending it",
   },
   {
+    key: "confirm-close",
+    kind: "boolean",
+    default: true,
+    appliesTo: "page",
+    description:
+      "closing a pane or a window asks first while a program other than the shell runs there, naming it (the browser's own close button: its generic dialog, docs/tabs-and-panes.md)",
+  },
+  {
     key: "input-mode",
     kind: "enum",
     default: "auto",

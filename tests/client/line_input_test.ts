@@ -120,10 +120,42 @@ function setupAll() {
 const BIG = Array.from({ length: 1600 }, (_, i) => `${i}`.padEnd(63, "x"))
   .join("\n") + "\n";
 
+type Bulk = { type: "key"; seq: number; data: string; bulk?: boolean };
+
+/** Answers every `bulk` piece sent and not yet answered, as the server does once written; returns how many. */
+function ackAll(
+  li: LineInput,
+  out: (ClientMessage | { bytes: string })[],
+  acked: Set<number>,
+): number {
+  let n = 0;
+  for (const m of [...out] as Bulk[]) {
+    if (m.type === "key" && m.bulk && !acked.has(m.seq)) {
+      acked.add(m.seq);
+      li.onBulkAck(m.seq);
+      n++;
+    }
+  }
+  return n;
+}
+
+/** Characters of `bulk` pieces sent and not answered. */
+function inFlight(
+  out: (ClientMessage | { bytes: string })[],
+  acked: Set<number>,
+): number {
+  return (out as Bulk[]).filter((m) => m.bulk && !acked.has(m.seq))
+    .reduce((a, m) => a + m.data.length, 0);
+}
+
 Deno.test("line input: a paste too large for one message goes in bulk in automatic mode, no round trip", () => {
   const { li, out } = setupAll();
   const data = BIG.replace(/\n/g, "\r");
   li.paste(BIG, data);
+  // Pieces are answered once written (bulk-ack): no round trip per line,
+  // and nothing handed back to the editor.
+  const acked = new Set<number>();
+  while (ackAll(li, out, acked) > 0) { /* the next pieces went out */ }
   assert(out.length > 1);
   assert(out.every((m) => "type" in m && m.type === "key" && m.bulk));
   assertEquals(
@@ -133,9 +165,49 @@ Deno.test("line input: a paste too large for one message goes in bulk in automat
   );
   assert(out.every((m) => JSON.stringify(m).length <= MAX_CONTROL_MESSAGE));
   assertEquals(li.editing, false);
-  // Nothing comes back for it: the next key goes out at once.
+  // Nothing more comes back for it: the next key goes out at once.
   li.input("y");
   assertEquals(out.at(-1), { type: "key", seq: out.length, data: "y" });
+});
+
+Deno.test("line input: a large paste keeps at most 64 KiB unanswered; keys typed meanwhile go after it", () => {
+  const { li, out } = setupAll();
+  const data = (BIG + BIG + BIG).replace(/\n/g, "\r"); // 300 KiB
+  li.paste(BIG + BIG + BIG, data);
+  const acked = new Set<number>();
+  assert(li.pasting, "pieces wait for answers");
+  const first = inFlight(out, acked);
+  assert(first > 0 && first <= 64 * 1024, `${first} in flight`);
+  li.input("y");
+  assert(
+    !out.some((m) => (m as Bulk).data === "y"),
+    "y waits behind the paste",
+  );
+  let worst = 0;
+  while (ackAll(li, out, acked) > 0) {
+    worst = Math.max(worst, inFlight(out, acked));
+  }
+  assert(worst <= 64 * 1024, `${worst} in flight`);
+  assertEquals(li.pasting, false);
+  const sent = out as Bulk[];
+  assertEquals(sent.filter((m) => m.bulk).map((m) => m.data).join(""), data);
+  assertEquals(sent.at(-1), { type: "key", seq: sent.length, data: "y" });
+});
+
+Deno.test("line input: INTR during a large paste drops what was not sent and goes at once", () => {
+  const { li, out } = setupAll();
+  li.paste(BIG + BIG + BIG, (BIG + BIG + BIG).replace(/\n/g, "\r"));
+  const sentBefore = out.length;
+  li.input("z"); // typed after the paste: flushed with it, as a tty does
+  li.input("\x03");
+  assertEquals(li.pasting, false);
+  assertEquals(out.length, sentBefore + 1, "only the INTR went out");
+  assertEquals(out.at(-1), { type: "key", seq: sentBefore + 1, data: "\x03" });
+  // Answers for the pieces already sent change nothing.
+  ackAll(li, out, new Set());
+  assertEquals(out.length, sentBefore + 1);
+  li.input("k");
+  assertEquals(out.at(-1), { type: "key", seq: sentBefore + 2, data: "k" });
 });
 
 Deno.test("line input: line mode: a large paste is handed back in pieces and inserted whole", () => {

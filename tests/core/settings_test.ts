@@ -65,6 +65,7 @@ const GOOD: [string, unknown, unknown][] = [
   ["detached-timeout", 60, 60],
   ["detached-timeout", "never", null],
   ["detach-on-close", true, true],
+  ["confirm-close", false, false],
   ["input-mode", "line", "line"],
   ["pager.auto", true, true],
   ["clipboard.read", "always", "always"],
@@ -110,6 +111,7 @@ const BAD: [string, unknown, string][] = [
   ["input-mode", "vi", '"auto", "char", "line", "pipe"'],
   ["clipboard.read", true, '"never", "ask", "always"'],
   ["notify.long-command", -5, "from 0"],
+  ["confirm-close", "no", "true or false"],
   ["keys", "Ctrl+T", "a table"],
 ];
 

@@ -115,35 +115,57 @@ Deno.test("e2e paste: 1 MiB into wc -l in automatic mode, counted right, in bulk
   });
 });
 
-Deno.test("e2e paste: Ctrl+C during a large paste into cat brings the prompt back at once; nothing pasted runs in the shell", async () => {
-  await withBash(async ({ page }, dir) => {
-    // cat under a shell that stamps the moment cat's SIGINT reaches it.
-    await run(
-      page,
-      `sh -c 'trap "date +%s%N > ${dir}/int; exit 130" INT; cat > /dev/null'`,
-      "READY",
-    );
-    const before = await readOr(`${dir}/prompt`, "");
-    // 1 MiB: far more than the tty holds (4 KiB of line, 64 KiB queued).
-    await paste(page, pasteText(16384));
-    const t0 = Date.now();
-    await page.keyboard.press("Control+c");
-    const ns = (f: string) => readOr(`${dir}/${f}`, "0").then(BigInt);
-    let back = 0;
-    while (Date.now() - t0 < 10_000) {
-      if ((await readOr(`${dir}/prompt`, "")) !== before) {
-        back = Date.now() - t0;
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 20));
+/**
+ * Pastes 1 MiB into `cat` (under a shell that stamps when SIGINT reaches
+ * it), types Ctrl+C, and returns how long until SIGINT reached it and
+ * until bash prompted again (ms).
+ */
+async function interruptPaste(
+  page: Page,
+  dir: string,
+  tag: string,
+): Promise<{ toInt: number; back: number }> {
+  await run(
+    page,
+    `sh -c 'trap "date +%s%N > ${dir}/int; exit 130" INT; cat > /dev/null'`,
+    tag,
+  );
+  const before = await readOr(`${dir}/prompt`, "");
+  // 1 MiB: far more than the tty holds (4 KiB of line, 64 KiB queued).
+  await paste(page, pasteText(16384));
+  const t0 = Date.now();
+  await page.keyboard.press("Control+c");
+  let back = 0;
+  while (Date.now() - t0 < 10_000) {
+    if ((await readOr(`${dir}/prompt`, "")) !== before) {
+      back = Date.now() - t0;
+      break;
     }
-    assert(back > 0, "bash never prompted again");
-    const toInt = Number((await ns("int")) / 1_000_000n) - t0;
-    console.log(
-      `SIGINT reached cat ${toInt} ms, the prompt came back ${back} ms ` +
-        `after Ctrl+C`,
-    );
-    assert(back < 1000, `prompt back after ${back} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  assert(back > 0, "bash never prompted again");
+  const int = await readOr(`${dir}/int`, "0").then(BigInt);
+  const toInt = Number(int / 1_000_000n) - t0;
+  console.log(
+    `SIGINT reached cat ${toInt} ms, the prompt came back ${back} ms ` +
+      `after Ctrl+C`,
+  );
+  return { toInt, back };
+}
+
+Deno.test("e2e paste: Ctrl+C during a large paste into cat reaches the program within 300 ms; nothing pasted runs in the shell", async () => {
+  await withBash(async ({ page }, dir) => {
+    // The median of 3 (a single try is noisy on a loaded machine).
+    const toInt: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await interruptPaste(page, dir, `READY${i}`);
+      toInt.push(r.toInt);
+      assert(r.back < 1000, `prompt back after ${r.back} ms`);
+      await page.waitForTimeout(500);
+    }
+    const median = [...toInt].sort((a, b) => a - b)[1];
+    console.log(`Ctrl+C to SIGINT in cat: median ${median} ms of ${toInt}`);
+    assert(median < 300, `SIGINT reached cat after ${toInt} ms`);
     // Whatever the page still draws, the shell runs nothing pasted.
     await page.waitForTimeout(2000);
     await page.keyboard.type("echo AFTER-$((40+2))");

@@ -119,6 +119,32 @@ Deno.test("paste: bulk pieces reach a canonical program whole and in order, befo
   });
 });
 
+/** The seqs answered `bulk-ack`, in order. */
+function acks(c: TestClient): number[] {
+  return c.messages.filter((m) => m.type === "bulk-ack").map((m) =>
+    (m as { seq: number }).seq
+  );
+}
+
+Deno.test("paste: every bulk piece is answered once written, or dropped by INTR", async () => {
+  await withProgram(COUNTER(1), async (c) => {
+    // The program sleeps: the first piece's answer waits for the kernel.
+    c.send({ type: "key", seq: 1, data: TEXT.slice(0, 16384), bulk: true });
+    await c.until(() => acks(c).length === 1, "first piece written");
+    const seq = sendBulk(c); // seqs 1..64 again: answered in order
+    await new Promise((r) => setTimeout(r, 300));
+    const early = acks(c).length;
+    assert(early < seq, `${early} answered while the program sleeps`);
+    c.send({ type: "key", seq, data: "\x03" });
+    await c.until(() => acks(c).length === seq, "every piece answered");
+    assertEquals(
+      acks(c).slice(1),
+      Array.from({ length: seq - 1 }, (_, i) => i + 1),
+    );
+    await c.until(() => /INT \d+/.test(c.text), "SIGINT", 30_000);
+  });
+});
+
 Deno.test("paste: INTR drops the rest of a bulk paste not yet in the kernel", async () => {
   await withProgram(COUNTER(1), async (c) => {
     const seq = sendBulk(c);
