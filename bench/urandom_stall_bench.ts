@@ -47,6 +47,22 @@ function window(port: number, key: string, session: number): TestClient {
   return c;
 }
 
+/** What the program and its children are doing (/proc: state and wait channel). */
+function programState(pid: number): string {
+  const out: string[] = [];
+  const walk = (p: number) => {
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${p}/stat`);
+      const wchan = Deno.readTextFileSync(`/proc/${p}/wchan`);
+      out.push(`${p} ${stat.split(" ").slice(1, 3).join(" ")} wchan=${wchan}`);
+      const kids = Deno.readTextFileSync(`/proc/${p}/task/${p}/children`);
+      for (const k of kids.trim().split(/\s+/)) if (k) walk(Number(k));
+    } catch { /* gone */ }
+  };
+  walk(pid);
+  return out.join("; ");
+}
+
 function state(s: Session, clients: TestClient[]): string {
   const ws = [...s.windows].map((w) => `{sent ${w.sent}, acked ${w.acked}}`)
     .join(" ");
