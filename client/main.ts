@@ -10,9 +10,9 @@ import { installInspector } from "./inspect.ts";
 import { readLaunch } from "./launch.ts";
 import { DomtermWindow } from "./window.ts";
 
-function start(): void {
-  const win = new DomtermWindow(document, readLaunch());
+async function start(): Promise<void> {
+  const win = new DomtermWindow(document, await readLaunch());
   win.onFirstLayout = () => installInspector(win);
 }
 
-start();
+void start();

@@ -28,7 +28,7 @@ import {
 import { Actions } from "./actions.ts";
 import { applyTheme } from "./apply_settings.ts";
 import { Keymap } from "./keymap.ts";
-import { type Launch, WINDOW_STORAGE } from "./launch.ts";
+import { keyParam, type Launch, WINDOW_STORAGE } from "./launch.ts";
 import { LayoutView } from "./layout/layout_view.ts";
 import { registerPaneActions } from "./layout/pane_actions.ts";
 import { PaneMarks, tabLabel } from "./layout/tab_label.ts";
@@ -381,7 +381,7 @@ export class DomtermWindow implements ViewHost {
   #openWindow(w: number): void {
     const width = Math.max(outerWidth, 400), h = Math.max(outerHeight, 300);
     globalThis.open(
-      `${location.pathname}#key=${encodeURIComponent(this.key)}&window=${w}`,
+      `${location.pathname}#${keyParam(this.key)}&window=${w}`,
       "_blank",
       `popup,width=${width},height=${h}`,
     );
@@ -655,7 +655,7 @@ export class DomtermWindow implements ViewHost {
     // No session in the address: the server starts one for the window.
     const w = Math.max(outerWidth, 400), h = Math.max(outerHeight, 300);
     globalThis.open(
-      `${location.pathname}#key=${encodeURIComponent(this.key)}`,
+      `${location.pathname}#${keyParam(this.key)}`,
       "_blank",
       `popup,width=${w},height=${h}`,
     );

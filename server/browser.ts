@@ -4,11 +4,14 @@
  *
  * The server key must not appear on any command line (`ps` shows them to
  * every user), so the browser is handed a 0600 launcher file that redirects
- * to the real URL, key included.
+ * to the page; nor in any URL the browser records in its profile, so that
+ * URL carries a one-time launch token instead of the key
+ * (server/launch_token.ts).
  *
  * @module
  */
 import { join } from "node:path";
+import { launchUrl } from "./launch_token.ts";
 
 /** A browser we know how to start in app mode. */
 export interface BrowserCandidate {
@@ -226,7 +229,8 @@ export function appArgs(
 }
 
 /**
- * Open `url` in a new window. Resolves with the launcher file's path once
+ * Open `url` in a new window (the page's `#key=K` becomes a one-time
+ * `#launch=T`: see server/launch_token.ts). Resolves with the launcher file's path once
  * the browser process has started (it does not wait for it to exit); the
  * caller removes the file once the page has connected.
  */
@@ -240,7 +244,7 @@ export async function openBrowser(
   } = {},
 ): Promise<string> {
   const dir = configDir();
-  const launcher = await writeLauncher(url, dir);
+  const launcher = await writeLauncher(launchUrl(url), dir);
   const args = choice.kind === "app"
     ? appArgs(launcher, join(dir, "browser-profile"), options.size)
     : [launcher];

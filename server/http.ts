@@ -34,6 +34,7 @@ import {
 import { WindowConnection } from "./window_connection.ts";
 import { registrySessions, WindowRegistry } from "./windows/registry.ts";
 import { WindowChannel } from "./windows/channel.ts";
+import { LAUNCH_PATH, LaunchTokens } from "./launch_token.ts";
 
 export type { Asset } from "./assets.ts";
 
@@ -261,8 +262,10 @@ export function startServer(options: ServerOptions): DomtermServer {
         ((store.current["file-opener"] as string) || undefined),
     onConnect: options.onConnect,
   };
+  const launches = new LaunchTokens(key);
   const routesOf = (g: RemoteGate): Routes => ({
     key,
+    launches,
     gate: g,
     assets: options.assets,
     userCssPath,
@@ -375,6 +378,8 @@ function needsLocalListener(gate: RemoteGate): boolean {
 /** What the router needs. */
 interface Routes {
   key: string;
+  /** The one-time launch tokens of windows domterm opens (server/launch_token.ts). */
+  launches: LaunchTokens;
   gate: RemoteGate;
   assets: Record<string, Asset>;
   userCssPath: string | null;
@@ -405,6 +410,7 @@ async function route(
   }
   const { response, authorized } = await r.gate.route(req, address);
   if (response) return response;
+  if (url.pathname === LAUNCH_PATH) return await launchResponse(r, req);
   if (req.method !== "GET" && req.method !== "HEAD") {
     return new Response("method not allowed", { status: 405 });
   }
@@ -420,6 +426,29 @@ async function route(
     return userCssResponse(r.userCssPath, req.method === "HEAD");
   }
   return assetResponse(r.assets, req, url.pathname);
+}
+
+/**
+ * The answer to a POST of a launch token: the key, once per token
+ * (server/launch_token.ts).
+ */
+async function launchResponse(r: Routes, req: Request): Promise<Response> {
+  if (req.method !== "POST") {
+    return new Response("method not allowed", { status: 405 });
+  }
+  if (Number(req.headers.get("content-length") ?? 0) > 1024) {
+    return new Response("too large", { status: 413 });
+  }
+  const token = (await req.text().catch(() => "")).slice(0, 256).trim();
+  if (!r.launches.redeem(token)) {
+    return new Response(
+      JSON.stringify({ error: "launch token unknown, used or expired" }),
+      { status: 403, headers: securityHeaders("application/json") },
+    );
+  }
+  return new Response(JSON.stringify({ key: r.key }), {
+    headers: securityHeaders("application/json"),
+  });
 }
 
 /** A file of the client; "/share" is the page of a share link (the token is in the fragment). */

@@ -66,10 +66,14 @@ Deno.test("browser: app mode through a 0600 launcher; the key is not on the comm
       (await Deno.stat(`${dir}/config/domterm/launch`)).mode! & 0o777,
       0o700,
     );
+    // The page gets a one-time launch token, not the key: the browser
+    // records the URL it opens (server/launch_token.ts).
+    const html = await Deno.readTextFile(launcher);
     assertMatch(
-      await Deno.readTextFile(launcher),
-      /location\.replace\("http:\/\/127\.0\.0\.1:4242\/#key=SECRETKEY/,
+      html,
+      /location\.replace\("http:\/\/127\.0\.0\.1:4242\/#launch=[\w-]+\.\d+\.[\w-]+"\)/,
     );
+    assert(!html.includes(key), html);
   });
 });
 
