@@ -655,6 +655,39 @@ export class Session {
     w.paused = paused;
     // No longer paused, it no longer holds reading: fed frames if behind.
     if (!paused) this.#checkFlow();
+    else if (w.stale && !w.viewer.readOnly) this.#replayTo(w);
+  }
+
+  /**
+   * A window fed frames whose pager stopped output (the `pause` came after
+   * it fell behind: the page had not processed enough to see the screenful
+   * yet): it gets the bytes it skipped after all, from the replay log, so
+   * that its pager misses nothing, if the log still has them and no event
+   * of theirs was sent to it; then it holds reading back as a paused
+   * window does. Otherwise it stays on frames.
+   */
+  #replayTo(w: Window): void {
+    const behind = w.behind;
+    if (behind === undefined || behind.events || w.pending !== null) return;
+    const entries = this.#replay.since(w.sent, behind.gridSeq);
+    if (entries === null) return;
+    w.stale = false;
+    w.behind = undefined;
+    for (const e of entries) {
+      if ("data" in e) {
+        w.viewer.output(e.data);
+        w.sent = e.offset + e.data.length;
+      } else {
+        w.viewer.message({
+          type: "grid",
+          cols: e.cols,
+          rows: e.rows,
+          seq: e.seq,
+          ...(e.clearHistory ? { clearHistory: true } : {}),
+          ...(e.eventsOff ? { eventsOff: true } : {}),
+        });
+      }
+    }
   }
 
   /** A window acknowledged `bytes` more processed output bytes. */
@@ -663,6 +696,7 @@ export class Session {
     if (w.stale && w.acked >= w.sent && this.windows.has(w)) {
       // It has caught up with what it got: back in, from a snapshot.
       w.stale = false;
+      w.behind = undefined;
       this.#sendSnapshot(w);
     }
     this.#checkFlow();
@@ -855,6 +889,7 @@ export class Session {
    */
   #fallBehind(w: Window): void {
     w.stale = true;
+    w.behind = { gridSeq: this.#replay.gridSeq, events: false };
     if (this.#tap !== null) return;
     // The tap reads what came before (the replay log, up to the chunk
     // being broadcast), reporting nothing, to be in step at this offset.
@@ -879,6 +914,7 @@ export class Session {
     }
     for (const event of this.#tap.feed(chunk)) {
       for (const w of behind) {
+        if (w.behind) w.behind.events = true;
         if (w.pending !== null) w.pending.push({ type: "event", event });
         else w.viewer.message({ type: "event", event });
       }
@@ -931,7 +967,13 @@ export class Session {
     }
     this.#size.cancel();
     clearTimeout(this.#aloneTimer);
-    for (const w of this.windows) w.stale = false;
+    for (const w of this.windows) {
+      if (!w.stale) continue;
+      w.stale = false;
+      w.behind = undefined;
+      // A window fed frames gets the last screen, then the exit.
+      if (w.pending === null) this.#sendSnapshot(w);
+    }
     this.#broadcast({
       type: "exit",
       code: status.code,
