@@ -151,6 +151,13 @@ export const STALE_MS = 1500;
  */
 const TAP_PREROLL = 1 << 20;
 
+/**
+ * Output the session's emulator may have left to parse while a window is
+ * fed frames (past it reading waits, as for EMULATOR_HIGH): a snapshot,
+ * which waits for it, stays within tens of ms of the program.
+ */
+const FRAMES_BACKLOG = 2 << 20;
+
 const encoder = new TextEncoder();
 
 /** A running session. */
@@ -883,6 +890,19 @@ export class Session {
   }
 
   /**
+   * While windows are fed frames: wait until the session's emulator has at
+   * most {@link FRAMES_BACKLOG} bytes to parse, telling it the output
+   * paused (so it does not hold them for a larger write).
+   */
+  async #modelCloseBy(): Promise<void> {
+    if (this.#term.backlog <= FRAMES_BACKLOG) return;
+    this.#term.idle();
+    while (this.#term.backlog > FRAMES_BACKLOG / 2 && !this.#closing) {
+      await new Promise((r) => setTimeout(r, 4));
+    }
+  }
+
+  /**
    * Window `w` gets no more bytes, from the current offset, until it has
    * processed what it was sent (then a snapshot: {@link ack}); the events
    * in what it skips come as messages, so the tap reads from here.
@@ -946,6 +966,10 @@ export class Session {
       }
       // The emulator here must keep up too (emulator_host.ts, EMULATOR_HIGH).
       if (this.#term.backlog > EMULATOR_HIGH) await this.#term.drained();
+      // A window fed frames waits for the model's next snapshot, which
+      // waits for the emulator's backlog: keep it short meanwhile, so that
+      // the screen after a Ctrl-C is not seconds of parsing away.
+      if (this.#tap !== null) await this.#modelCloseBy();
       const chunk = await this.pty.read();
       // Another server holds the session now: nothing ends here.
       if (this.#handedOver) return new Promise<ExitStatus>(() => {});
