@@ -666,12 +666,12 @@ export class Session {
   }
 
   /**
-   * A window fed frames whose pager stopped output (the `pause` came after
-   * it fell behind: the page had not processed enough to see the screenful
-   * yet): it gets the bytes it skipped after all, from the replay log, so
-   * that its pager misses nothing, if the log still has them and no event
-   * of theirs was sent to it; then it holds reading back as a paused
-   * window does. Otherwise it stays on frames.
+   * Window `w`, fed frames, gets the bytes it skipped after all, from the
+   * replay log, if the log still has them and no event of theirs was sent
+   * to it (else it stays on frames). For a window whose pager stopped
+   * output (the `pause` came after it fell behind: the page had not
+   * processed enough to see the screenful yet), so that its pager misses
+   * nothing; and for one that caught up when it skipped little.
    */
   #replayTo(w: Window): void {
     const behind = w.behind;
@@ -701,10 +701,15 @@ export class Session {
   ack(w: Window, bytes: number): void {
     w.acked = Math.min(w.sent, w.acked + bytes);
     if (w.stale && w.acked >= w.sent && this.windows.has(w)) {
-      // It has caught up with what it got: back in, from a snapshot.
-      w.stale = false;
-      w.behind = undefined;
-      this.#sendSnapshot(w);
+      // It has caught up with what it got: back in, with the bytes it
+      // skipped when they are few (cheaper than a snapshot of the whole
+      // history, to make and to load), else from a snapshot.
+      if (this.bytesRead - w.sent <= 2 * this.#high) this.#replayTo(w);
+      if (w.stale) {
+        w.stale = false;
+        w.behind = undefined;
+        this.#sendSnapshot(w);
+      }
     }
     this.#checkFlow();
   }
