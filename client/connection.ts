@@ -33,11 +33,6 @@ import {
   WS_PATH,
 } from "../core/protocol.ts";
 import { TimeSlicedQueue } from "../core/time_sliced_queue.ts";
-import {
-  BACKGROUND_SLICE_MS,
-  backgroundBudget,
-  newTask,
-} from "./render/background_budget.ts";
 
 /**
  * Acknowledge processed output at least every this many bytes: half of
@@ -146,8 +141,6 @@ export class Connection {
   #hasStream = false;
   /** The stream position: updated as output is handed on. */
   readonly position: StreamPosition;
-  /** See {@link background}. */
-  #background = false;
 
   constructor(
     key: string,
@@ -305,7 +298,6 @@ export class Connection {
   close(): void {
     this.#final = true;
     this.#queue.pause();
-    backgroundBudget().forget(this);
     clearTimeout(this.#ackTimer);
     this.#ws?.close(1000, "gone");
   }
@@ -316,21 +308,6 @@ export class Connection {
    */
   drop(): void {
     this.#ws?.close();
-  }
-
-  /**
-   * Whether this is a pane the user is not in (another pane of the window
-   * has the focus): its output is then processed in the page's background
-   * budget (client/render/background_budget.ts), never at once as it
-   * arrives, so that the focused pane's echo and frames go first.
-   */
-  get background(): boolean {
-    return this.#background;
-  }
-  set background(on: boolean) {
-    if (on === this.#background) return;
-    this.#background = on;
-    if (!on) backgroundBudget().promote(this);
   }
 
   /** True while output is held by the pager. */
@@ -468,25 +445,12 @@ export class Connection {
    * in between).
    */
   #newQueue(): TimeSlicedQueue {
-    const soon = newTask();
-    // deno-lint-ignore no-this-alias
-    const conn = this;
     return new TimeSlicedQueue({
-      // Read at each slice and push: a pane that is not focused works in
-      // shorter slices, in the background budget's turns, and never at
-      // once in the socket's message task.
-      get sliceMs() {
-        return conn.#background ? BACKGROUND_SLICE_MS : SLICE_MS;
-      },
-      get eager() {
-        return !conn.#background;
-      },
+      sliceMs: SLICE_MS,
       pieceBytes: PIECE,
       now: () => performance.now(),
-      later: (f) => {
-        if (this.#background) backgroundBudget().run(this, f);
-        else soon(f);
-      },
+      later: newTask(),
+      eager: true,
       take: (piece) => {
         let n = piece.length;
         if (this.#handlers.admit && n > 0) {
@@ -522,4 +486,15 @@ export class Connection {
       this.#unacked = 0;
     }
   }
+}
+
+/** Calls `f` in a new task: a MessageChannel message, which unlike setTimeout is not clamped. */
+function newTask(): (f: () => void) => void {
+  const { port1, port2 } = new MessageChannel();
+  const due: (() => void)[] = [];
+  port1.onmessage = () => due.shift()!();
+  return (f) => {
+    due.push(f);
+    port2.postMessage(null);
+  };
 }

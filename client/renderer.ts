@@ -233,17 +233,6 @@ export class Renderer {
     this.#frames.schedule();
   }
 
-  /**
-   * Whether another pane of the window has the focus: a flood is then
-   * drawn at a lower rate (client/render/frame_scheduler.ts).
-   */
-  get background(): boolean {
-    return this.#frames.background;
-  }
-  set background(on: boolean) {
-    this.#frames.background = on;
-  }
-
   /** Whether the view is shown (false: a tab behind another, no frames). */
   get shown(): boolean {
     return !this.#hidden;

@@ -640,17 +640,6 @@ export class TerminalView {
   }
 
   /**
-   * Whether this view is the window's focused pane (true) or another
-   * pane's (false): one in the background processes its output within the
-   * page's background budget and draws a flood at a lower rate, so the
-   * focused pane's input, echo and frames go first (issue 33, cost).
-   */
-  setForeground(foreground: boolean): void {
-    this.conn.background = !foreground;
-    this.renderer.background = !foreground;
-  }
-
-  /**
    * Shown (true) or hidden (a tab behind another, false): hidden, it
    * draws nothing; shown, it draws from the model at once and fits its
    * element again.

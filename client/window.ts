@@ -424,9 +424,6 @@ export class DomtermWindow implements ViewHost {
     if (!e) return;
     const changed = this.#active !== e.view;
     this.#active = e.view;
-    for (const other of this.#entries.values()) {
-      other.view.setForeground(other === e);
-    }
     const at = this.doc.activeElement;
     // The keyboard moves unless something outside the panes has it (the
     // settings page, a find bar, a tab being renamed).
@@ -745,9 +742,6 @@ export class DomtermWindow implements ViewHost {
 
   focused(view: TerminalView): void {
     this.#active = view;
-    for (const other of this.#entries.values()) {
-      other.view.setForeground(other.view === view);
-    }
     const entry = this.#byView.get(view);
     const layout = this.layoutView.layout;
     if (entry && layout && layout.focus !== entry.pane.id) {

@@ -35,15 +35,6 @@ const FLOOD_FRAME_MS = 50;
 const FLOOD_COST_SHARE = 4;
 const FLOOD_MAX_GAP_MS = 400;
 
-/**
- * A pane that is not the focused one (see {@link FrameScheduler.background})
- * draws a flood at most this often: a few frames a second still shows it
- * running, and leaves the page's frames to the focused pane (with four
- * panes, three flooding ones drawing 20 frames a second each cost the
- * focused pane's echo its frame).
- */
-export const BACKGROUND_FLOOD_FRAME_MS = 250;
-
 /** Longest time frames wait for a synchronized update (?2026) to end. */
 export const SYNC_HOLD_MS = 500;
 
@@ -88,12 +79,6 @@ export class FrameScheduler {
   #lastScroll = -Infinity;
   /** Pending requestIdleCallback (0: none). */
   #idle = 0;
-
-  /**
-   * Set while another pane of the window has the focus: a flood is drawn
-   * at most every {@link BACKGROUND_FLOOD_FRAME_MS}.
-   */
-  background = false;
 
   constructor(readonly term: TerminalView, readonly host: FrameHost) {}
 
@@ -148,12 +133,9 @@ export class FrameScheduler {
     // drifts up as the oldest lines are trimmed, and each frame draws the
     // rows that came into view (showRange), as costly as a new screen.
     if (this.#flooding && this.#stillFlooding()) {
-      const gap = Math.max(
-        this.background ? BACKGROUND_FLOOD_FRAME_MS : 0,
-        Math.min(
-          FLOOD_MAX_GAP_MS,
-          Math.max(FLOOD_FRAME_MS, FLOOD_COST_SHARE * this.#floodCost),
-        ),
+      const gap = Math.min(
+        FLOOD_MAX_GAP_MS,
+        Math.max(FLOOD_FRAME_MS, FLOOD_COST_SHARE * this.#floodCost),
       );
       if (now - this.#lastFrame < gap) {
         this.#frame = requestAnimationFrame(this.#onFrame);
