@@ -69,6 +69,8 @@ function installStopwatch(page: Page) {
   return page.evaluate(() => {
     const w = globalThis as unknown as {
       __t0: number;
+      __small: number[];
+      __arrived: number;
       __wait: (pane: number, text: string, last: boolean) => Promise<number>;
     };
     addEventListener("keydown", () => w.__t0 = performance.now(), {
@@ -90,6 +92,10 @@ function installStopwatch(page: Page) {
         const obs = new MutationObserver(() => {
           if (!ok()) return;
           obs.disconnect();
+          // The first small frame after the key: its echo (or prompt).
+          const t = w.__small.find((t) => t >= w.__t0);
+          w.__arrived = t === undefined ? NaN : t - w.__t0;
+          w.__small.length = 0;
           resolve(performance.now() - w.__t0);
         });
         obs.observe(el, {
@@ -101,9 +107,48 @@ function installStopwatch(page: Page) {
   });
 }
 
+/**
+ * The page's main thread while `during` runs: how late a task posted every
+ * 10 ms ran (median, p90, max ms). Small while the echo arrives late: the
+ * time went outside the page (the server, the machine).
+ */
+async function mainThreadLag(page: Page, during: () => Promise<unknown>) {
+  await page.evaluate(() => {
+    const w = globalThis as unknown as { __lag: number[]; __lagOn: boolean };
+    w.__lag = [];
+    w.__lagOn = true;
+    const { port1, port2 } = new MessageChannel();
+    let sent = 0;
+    port1.onmessage = () => {
+      w.__lag.push(performance.now() - sent);
+      if (w.__lagOn) setTimeout(ping, 10);
+    };
+    const ping = () => {
+      sent = performance.now();
+      port2.postMessage(0);
+    };
+    ping();
+  });
+  await during();
+  const lag = await page.evaluate(() => {
+    const w = globalThis as unknown as { __lag: number[]; __lagOn: boolean };
+    w.__lagOn = false;
+    return w.__lag;
+  });
+  return { median: median(lag), p90: pct(lag, 0.9), max: Math.max(...lag) };
+}
+
+/** When the last awaited change's frame arrived, ms after the key. */
+function arrivedMs(page: Page): Promise<number> {
+  return page.evaluate(() =>
+    (globalThis as unknown as { __arrived: number }).__arrived
+  );
+}
+
 /** Key to echo for `n` letters typed into pane `pane` (focused). */
 async function keyToEcho(page: Page, pane: number, n: number) {
   const out: number[] = [];
+  const arrived: number[] = [];
   let typed = "echo ";
   await page.keyboard.type(typed);
   await page.waitForTimeout(200);
@@ -120,10 +165,11 @@ async function keyToEcho(page: Page, pane: number, n: number) {
     await page.waitForTimeout(5);
     await page.keyboard.press(ch);
     out.push(await wait);
+    arrived.push(await arrivedMs(page));
     await page.waitForTimeout(30);
   }
   await page.keyboard.press("Control+c");
-  return out;
+  return { out, arrived };
 }
 
 const { child, url } = await spawnServer(["--", "sh"], { PS1: "$ ", ENV: "" });
@@ -134,6 +180,26 @@ try {
   });
   page.on("pageerror", (e) => console.error("page error:", e.message));
   page.on("close", () => console.error("the page closed"));
+  // The arrival of small binary frames (an echo, a prompt; a flood comes
+  // in large ones): splits key to echo into the server's part and the
+  // page's.
+  await page.addInitScript(() => {
+    const w = globalThis as unknown as { __small: number[] };
+    w.__small = [];
+    const Ws = WebSocket;
+    class Timed extends Ws {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        super(url, protocols);
+        this.addEventListener("message", (ev) => {
+          const d = (ev as MessageEvent).data;
+          if (typeof d !== "string" && (d as ArrayBuffer).byteLength < 256) {
+            w.__small.push(performance.now());
+          }
+        });
+      }
+    }
+    globalThis.WebSocket = Timed;
+  });
   await page.goto(url);
   await page.waitForFunction(() =>
     "domtermInspect" in globalThis &&
@@ -161,7 +227,8 @@ try {
 
   const typist = ids[0];
   await focusPane(page, typist);
-  const idle = await keyToEcho(page, typist, KEYS);
+  const idleRun = await keyToEcho(page, typist, KEYS);
+  const idle = idleRun.out;
 
   for (const p of ids.slice(1)) {
     await focusPane(page, p);
@@ -169,12 +236,17 @@ try {
   }
   await page.waitForTimeout(1500);
   await focusPane(page, typist);
-  const flooded = await keyToEcho(page, typist, KEYS);
+  let floodRun = { out: [] as number[], arrived: [] as number[] };
+  const lag = await mainThreadLag(page, async () => {
+    floodRun = await keyToEcho(page, typist, KEYS);
+  });
+  const flooded = floodRun.out;
 
   // All four flood; Ctrl+C in each.
   await page.keyboard.type("yes\n");
   await page.waitForTimeout(1500);
   const ctrlC: number[] = [];
+  const ctrlCArrived: number[] = [];
   for (const p of ids) {
     await focusPane(page, p);
     await page.waitForTimeout(300);
@@ -187,6 +259,7 @@ try {
     );
     await page.keyboard.press("Control+c");
     ctrlC.push(await wait);
+    ctrlCArrived.push(await arrivedMs(page));
   }
   const f = (x: number) => x.toFixed(1);
   console.log(
@@ -202,9 +275,25 @@ try {
     }`,
   );
   console.log(
+    `  of which the frame reached the page: idle median ${
+      f(median(idleRun.arrived))
+    } ms, flooding median ${f(median(floodRun.arrived))} ms, p90 ${
+      f(pct(floodRun.arrived, 0.9))
+    } ms`,
+  );
+  console.log(
+    `  the page's main thread meanwhile: a task posted ran late by median ${
+      f(lag.median)
+    } ms, p90 ${f(lag.p90)} ms, max ${f(lag.max)} ms`,
+  );
+  console.log(
     `Ctrl+C to prompt, four panes flooding: ${
       ctrlC.map(f).join(", ")
-    } ms (max ${f(Math.max(...ctrlC))})`,
+    } ms (max ${
+      f(Math.max(...ctrlC))
+    }); a small frame after it reached the page at ${
+      ctrlCArrived.map(f).join(", ")
+    } ms`,
   );
 } finally {
   await browser.close();

@@ -252,6 +252,21 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
     doc: "close the focused pane",
     prefix: "pane",
   },
+  {
+    action: "pane-to-new-window",
+    keys: ["O"],
+    docKeys: "Ctrl+Shift+A, then O",
+    doc: "move the focused pane (its session) to a new window",
+    prefix: "pane",
+  },
+  {
+    action: "pane-back",
+    keys: ["B"],
+    docKeys: "Ctrl+Shift+A, then B",
+    doc:
+      "move the focused pane back to the window it came from (in a window that Move to a new window opened)",
+    prefix: "pane",
+  },
 ];
 
 /** The table's entry for `action`, if it has default keys. */

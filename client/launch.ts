@@ -6,13 +6,15 @@ import {
 
 /**
  * What the page shows: the server key, and the window, from the URL
- * fragment (`#key=K[&window=W][&session=N][&views=2[&session=M]]`: never
+ * fragment (`#key=K[&window=W[&from=F]][&session=N][&views=2[&session=M]]`: never
  * sent to a server or logged). `window=W` is a window the server keeps
  * (`domterm attach` of a window whose page is gone, a pane moved to a new
  * window); without it the page asks for a new window whose first pane
  * shows session N (or a new session). `views=2` asks a new window to
  * start with two panes side by side (the further `session` parameters in
- * order, a new session where there is none). They are kept for reloads of
+ * order, a new session where there is none). `from=F`: the window a pane
+ * of this one came from (Move to a new window), where Move back takes it.
+ * They are kept for reloads of
  * this tab only (sessionStorage: a reload shows the same window, whose
  * layout the server kept) and taken out of the address.
  *
@@ -46,10 +48,14 @@ export interface Launch {
    * sessions (null: new ones).
    */
   more: (number | null)[];
+  /** The window this one's panes came from (`from=F`), or null. */
+  from: number | null;
 }
 
 /** The sessionStorage key of the window this tab shows. */
 export const WINDOW_STORAGE = "domterm-window";
+/** The sessionStorage key of the window this tab's panes came from. */
+export const FROM_STORAGE = "domterm-from-window";
 
 const ID = /^\d{1,9}$/;
 
@@ -145,6 +151,9 @@ export async function readLaunch(): Promise<Launch> {
     const w = hash.get("window");
     if (w && ID.test(w)) sessionStorage.setItem(WINDOW_STORAGE, w);
     else sessionStorage.removeItem(WINDOW_STORAGE);
+    const from = hash.get("from");
+    if (from && ID.test(from)) sessionStorage.setItem(FROM_STORAGE, from);
+    else sessionStorage.removeItem(FROM_STORAGE);
     const given = hash.getAll("session").map((s) =>
       ID.test(s) ? Number(s) : null
     );
@@ -158,7 +167,9 @@ export async function readLaunch(): Promise<Launch> {
   } else more = [];
   const w = sessionStorage.getItem(WINDOW_STORAGE);
   const s = sessionStorage.getItem("domterm-session");
+  const from = sessionStorage.getItem(FROM_STORAGE);
   return {
+    from: from ? Number(from) : null,
     key,
     window: w ? Number(w) : null,
     session: s ? Number(s) : null,

@@ -68,6 +68,7 @@ const READ_ONLY_WITHHELD = [
   "close-pane",
   "rename-tab",
   "pane-to-new-window",
+  "pane-back",
 ];
 
 /** How long the "process exited" notice stays before the window closes. */
@@ -105,6 +106,8 @@ export class DomtermWindow implements ViewHost {
   #byView = new WeakMap<TerminalView, PaneEntry>();
   #active: TerminalView | null = null;
   #launch: Launch;
+  /** The server's id of this window (0: none yet, or a share's). */
+  #windowId = 0;
   /** index.html's terminal elements, for the first pane. */
   #pageElements: HTMLElement[] | null;
   #paneCount = 0;
@@ -381,7 +384,9 @@ export class DomtermWindow implements ViewHost {
   #openWindow(w: number): void {
     const width = Math.max(outerWidth, 400), h = Math.max(outerHeight, 300);
     globalThis.open(
-      `${location.pathname}#${keyParam(this.key)}&window=${w}`,
+      `${location.pathname}#${keyParam(this.key)}&window=${w}${
+        this.#windowId > 0 ? `&from=${this.#windowId}` : ""
+      }`,
       "_blank",
       `popup,width=${width},height=${h}`,
     );
@@ -391,6 +396,7 @@ export class DomtermWindow implements ViewHost {
   #applyLayout(w: number, layout: Layout): void {
     // Window 0 is a share's, kept nowhere: a reload asks for a new one.
     if (w > 0) sessionStorage.setItem(WINDOW_STORAGE, String(w));
+    this.#windowId = w;
     const first = this.layoutView.layout === null;
     const made: PaneEntry[] = [];
     const seen = new Set<number>();
@@ -648,6 +654,7 @@ export class DomtermWindow implements ViewHost {
         if (e) this.layoutView.editTitle(e.pane);
       },
       prefix: () => this.keymap.startPrefix(),
+      origin: () => this.#launch.from,
     });
   }
 

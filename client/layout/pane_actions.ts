@@ -1,7 +1,8 @@
 /**
  * The window's tab and pane commands (client/actions.ts), for the menu and
  * the key table: new tab, new pane, split on a side, move between panes,
- * next and previous tab, close, rename, a pane to a new window, and the
+ * next and previous tab, close, rename, a pane to a new window and back
+ * to the window it came from, and the
  * pane prefix (Ctrl+Shift+A: the next key is one of the pane keys). Each
  * asks the server (a layout operation) about the focused pane.
  *
@@ -31,6 +32,11 @@ export interface PaneActionsHost {
   rename(id: number): void;
   /** The next key is a pane key (the key table's `prefix: "pane"` rows). */
   prefix(): void;
+  /**
+   * The window this one's panes came from (it was opened by Move to a new
+   * window), or null.
+   */
+  origin(): number | null;
 }
 
 const SIDE_LABEL: Record<Side, string> = {
@@ -120,6 +126,20 @@ export function registerPaneActions(
     "Move to a new window",
     on((p) => host.op({ op: "to-new-window", pane: p })),
   );
+  actions.register({
+    name: "pane-back",
+    label: "Move back to its window",
+    group: "panes",
+    // In the menu of a window that Move to a new window opened only.
+    get inMenu() {
+      return host.origin() !== null;
+    },
+    enabled: () => host.origin() !== null,
+    run: on((p) => {
+      const to = host.origin();
+      if (to !== null) host.op({ op: "to-window", pane: p, window: to });
+    }),
+  });
   add("close-pane", "Close pane", on((p) => host.close(p)));
   add("pane-prefix", "Pane keys", () => host.prefix(), false);
 }

@@ -63,6 +63,7 @@ function registeredActions(): string[] {
         close: none,
         rename: none,
         prefix: none,
+        origin: () => null,
       }),
   });
   return actions.list().map((a) => a.name);
