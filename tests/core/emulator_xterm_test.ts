@@ -122,7 +122,7 @@ runCases("DECRQSS", [
   },
   {
     name: "an unknown request is refused",
-    input: `${DCS}$q+q${ST}`,
+    input: `${DCS}$q+z${ST}`,
     replies: [`${DCS}0$r${ST}`],
   },
 ]);
