@@ -126,7 +126,7 @@ const browserOption: OptionSpec = {
 const noBrowserOption: OptionSpec = {
   name: "no-browser",
   help:
-    "open nothing; print the URL to open (it contains the server key) alone on one line of standard output",
+    "open nothing; print the URL to open (it contains the server key) alone on one line of standard output. A browser you open it in records that URL, key included, in its history; windows domterm opens itself get a one-time launch token instead, so the key is in none of their profile's files",
 };
 const forceOption: OptionSpec = {
   name: "force",
