@@ -16,7 +16,7 @@ const TEXT = Array.from(
 ).join("");
 
 /** A canonical program, no echo, that waits `delay` s and then counts lines. */
-const COUNTER = (delay: number) => `
+const COUNTER = (delay: number, pace = 0) => `
 import os, signal, termios, time
 a = termios.tcgetattr(0); a[3] &= ~termios.ECHO; termios.tcsetattr(0, termios.TCSANOW, a)
 n = 0
@@ -26,9 +26,10 @@ signal.signal(signal.SIGINT, onint)
 os.write(1, b"READY\\n")
 time.sleep(${delay})
 while True:
-    d = os.read(0, 65536)
+    d = os.read(0, ${pace ? 4096 : 65536})
     if not d: break
     n += d.count(b"\\n")
+    time.sleep(${pace})
 os.write(1, b"EOF %d\\n" % n)
 time.sleep(5)
 `;
@@ -127,7 +128,10 @@ function acks(c: TestClient): number[] {
 }
 
 Deno.test("paste: every bulk piece is answered once written, or dropped by INTR", async () => {
-  await withProgram(COUNTER(1), async (c) => {
+  // It reads a line (canonical) every 2 ms after a first sleep: slow enough
+  // (16 KiB in 0.5 s) that most pieces still wait when INTR comes, whatever
+  // the machine's load.
+  await withProgram(COUNTER(1, 0.002), async (c) => {
     // The program sleeps: the first piece's answer waits for the kernel.
     c.send({ type: "key", seq: 1, data: TEXT.slice(0, 16384), bulk: true });
     await c.until(() => acks(c).length === 1, "first piece written");
