@@ -57,9 +57,10 @@ Deno.test({
   const remoteDir = Deno.makeTempDirSync({ prefix: "domterm-ssh-remote-" });
   const localDir = Deno.makeTempDirSync({ prefix: "domterm-ssh-local-" });
   // sshd gives the remote command a fresh environment: the remote domterm
-  // gets its runtime directory, and this test's Deno cache, here.
+  // gets its runtime and state directories (journals: not the user's), and
+  // this test's Deno cache, here.
   const remoteDomterm =
-    `env DOMTERM_RUNTIME_DIR=${remoteDir} DOMTERM_SETTINGS=${remoteDir}/none.toml DENO_DIR=${TEST_DENO_DIR} PS1='$ ' ${Deno.execPath()} run -A ${MAIN}`;
+    `env DOMTERM_RUNTIME_DIR=${remoteDir} DOMTERM_SETTINGS=${remoteDir}/none.toml XDG_STATE_HOME=${remoteDir}/state DENO_DIR=${TEST_DENO_DIR} PS1='$ ' ${Deno.execPath()} run -A ${MAIN}`;
   const target = `${sshd.user}@127.0.0.1:${sshd.port}`;
   const localEnv = {
     DOMTERM_SSH: sshd.ssh.join(" "),
