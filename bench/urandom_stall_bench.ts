@@ -112,7 +112,7 @@ async function run(i: number): Promise<boolean> {
         console.log(
           `run ${i}: STALLED at ${
             (s.bytesRead / 2 ** 20).toFixed(1)
-          } MiB read: ${state(s, clients)}`,
+          } MiB read: ${state(s, clients)}; program: ${programState(s.pid)}`,
         );
         return false;
       }
