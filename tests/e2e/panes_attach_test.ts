@@ -12,50 +12,14 @@ import type { Page } from "playwright-core";
 import { launchChromium } from "./chromium.ts";
 import { spawnServer } from "./domterm.ts";
 import type { Inspected } from "../../client/inspect.ts";
-import type { Layout } from "../../core/layout.ts";
+import {
+  run,
+  waitConnectedPanes as waitPanes,
+  waitPaneRow as waitRow,
+} from "./panes_helpers.ts";
 import { panes } from "../../core/layout.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
-
-/** Waits until the layout has `n` panes, every one connected. */
-async function waitPanes(page: Page, n: number): Promise<Layout> {
-  await page.waitForFunction(
-    (n) => {
-      if (!("domtermInspect" in globalThis)) return false;
-      const d = (globalThis as unknown as Inspected).domtermInspect;
-      const layout = d.layout();
-      if (!layout || d.views() !== n) return false;
-      for (let i = 0; i < n; i++) if (!d.view(i).connected) return false;
-      return d.paneOf(d.activeView()) === layout.focus;
-    },
-    n,
-    { timeout: 30_000 },
-  );
-  return await page.evaluate(() =>
-    (globalThis as unknown as Inspected).domtermInspect.layout()!
-  );
-}
-
-/** Waits until pane `pane`'s screen has a row that is exactly `text`. */
-async function waitRow(page: Page, pane: number, text: string) {
-  await page.waitForFunction(
-    ({ pane, text }) => {
-      const d = (globalThis as unknown as Inspected).domtermInspect;
-      for (let i = 0; i < d.views(); i++) {
-        if (d.paneOf(i) !== pane) continue;
-        return d.view(i).screenText().some((r) => r.trimEnd() === text);
-      }
-      return false;
-    },
-    { pane, text },
-    { timeout: 30_000 },
-  );
-}
-
-async function run(page: Page, cmd: string) {
-  await page.keyboard.type(cmd);
-  await page.keyboard.press("Enter");
-}
 
 /** The pid of the Chromium whose command line has `marker` (its first process: the browser). */
 async function browserPid(marker: string): Promise<number> {

@@ -11,27 +11,8 @@ import { assert, assertEquals } from "../assert.ts";
 import type { Page } from "playwright-core";
 import { startDomterm } from "./domterm.ts";
 import type { Inspected } from "../../client/inspect.ts";
-import type { Layout } from "../../core/layout.ts";
+import { waitConnectedPanes as waitPanes } from "./panes_helpers.ts";
 import { panes } from "../../core/layout.ts";
-
-/** Waits until the page's layout has `n` panes, every one connected. */
-async function waitPanes(page: Page, n: number): Promise<Layout> {
-  await page.waitForFunction(
-    (n) => {
-      if (!("domtermInspect" in globalThis)) return false;
-      const d = (globalThis as unknown as Inspected).domtermInspect;
-      const layout = d.layout();
-      if (!layout || d.views() !== n) return false;
-      for (let i = 0; i < n; i++) if (!d.view(i).connected) return false;
-      return d.paneOf(d.activeView()) === layout.focus;
-    },
-    n,
-    { timeout: 30_000 },
-  );
-  return await page.evaluate(() =>
-    (globalThis as unknown as Inspected).domtermInspect.layout()!
-  );
-}
 
 async function waitRow(page: Page, text: string) {
   await page.waitForFunction(

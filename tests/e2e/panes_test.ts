@@ -14,6 +14,7 @@ import { assert, assertEquals } from "../assert.ts";
 import type { Page } from "playwright-core";
 import { startDomterm } from "./domterm.ts";
 import type { Inspected } from "../../client/inspect.ts";
+import { run, waitPaneRow } from "./panes_helpers.ts";
 import type { Layout } from "../../core/layout.ts";
 import { panes, stacks } from "../../core/layout.ts";
 
@@ -74,25 +75,8 @@ function texts(page: Page, pane: number) {
 }
 
 /** Waits until pane `pane`'s screen has a row that is exactly `text`. */
-async function waitRow(page: Page, pane: number, text: string) {
-  await page.waitForFunction(
-    ({ pane, text }) => {
-      const d = (globalThis as unknown as Inspected).domtermInspect;
-      for (let i = 0; i < d.views(); i++) {
-        if (d.paneOf(i) !== pane) continue;
-        return d.view(i).screenText().some((r) => r.trimEnd() === text);
-      }
-      return false;
-    },
-    { pane, text },
-    { timeout: 15_000 },
-  );
-}
-
-/** Types `cmd` and Enter into the focused pane. */
-async function run(page: Page, cmd: string) {
-  await page.keyboard.type(cmd);
-  await page.keyboard.press("Enter");
+function waitRow(page: Page, pane: number, text: string) {
+  return waitPaneRow(page, pane, text, 15_000);
 }
 
 Deno.test("e2e panes: tabs and panes by key, prefix and menu; typing reaches the focused pane only", async () => {
