@@ -16,45 +16,14 @@ import { request } from "../../server/control.ts";
 import { TestClient } from "./ws_client.ts";
 import { Terminal } from "../../core/emulator/terminal.ts";
 import type { TerminalSnapshot } from "../../core/emulator/terminal.ts";
-import { until } from "./journal_helpers.ts";
+import {
+  type ServerProcess,
+  startLoggedServer,
+  until,
+} from "./journal_helpers.ts";
 
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
-
-interface Server {
-  child: Deno.ChildProcess;
-  url: URL;
-  key: string;
-  stderr: () => string;
-}
-
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "--no-browser", "--", "/bin/sh"],
-    env,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let err = "";
-  (async () => {
-    for await (const t of child.stderr.pipeThrough(new TextDecoderStream())) {
-      err += t;
-    }
-  })();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`domterm exited: ${text} ${err}`);
-    text += value;
-  }
-  (async () => {
-    while (!(await reader.read()).done) { /* drain */ }
-  })().catch(() => {});
-  const url = new URL(text.split("\n")[0]);
-  const key = new URLSearchParams(url.hash.slice(1)).get("key")!;
-  return { child, url, key, stderr: () => err };
-}
+type Server = ServerProcess;
+const startServer = startLoggedServer;
 
 async function connect(
   s: Server,
