@@ -149,7 +149,7 @@ const STARTED = /^(?:\S+ => )?(.*) \.\.\.\s*$/;
 async function denoTest(
   args: string[],
   env: Record<string, string> = {},
-): Promise<{ ok: boolean; counts: Counts | null }> {
+): Promise<{ ok: boolean; counts: Counts | null; failures: string[] }> {
   // setsid: a new process group whose id is the child's pid.
   const child = new Deno.Command("setsid", {
     args: [Deno.execPath(), ...args],
@@ -165,6 +165,9 @@ async function denoTest(
   let lastResult = Date.now();
   const longRunning = new Set<string>();
   let stalled = false;
+  // The names of the tests that failed, in order: the closing lines repeat
+  // them, since a CI log may keep only its end.
+  const failures: string[] = [];
   const watch = setInterval(() => {
     if (Date.now() - lastResult < STALL_MS) return;
     stalled = true;
@@ -199,6 +202,9 @@ async function denoTest(
           lastResult = Date.now();
           const name = /^(?:\S+ => )?(.*?) \.\.\. /.exec(plain)?.[1];
           if (name) longRunning.delete(name);
+          if (/\.\.\. FAILED \(/.test(plain)) {
+            failures.push(plain.replace(/ \.\.\. FAILED \(.*$/, ""));
+          }
         }
       }
     }
@@ -206,8 +212,15 @@ async function denoTest(
     clearInterval(watch);
   }
   const status = await child.status;
-  if (stalled) return { ok: false, counts: closingCounts(tail) ?? ZERO };
-  return { ok: status.success, counts: closingCounts(tail) };
+  if (stalled) {
+    const names = [...longRunning].map((n) => `${n} (stalled)`);
+    return {
+      ok: false,
+      counts: closingCounts(tail) ?? ZERO,
+      failures: [...failures, ...names],
+    };
+  }
+  return { ok: status.success, counts: closingCounts(tail), failures };
 }
 
 const ZERO: Counts = { passed: 0, failed: 1, ignored: 0 };
@@ -223,7 +236,9 @@ const STATE_ENV = {
 
 async function main(args: string[]): Promise<number> {
   if (args.length > 0) {
-    return (await denoTest(["test", "-A", ...args], STATE_ENV)).ok ? 0 : 1;
+    const run = await denoTest(["test", "-A", ...args], STATE_ENV);
+    printFailures(run.failures);
+    return run.ok ? 0 : 1;
   }
   const t0 = performance.now();
   const check = await new Deno.Command(Deno.execPath(), {
@@ -247,7 +262,7 @@ async function main(args: string[]): Promise<number> {
   });
   const serial = serialFiles.length > 0
     ? await denoTest(["test", "-A", "--no-check", ...serialFiles], STATE_ENV)
-    : { ok: true, counts: { passed: 0, failed: 0, ignored: 0 } };
+    : { ok: true, counts: { passed: 0, failed: 0, ignored: 0 }, failures: [] };
   const t2 = performance.now();
   const sum = (k: keyof Counts) =>
     (parallel.counts?.[k] ?? 0) + (serial.counts?.[k] ?? 0);
@@ -261,7 +276,15 @@ async function main(args: string[]): Promise<number> {
       s(t1 - t0)
     } with ${jobs} files at once, then ${s(t2 - t1)} one file at a time)`,
   );
+  printFailures([...parallel.failures, ...serial.failures]);
   return ok ? 0 : 1;
+}
+
+/** The failed tests' names, last, where a log cut to its end still shows them. */
+function printFailures(failures: string[]): void {
+  if (failures.length === 0) return;
+  console.log(`failed tests (${failures.length}):`);
+  for (const f of failures) console.log(`  ${f}`);
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -92,3 +92,33 @@ Deno.test("hangs forever", async () => {
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("run_tests: the failed tests' names come last, after the closing line", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "domterm-fail-" });
+  try {
+    Deno.writeTextFileSync(
+      `${dir}/fail_test.ts`,
+      `Deno.test("passes", () => {});
+Deno.test("fails on purpose", () => { throw new Error("no"); });
+`,
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        new URL("../../scripts/run_tests.ts", import.meta.url).pathname,
+        `${dir}/fail_test.ts`,
+      ],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assertEquals(out.code, 1);
+    const text = new TextDecoder().decode(out.stdout)
+      .replaceAll("\x1b", "").replace(/\[[0-9;]*m/g, "");
+    const lines = text.trimEnd().split("\n");
+    assertEquals(lines.slice(-2), ["failed tests (1):", "  fails on purpose"]);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
