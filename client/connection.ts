@@ -252,6 +252,12 @@ export class Connection {
       case "grid":
         p.gridSeq = msg.seq;
         break;
+      case "event":
+        // The server skipped output for this window (it fell behind) and
+        // sent the events in it: a reconnect must not resume at the
+        // offset (the replay would bring them again) but take a snapshot.
+        this.#hasStream = false;
+        break;
       case "read-only":
         this.#readOnly = true; // its colours do not count
         break;

@@ -482,6 +482,11 @@ export class TerminalView {
       case "notice":
         this.#notice(msg.message);
         break;
+      case "event":
+        // In output this window skipped (it was fed snapshots): as if its
+        // emulator had parsed it.
+        this.#onEvent(msg.event);
+        break;
       case "edit":
         this.predict.clear();
         lineInput.onEdit(msg);

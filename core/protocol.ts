@@ -1,7 +1,9 @@
 /**
  * The wire protocol between the server and a browser window, one WebSocket
  * per window (see docs/protocol.md). Binary frames carry raw PTY bytes in
- * both directions; text frames carry one JSON object of the types below.
+ * both directions (to a window that keeps up; one that falls behind gets
+ * snapshots and `event` messages instead); text frames carry one JSON
+ * object of the types below.
  *
  * @module
  */
@@ -12,6 +14,7 @@ import {
   type Side,
   SIDES,
 } from "./layout.ts";
+import type { TerminalEvent } from "./terminal_view.ts";
 
 /** Path of the WebSocket endpoint. */
 export const WS_PATH = "/ws";
@@ -471,6 +474,24 @@ export interface NoticeMessage {
 }
 
 /**
+ * Server -> client: an event in output this window did not get (it was
+ * fed snapshots while it was behind, docs/protocol.md "Flow control"):
+ * the bell, a desktop notification, a clipboard write or the pager's
+ * switch, as the page's emulator would have reported it. Each reaches a
+ * window once: as bytes it parses, or as this message.
+ */
+export interface EventMessage {
+  type: "event";
+  event: FrameEvent;
+}
+
+/** The events an {@link EventMessage} carries (core/terminal_view.ts's). */
+export type FrameEvent = Extract<
+  TerminalEvent,
+  { type: "bell" | "notify" | "clipboard" | "pager" }
+>;
+
+/**
  * Server -> client: edit this key locally (it was not written to the PTY):
  * the terminal is canonical, or an earlier key was handed back. Carries the
  * terminal's state for the editor: `echo` (false when the terminal is
@@ -564,6 +585,7 @@ export type ServerMessage =
   | ExitMessage
   | ErrorMessage
   | NoticeMessage
+  | EventMessage
   | EditMessage
   | RawMessage
   | BulkAckMessage

@@ -159,6 +159,22 @@ export class ReplayLog {
   }
 
   /**
+   * The output bytes logged from `offset` (or from the oldest kept, when
+   * that is later) to the end, in order.
+   */
+  bytesFrom(offset: number): Uint8Array[] {
+    const out: Uint8Array[] = [];
+    for (let i = this.#head; i < this.#entries.length; i++) {
+      const e = this.#entries[i]!;
+      if (!("data" in e) || e.offset + e.data.length <= offset) continue;
+      out.push(
+        e.offset >= offset ? e.data : e.data.subarray(offset - e.offset),
+      );
+    }
+    return out;
+  }
+
+  /**
    * What a window that processed the stream up to `offset` and grid change
    * `gridSeq` has not seen, or null when the log no longer reaches back
    * that far (or the window claims what never was).

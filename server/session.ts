@@ -25,13 +25,18 @@
  * colours the emulator's colour queries answer (OSC 4, 10, 11, 12) follow
  * the same window: the theme it shows (its `colors` message).
  *
- * Flow control: each window acknowledges the bytes it has processed. When
- * a window is more than HIGH_WATER behind, the session stops reading the
- * PTY, so the program blocks (real back-pressure: Ctrl-C reaches a
- * flooding program at once). Reading resumes below LOW_WATER. A window
- * that holds reading back for {@link STALE_MS} while another window keeps
- * up is left out: it gets no more output until it has processed what it
- * was sent, then a fresh snapshot.
+ * Flow control: each window acknowledges the bytes it has processed. A
+ * window more than HIGH_WATER behind is fed frames instead of bytes: it
+ * gets no more output ("stale") until it has processed what it was sent,
+ * then a fresh snapshot of the model (and the bytes after it, while it
+ * keeps up); the events in the bytes it skipped that the model does not
+ * keep (bell, notifications, clipboard writes, the pager's switch) reach
+ * it as `event` messages (server/frame_events.ts). So the program is never
+ * held back for a window's sake, only for the session's own emulator
+ * (EMULATOR_HIGH), or by a window whose pager stopped output (`pause`):
+ * that one is never fed frames, and while it is more than HIGH_WATER
+ * behind the session stops reading the PTY (the program blocks) until it
+ * is within LOW_WATER.
  *
  * @module
  */
@@ -58,6 +63,7 @@ import {
 } from "./session_launch.ts";
 import { REPLAY_BYTES, type ReplayExport, ReplayLog } from "./replay.ts";
 import { SizeSettler } from "./size_settle.ts";
+import { EventTap } from "./frame_events.ts";
 import type { SessionSnapshot, Viewer, Window } from "./viewer.ts";
 import type { SessionJournal } from "./journal/writer.ts";
 
@@ -129,8 +135,21 @@ export interface SessionCarry {
 export const UNKNOWN_EXIT_REASON =
   "the program ended; its exit status is unknown (it was started by an earlier domterm server, before a restart)";
 
-/** A window that holds reading back this long while another keeps up is left out of flow control. */
+/**
+ * Before frames, a window that held reading back this long while another
+ * kept up was left out; now a window is left out (fed frames) as soon as
+ * it is behind, and a paused one never is. Tests wait this long to see
+ * that a paused window still holds the program back.
+ */
 export const STALE_MS = 1500;
+
+/**
+ * Output read before a window falls behind that the {@link EventTap} reads
+ * first, without reporting it: it then knows whether the window's first
+ * skipped byte is inside an escape sequence or string (a BEL ending an OSC
+ * is no bell). A string longer than this across that point is misread.
+ */
+const TAP_PREROLL = 1 << 20;
 
 const encoder = new TextEncoder();
 
@@ -189,7 +208,11 @@ export class Session {
   #active: Window | null = null;
   /** The colours last given to the emulator (JSON), to skip repeats. */
   #colorsKey = "";
-  #staleTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * Reads the stream for the events of windows fed frames, while there is
+   * one (null otherwise).
+   */
+  #tap: EventTap | null = null;
   /**
    * The last window was paused (its pager) when it closed on purpose, a
    * reload most likely: reading stays held until a window attaches, so
@@ -379,7 +402,6 @@ export class Session {
     this.#closing = true;
     this.#size.cancel();
     clearTimeout(this.#aloneTimer);
-    clearTimeout(this.#staleTimer);
     this.pty.letGo();
     this.#term.close();
   }
@@ -631,6 +653,8 @@ export class Session {
    */
   pause(w: Window, paused: boolean): void {
     w.paused = paused;
+    // No longer paused, it no longer holds reading: fed frames if behind.
+    if (!paused) this.#checkFlow();
   }
 
   /** A window acknowledged `bytes` more processed output bytes. */
@@ -775,16 +799,18 @@ export class Session {
     this.#endReason = reason;
     this.#size.cancel();
     clearTimeout(this.#aloneTimer);
-    clearTimeout(this.#staleTimer);
     this.#resume?.();
     await this.pty.close();
     await this.finished;
   }
 
+  /** How far behind the windows that hold reading back are: those paused by their pager. */
   #lag(): number {
     let lag = 0;
     for (const w of this.windows) {
-      if (!w.stale && !w.viewer.readOnly) lag = Math.max(lag, w.sent - w.acked);
+      if (w.paused && !w.stale && !w.viewer.readOnly) {
+        lag = Math.max(lag, w.sent - w.acked);
+      }
     }
     return lag;
   }
@@ -792,47 +818,70 @@ export class Session {
   #checkFlow(): void {
     if (this.#paused && !this.#holdForReload && this.#lag() <= this.#low) {
       this.#paused = false;
-      clearTimeout(this.#staleTimer);
       const r = this.#resume;
       this.#resume = null;
       r?.();
     }
   }
 
-  /** Reading has been held back for a while: leave out the windows that hold it back, if another keeps up. */
-  #checkStale(): void {
-    if (!this.#paused) return;
-    const slow = [...this.windows].filter((w) =>
-      !w.stale && !w.paused && w.sent - w.acked > this.#low
-    );
-    const keepingUp = [...this.windows].some((w) =>
-      !w.stale && w.sent - w.acked <= this.#low
-    );
-    if (!keepingUp || slow.length === 0) {
-      this.#staleTimer = setTimeout(() => this.#checkStale(), STALE_MS);
-      return;
-    }
-    for (const w of slow) w.stale = true;
-    this.#checkFlow();
-  }
-
   /** Tell every window that is not left out (in order, after a snapshot it waits for). */
   #broadcast(msg: ServerMessage | Uint8Array<ArrayBuffer>): void {
     const bytes = msg instanceof Uint8Array;
+    if (bytes) {
+      for (const w of this.windows) {
+        // Too far behind, it is fed frames from here on (a read-only
+        // window even when its pager paused: it never holds the program
+        // back); a window that keeps up gets the bytes, as they came.
+        if (
+          !w.stale && w.sent - w.acked > this.#high &&
+          (!w.paused || w.viewer.readOnly)
+        ) this.#fallBehind(w);
+      }
+      this.#tapEvents(msg);
+    }
     for (const w of this.windows) {
       if (w.stale) continue;
-      if (bytes) {
-        w.sent += msg.length;
-        // A read-only window never holds the program back: too far behind
-        // (slow, or its pager paused), it is left out until it catches up.
-        if (w.viewer.readOnly && w.sent - w.acked > this.#high) {
-          w.stale = true;
-          continue;
-        }
-      }
+      if (bytes) w.sent += msg.length;
       if (w.pending !== null) w.pending.push(msg);
       else if (bytes) w.viewer.output(msg);
       else w.viewer.message(msg);
+    }
+  }
+
+  /**
+   * Window `w` gets no more bytes, from the current offset, until it has
+   * processed what it was sent (then a snapshot: {@link ack}); the events
+   * in what it skips come as messages, so the tap reads from here.
+   */
+  #fallBehind(w: Window): void {
+    w.stale = true;
+    if (this.#tap !== null) return;
+    // The tap reads what came before (the replay log, up to the chunk
+    // being broadcast), reporting nothing, to be in step at this offset.
+    const tap = new EventTap();
+    for (const b of this.#replay.bytesFrom(this.bytesRead - TAP_PREROLL)) {
+      tap.feed(b);
+    }
+    this.#tap = tap;
+  }
+
+  /**
+   * The events in `chunk` (just read, not yet in the replay log), as
+   * messages to the windows fed frames: they do not get these bytes. The
+   * tap stops once no window is fed frames.
+   */
+  #tapEvents(chunk: Uint8Array): void {
+    if (this.#tap === null) return;
+    const behind = [...this.windows].filter((w) => w.stale);
+    if (behind.length === 0) {
+      this.#tap = null;
+      return;
+    }
+    for (const event of this.#tap.feed(chunk)) {
+      for (const w of behind) {
+        if (w.pending !== null) w.pending.push({ type: "event", event });
+        else w.viewer.message({ type: "event", event });
+      }
     }
   }
 
@@ -857,8 +906,6 @@ export class Session {
     for (;;) {
       if (this.#lag() > this.#high && !this.#closing) {
         this.#paused = true;
-        clearTimeout(this.#staleTimer);
-        this.#staleTimer = setTimeout(() => this.#checkStale(), STALE_MS);
         await new Promise<void>((r) => this.#resume = r);
       }
       // The emulator here must keep up too (emulator_host.ts, EMULATOR_HIGH).
@@ -883,7 +930,6 @@ export class Session {
       this.#endReason ??= UNKNOWN_EXIT_REASON;
     }
     this.#size.cancel();
-    clearTimeout(this.#staleTimer);
     clearTimeout(this.#aloneTimer);
     for (const w of this.windows) w.stale = false;
     this.#broadcast({
