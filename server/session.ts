@@ -151,6 +151,13 @@ export const STALE_MS = 1500;
  */
 const TAP_PREROLL = 1 << 20;
 
+/**
+ * Output the session's emulator may have left to parse while a window is
+ * fed frames (past it reading waits, as for EMULATOR_HIGH): a snapshot,
+ * which waits for it, stays within tens of ms of the program.
+ */
+const FRAMES_BACKLOG = 2 << 20;
+
 const encoder = new TextEncoder();
 
 /** A running session. */
@@ -655,15 +662,54 @@ export class Session {
     w.paused = paused;
     // No longer paused, it no longer holds reading: fed frames if behind.
     if (!paused) this.#checkFlow();
+    else if (w.stale && !w.viewer.readOnly) this.#replayTo(w);
+  }
+
+  /**
+   * Window `w`, fed frames, gets the bytes it skipped after all, from the
+   * replay log, if the log still has them and no event of theirs was sent
+   * to it (else it stays on frames). For a window whose pager stopped
+   * output (the `pause` came after it fell behind: the page had not
+   * processed enough to see the screenful yet), so that its pager misses
+   * nothing; and for one that caught up when it skipped little.
+   */
+  #replayTo(w: Window): void {
+    const behind = w.behind;
+    if (behind === undefined || behind.events || w.pending !== null) return;
+    const entries = this.#replay.since(w.sent, behind.gridSeq);
+    if (entries === null) return;
+    w.stale = false;
+    w.behind = undefined;
+    for (const e of entries) {
+      if ("data" in e) {
+        w.viewer.output(e.data);
+        w.sent = e.offset + e.data.length;
+      } else {
+        w.viewer.message({
+          type: "grid",
+          cols: e.cols,
+          rows: e.rows,
+          seq: e.seq,
+          ...(e.clearHistory ? { clearHistory: true } : {}),
+          ...(e.eventsOff ? { eventsOff: true } : {}),
+        });
+      }
+    }
   }
 
   /** A window acknowledged `bytes` more processed output bytes. */
   ack(w: Window, bytes: number): void {
     w.acked = Math.min(w.sent, w.acked + bytes);
     if (w.stale && w.acked >= w.sent && this.windows.has(w)) {
-      // It has caught up with what it got: back in, from a snapshot.
-      w.stale = false;
-      this.#sendSnapshot(w);
+      // It has caught up with what it got: back in, with the bytes it
+      // skipped when they are few (cheaper than a snapshot of the whole
+      // history, to make and to load), else from a snapshot.
+      if (this.bytesRead - w.sent <= 2 * this.#high) this.#replayTo(w);
+      if (w.stale) {
+        w.stale = false;
+        w.behind = undefined;
+        this.#sendSnapshot(w);
+      }
     }
     this.#checkFlow();
   }
@@ -849,12 +895,26 @@ export class Session {
   }
 
   /**
+   * While windows are fed frames: wait until the session's emulator has at
+   * most {@link FRAMES_BACKLOG} bytes to parse, telling it the output
+   * paused (so it does not hold them for a larger write).
+   */
+  async #modelCloseBy(): Promise<void> {
+    if (this.#term.backlog <= FRAMES_BACKLOG) return;
+    this.#term.idle();
+    while (this.#term.backlog > FRAMES_BACKLOG / 2 && !this.#closing) {
+      await new Promise((r) => setTimeout(r, 4));
+    }
+  }
+
+  /**
    * Window `w` gets no more bytes, from the current offset, until it has
    * processed what it was sent (then a snapshot: {@link ack}); the events
    * in what it skips come as messages, so the tap reads from here.
    */
   #fallBehind(w: Window): void {
     w.stale = true;
+    w.behind = { gridSeq: this.#replay.gridSeq, events: false };
     if (this.#tap !== null) return;
     // The tap reads what came before (the replay log, up to the chunk
     // being broadcast), reporting nothing, to be in step at this offset.
@@ -879,6 +939,7 @@ export class Session {
     }
     for (const event of this.#tap.feed(chunk)) {
       for (const w of behind) {
+        if (w.behind) w.behind.events = true;
         if (w.pending !== null) w.pending.push({ type: "event", event });
         else w.viewer.message({ type: "event", event });
       }
@@ -910,6 +971,10 @@ export class Session {
       }
       // The emulator here must keep up too (emulator_host.ts, EMULATOR_HIGH).
       if (this.#term.backlog > EMULATOR_HIGH) await this.#term.drained();
+      // A window fed frames waits for the model's next snapshot, which
+      // waits for the emulator's backlog: keep it short meanwhile, so that
+      // the screen after a Ctrl-C is not seconds of parsing away.
+      if (this.#tap !== null) await this.#modelCloseBy();
       const chunk = await this.pty.read();
       // Another server holds the session now: nothing ends here.
       if (this.#handedOver) return new Promise<ExitStatus>(() => {});
@@ -931,7 +996,13 @@ export class Session {
     }
     this.#size.cancel();
     clearTimeout(this.#aloneTimer);
-    for (const w of this.windows) w.stale = false;
+    for (const w of this.windows) {
+      if (!w.stale) continue;
+      w.stale = false;
+      w.behind = undefined;
+      // A window fed frames gets the last screen, then the exit.
+      if (w.pending === null) this.#sendSnapshot(w);
+    }
     this.#broadcast({
       type: "exit",
       code: status.code,

@@ -69,8 +69,17 @@ export interface Window {
   /** What fits the window (its last resize or hello). */
   cols: number;
   rows: number;
-  /** Left out of flow control: no output until it catches up, then a snapshot. */
+  /**
+   * Fed frames (it fell behind): no output until it catches up, then a
+   * snapshot.
+   */
   stale: boolean;
+  /**
+   * While stale: the last grid change it got, and whether it was sent
+   * `event` messages (then the bytes it skipped can no longer be replayed
+   * to it: their events would come twice).
+   */
+  behind?: { gridSeq: number; events: boolean };
   /**
    * The colours it shows (its last `colors` message): the session's
    * colour queries answer them while it is the active window.

@@ -406,3 +406,38 @@ Deno.test("frames: the program's write rate is not held back by a window that ne
   // model allows (loose bound: the machine is shared).
   assert(stalled < acking * 2 + 1, `${stalled} s vs ${acking} s`);
 });
+
+Deno.test("frames: a window fed frames when the program exits gets the last screen before the exit", async () => {
+  const s = startServer({
+    command: "/bin/sh",
+    args: ["-c", "sleep 0.5; seq 1 400000; echo LAST-$((6 * 7))"],
+    assets: ASSETS,
+    log: () => {},
+    shellIntegration: false,
+    scrollback: SCROLLBACK,
+    highWater: 256 * 1024,
+    lowWater: 64 * 1024,
+  });
+  const page = new PageModel();
+  try {
+    page.acking = false;
+    await page.connect(s.port, s.key);
+    const session = s.sessions.get(page.session)!;
+    let exited = false;
+    const ws = page.ws!;
+    ws.addEventListener("message", (ev) => {
+      if (typeof ev.data === "string" && JSON.parse(ev.data).type === "exit") {
+        // The screen as the exit finds it.
+        exited = true;
+        assert(page.screen().includes("LAST-42"), page.screen());
+      }
+    });
+    await until(() => exited, "the exit");
+    assert(page.bytes < 1_000_000, `got ${page.bytes} bytes`);
+    assertEquals(page.snapshots, 2);
+    assertEquals(page.offset, session.bytesRead);
+  } finally {
+    await page.close().catch(() => {});
+    await s.shutdown();
+  }
+});

@@ -334,10 +334,10 @@ Deno.test("sessions: a window that stops reading does not stall the program for 
       "the whole flood read from the PTY",
       30_000,
     );
-    const w = [...session.windows].find((x) =>
-      x.viewer !== undefined && x.stale
-    );
-    assert(w !== undefined, "the slow window was left out of flow control");
+    // The slow window is the one that acknowledged least (the fast one
+    // may be fed frames for a moment too, on a loaded machine).
+    const w = [...session.windows].sort((a, b) => a.acked - b.acked)[0];
+    assert(w.stale, "the slow window was left out of flow control");
     assert(slow.outputLength < 1_000_000, `slow got ${slow.outputLength}`);
     // It catches up with what it was sent: a fresh snapshot.
     const before = msgs(slow, "snapshot").length;
