@@ -270,6 +270,25 @@ export class Connection {
         break;
     }
     this.#handlers.message(msg);
+    if (msg.type === "snapshot" && msg.frame) this.#ackFrame(msg.offset);
+  }
+
+  /**
+   * The frame made at `offset` was loaded: say so once it can be drawn
+   * (the next animation frame, or a quarter second in a page that draws
+   * none), so that frames come at the pace the page shows them.
+   */
+  #ackFrame(offset: number): void {
+    const ws = this.#ws;
+    let done = false;
+    const ack = () => {
+      if (done || ws !== this.#ws) return;
+      done = true;
+      clearTimeout(timer);
+      this.#send({ type: "ack", bytes: 0, frame: offset });
+    };
+    const timer = setTimeout(ack, FRAME_ACK_MAX_MS);
+    requestAnimationFrame(ack);
   }
 
   #onClose(code: number, reason: string): void {
@@ -493,6 +512,9 @@ export class Connection {
     }
   }
 }
+
+/** A frame is acknowledged at the next animation frame, or after this long. */
+const FRAME_ACK_MAX_MS = 250;
 
 /** Calls `f` in a new task: a MessageChannel message, which unlike setTimeout is not clamped. */
 function newTask(): (f: () => void) => void {

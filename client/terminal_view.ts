@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { firstPart, HistorySlices } from "./snapshot_slices.ts";
 import { Terminal, type TerminalSnapshot } from "../core/emulator/terminal.ts";
 import type {
   InputMode,
@@ -450,7 +451,11 @@ export class TerminalView {
         lineInput.reset();
         break;
       case "snapshot":
-        this.#loadSnapshot(msg.snapshot as TerminalSnapshot, msg.droppedLines);
+        this.#loadSnapshot(
+          msg.snapshot as TerminalSnapshot,
+          msg.frame ? undefined : msg.droppedLines,
+          msg.frame,
+        );
         break;
       case "grid":
         term.resize(msg.cols, msg.rows);
@@ -525,10 +530,31 @@ export class TerminalView {
     }, NOTICE_MS);
   }
 
-  #loadSnapshot(snapshot: TerminalSnapshot, droppedLines?: number): void {
+  /** The history of the last snapshot still loading, if any. */
+  #slices: HistorySlices | null = null;
+
+  #loadSnapshot(
+    snapshot: TerminalSnapshot,
+    droppedLines?: number,
+    frame?: { keep: boolean },
+  ): void {
     performance.mark("domterm:snapshot-received");
+    this.#slices?.cancel();
+    this.#slices = null;
     try {
-      this.term.load(snapshot);
+      // The screen first; a large history follows in slices.
+      const { first, older } = firstPart(snapshot);
+      // A frame (this window fell behind) keeps the history lines the
+      // page has before the frame's, when they join up.
+      if (frame) this.term.loadFrame(first, frame.keep);
+      else this.term.load(first);
+      if (older > 0) {
+        this.#slices = new HistorySlices(this.term, snapshot, older, () => {
+          this.renderer.reset();
+          this.shellUi.reset();
+          this.find.noteOutput();
+        });
+      }
     } catch (e) {
       this.status.show(
         `Cannot show the session: ${(e as Error).message}`,

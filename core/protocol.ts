@@ -107,10 +107,15 @@ export interface ResizeMessage {
   height?: number;
 }
 
-/** Client -> server: the window has processed `bytes` more output bytes. */
+/**
+ * Client -> server: the window has processed `bytes` more output bytes;
+ * with `frame`, it loaded the frame made at that stream offset (a
+ * {@link SnapshotMessage} with `frame`), so the next may come.
+ */
 export interface AckMessage {
   type: "ack";
   bytes: number;
+  frame?: number;
 }
 
 /**
@@ -416,6 +421,14 @@ export interface SnapshotMessage {
   snapshot: unknown;
   /** History lines left out to keep the snapshot within its size cap. */
   droppedLines?: number;
+  /**
+   * A frame for a window that fell behind (docs/protocol.md, "Frames"):
+   * its normal buffer holds only the newest history lines; with `keep`,
+   * the page keeps the history lines it has right before them
+   * (`Terminal.loadFrame`). The page acknowledges it (`ack` with `frame`:
+   * this `offset`) once loaded; the next frame waits for that.
+   */
+  frame?: { keep: boolean };
 }
 
 /**
@@ -683,7 +696,13 @@ export function parseClientMessage(text: string): ClientMessage | string {
       if (!Number.isSafeInteger(o.bytes) || (o.bytes as number) < 0) {
         return "ack: bad byte count";
       }
-      return { type: "ack", bytes: o.bytes as number };
+      if (
+        o.frame !== undefined &&
+        (!Number.isSafeInteger(o.frame) || (o.frame as number) < 0)
+      ) return "ack: bad frame offset";
+      return o.frame === undefined
+        ? { type: "ack", bytes: o.bytes as number }
+        : { type: "ack", bytes: o.bytes as number, frame: o.frame as number };
     case "open": {
       const str = (v: unknown) =>
         typeof v === "string" && v.length > 0 && v.length <= MAX_OPEN_LENGTH;

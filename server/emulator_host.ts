@@ -227,9 +227,13 @@ export interface EmulatorHost {
   /**
    * The emulator's snapshot after everything written so far, as JSON text
    * of at most `maxChars` (default `MAX_SNAPSHOT_CHARS`); null once closed
-   * or failed.
+   * or failed. With `historyTail`, only the newest that many history
+   * lines (a frame's, `Terminal.snapshot`).
    */
-  snapshot(maxChars?: number): Promise<SnapshotText | null>;
+  snapshot(
+    maxChars?: number,
+    historyTail?: number,
+  ): Promise<SnapshotText | null>;
   /** Forget this emulator (a snapshot still on its way may answer null). */
   close(): void;
 }

@@ -33,7 +33,13 @@ export type ToEmulator =
   | { t: "events-off"; id: number }
   | { t: "title-reports"; id: number; on: boolean }
   | { t: "colors"; id: number; colors: Partial<DefaultColors> }
-  | { t: "snapshot"; id: number; req: number; maxChars: number }
+  | {
+    t: "snapshot";
+    id: number;
+    req: number;
+    maxChars: number;
+    historyTail: number;
+  }
   | { t: "flush"; id: number }
   | { t: "idle"; id: number }
   | { t: "close"; id: number };
@@ -198,11 +204,14 @@ export function requestSnapshot(
   thread: Worker,
   id: number,
   maxChars: number,
+  historyTail = Infinity,
 ): Promise<SnapshotReply> {
   const req = nextReq++;
   const { promise, resolve } = Promise.withResolvers<SnapshotReply>();
   waiting.set(req, resolve);
-  thread.postMessage({ t: "snapshot", id, req, maxChars } as ToEmulator);
+  thread.postMessage(
+    { t: "snapshot", id, req, maxChars, historyTail } as ToEmulator,
+  );
   return promise;
 }
 

@@ -63,7 +63,11 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
         post({ t: "snapshot", req: m.req, json: null, droppedLines: 0 });
         break;
       }
-      const { json, droppedLines } = capSnapshot(term, m.maxChars);
+      const { json, droppedLines } = capSnapshot(
+        term,
+        m.maxChars,
+        m.historyTail,
+      );
       post({ t: "snapshot", req: m.req, json, droppedLines });
       break;
     }

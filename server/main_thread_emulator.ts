@@ -232,13 +232,16 @@ export class MainThreadEmulator implements EmulatorHost {
   }
 
   /** The emulator's snapshot after everything written so far, as JSON text (null once closed or failed). */
-  snapshot(maxChars = MAX_SNAPSHOT_CHARS): Promise<SnapshotText | null> {
+  snapshot(
+    maxChars = MAX_SNAPSHOT_CHARS,
+    historyTail = Infinity,
+  ): Promise<SnapshotText | null> {
     if (this.#term === null) return Promise.resolve(null);
     const { promise, resolve } = Promise.withResolvers<SnapshotText | null>();
     // Runs even once closed or failed (then the answer is null).
     this.#task(() => {
       let out: SnapshotText | null = null;
-      this.#guard(() => out = capSnapshot(this.#term!, maxChars));
+      this.#guard(() => out = capSnapshot(this.#term!, maxChars, historyTail));
       resolve(out);
     });
     return promise;

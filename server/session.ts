@@ -64,6 +64,7 @@ import {
 import { REPLAY_BYTES, type ReplayExport, ReplayLog } from "./replay.ts";
 import { SizeSettler } from "./size_settle.ts";
 import { EventTap } from "./frame_events.ts";
+import { frameHistoryTail, nextForBehind } from "./frames/policy.ts";
 import type { SessionSnapshot, Viewer, Window } from "./viewer.ts";
 import type { SessionJournal } from "./journal/writer.ts";
 
@@ -418,9 +419,9 @@ export class Session {
    * with that offset and the last grid change in it (null once the
    * session is over).
    */
-  async snapshot(): Promise<SessionSnapshot | null> {
+  async snapshot(historyTail = Infinity): Promise<SessionSnapshot | null> {
     const offset = this.bytesRead, gridSeq = this.#replay.gridSeq;
-    const snap = await this.#term.snapshot();
+    const snap = await this.#term.snapshot(undefined, historyTail);
     return snap && { ...snap, offset, gridSeq };
   }
 
@@ -514,13 +515,22 @@ export class Session {
    * Send `w` a snapshot at the current offset; what comes meanwhile waits
    * in `w.pending` and follows it.
    */
-  #sendSnapshot(w: Window): void {
+  #sendSnapshot(w: Window, frame = false): void {
     w.pending = [];
     w.sent = w.acked = this.bytesRead;
-    const sent = this.snapshot().then((snap) => {
+    const tail = frame ? frameHistoryTail(this.#rows) : Infinity;
+    const sent = this.snapshot(tail).then((snap) => {
       const pending = w.pending ?? [];
       w.pending = null;
       if (snap === null) return;
+      if (frame && w.behind) {
+        // The page keeps its history lines only if no grid change (a
+        // reflow, a cleared history) came since it got them.
+        snap.frame = { keep: w.behind.gridSeq === snap.gridSeq };
+        w.behind.gridSeq = snap.gridSeq;
+        w.behind.frame = snap.offset;
+        w.behind.framed = true;
+      }
       w.viewer.snapshot(snap);
       for (const f of pending) {
         if (f instanceof Uint8Array) w.viewer.output(f);
@@ -675,7 +685,10 @@ export class Session {
    */
   #replayTo(w: Window): void {
     const behind = w.behind;
-    if (behind === undefined || behind.events || w.pending !== null) return;
+    if (
+      behind === undefined || behind.events || behind.frame !== null ||
+      w.pending !== null
+    ) return;
     const entries = this.#replay.since(w.sent, behind.gridSeq);
     if (entries === null) return;
     w.stale = false;
@@ -697,21 +710,50 @@ export class Session {
     }
   }
 
-  /** A window acknowledged `bytes` more processed output bytes. */
-  ack(w: Window, bytes: number): void {
+  /**
+   * A window acknowledged `bytes` more processed output bytes, and with
+   * `frame` the frame made at that offset (it loaded it).
+   */
+  ack(w: Window, bytes: number, frame?: number): void {
     w.acked = Math.min(w.sent, w.acked + bytes);
-    if (w.stale && w.acked >= w.sent && this.windows.has(w)) {
-      // It has caught up with what it got: back in, with the bytes it
-      // skipped when they are few (cheaper than a snapshot of the whole
-      // history, to make and to load), else from a snapshot.
-      if (this.bytesRead - w.sent <= 2 * this.#high) this.#replayTo(w);
-      if (w.stale) {
-        w.stale = false;
-        w.behind = undefined;
-        this.#sendSnapshot(w);
-      }
+    if (frame !== undefined && w.behind?.frame === frame) {
+      w.behind.frame = null;
     }
+    if (w.stale && this.windows.has(w)) this.#feedBehind(w);
     this.#checkFlow();
+  }
+
+  /**
+   * Window `w`, fed frames, acknowledged something: what it gets next
+   * (server/frames/policy.ts): nothing yet, bytes again (it is in step),
+   * the few bytes it skipped, or a frame of the model as it is now.
+   */
+  #feedBehind(w: Window): void {
+    const behind = w.behind!;
+    const step = nextForBehind({
+      sent: w.sent,
+      acked: w.acked,
+      frameInFlight: behind.frame !== null,
+      making: w.pending !== null,
+      events: behind.events,
+    }, this.bytesRead);
+    if (step === "bytes") {
+      // In step again: bytes from here; after frames, whose history held
+      // only the newest lines, first the whole model (the page loads its
+      // history in slices, after the screen it has already).
+      w.stale = false;
+      const framed = behind.framed;
+      w.behind = undefined;
+      if (framed) this.#sendSnapshot(w);
+    } else if (step === "replay" && behind.framed) {
+      // Nearly in step, after frames: the whole model at once.
+      w.stale = false;
+      w.behind = undefined;
+      this.#sendSnapshot(w);
+    } else if (step === "replay") {
+      this.#replayTo(w);
+      if (w.stale) this.#sendSnapshot(w, true);
+    } else if (step === "frame") this.#sendSnapshot(w, true);
   }
 
   /** Input from window `w` (or from elsewhere with null) for the program. */
@@ -914,7 +956,12 @@ export class Session {
    */
   #fallBehind(w: Window): void {
     w.stale = true;
-    w.behind = { gridSeq: this.#replay.gridSeq, events: false };
+    w.behind = {
+      gridSeq: this.#replay.gridSeq,
+      events: false,
+      frame: null,
+      framed: false,
+    };
     if (this.#tap !== null) return;
     // The tap reads what came before (the replay log, up to the chunk
     // being broadcast), reporting nothing, to be in step at this offset.

@@ -360,11 +360,16 @@ export class SessionEmulator {
   }
 
   /** The emulator's snapshot after everything written so far, as JSON text (null once closed). */
-  snapshot(maxChars = MAX_SNAPSHOT_CHARS): Promise<SnapshotText | null> {
+  snapshot(
+    maxChars = MAX_SNAPSHOT_CHARS,
+    historyTail = Infinity,
+  ): Promise<SnapshotText | null> {
     if (this.#closed) return Promise.resolve(null);
-    if (this.#waiting === null) return this.#inner.snapshot(maxChars);
+    if (this.#waiting === null) {
+      return this.#inner.snapshot(maxChars, historyTail);
+    }
     const { promise, resolve } = Promise.withResolvers<SnapshotText | null>();
-    this.#waiting.push((t) => t.snapshot(maxChars).then(resolve));
+    this.#waiting.push((t) => t.snapshot(maxChars, historyTail).then(resolve));
     return promise;
   }
 

@@ -11,12 +11,16 @@ import type { Terminal } from "../core/emulator/terminal.ts";
 /** Largest snapshot sent, in JSON characters. */
 export const MAX_SNAPSHOT_CHARS = 64 * 1024 * 1024;
 
-/** The JSON of `term`'s snapshot, and how many history lines were left out. */
+/**
+ * The JSON of `term`'s snapshot (with at most `historyTail` history lines),
+ * and how many history lines the cap left out.
+ */
 export function capSnapshot(
   term: Terminal,
   max = MAX_SNAPSHOT_CHARS,
+  historyTail = Infinity,
 ): { json: string; droppedLines: number } {
-  const snap = term.snapshot();
+  const snap = term.snapshot(historyTail);
   let json = JSON.stringify(snap);
   let dropped = 0;
   const lines = snap.normal.lines;

@@ -25,6 +25,12 @@ export interface SessionSnapshot {
   offset: number;
   /** The last grid change it includes. */
   gridSeq: number;
+  /**
+   * A frame for a window that fell behind (only the newest history
+   * lines), and whether the window keeps the history lines it has before
+   * them (no grid change or cleared history since it got them).
+   */
+  frame?: { keep: boolean };
 }
 
 /** Why a session is done with a viewer. */
@@ -70,16 +76,24 @@ export interface Window {
   cols: number;
   rows: number;
   /**
-   * Fed frames (it fell behind): no output until it catches up, then a
-   * snapshot.
+   * Fed frames (it fell behind): no output bytes, but frames of the model
+   * at its own pace (server/frames/policy.ts) until it is in step again.
    */
   stale: boolean;
   /**
-   * While stale: the last grid change it got, and whether it was sent
-   * `event` messages (then the bytes it skipped can no longer be replayed
-   * to it: their events would come twice).
+   * While stale: the last grid change it has (with the bytes or the last
+   * frame it got), whether it was sent `event` messages (then the bytes it
+   * skipped can no longer be replayed to it: their events would come
+   * twice), the offset of the frame it has not acknowledged yet, and
+   * whether it got a frame (then its history may miss lines: it gets a
+   * whole snapshot when it is in step again).
    */
-  behind?: { gridSeq: number; events: boolean };
+  behind?: {
+    gridSeq: number;
+    events: boolean;
+    frame: number | null;
+    framed: boolean;
+  };
   /**
    * The colours it shows (its last `colors` message): the session's
    * colour queries answer them while it is the active window.

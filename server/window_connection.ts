@@ -118,6 +118,7 @@ export class WindowConnection implements Viewer {
       offset: snap.offset,
       gridSeq: snap.gridSeq,
       ...(snap.droppedLines > 0 ? { droppedLines: snap.droppedLines } : {}),
+      ...(snap.frame ? { frame: snap.frame } : {}),
     }, snap.json));
   }
 
@@ -272,7 +273,7 @@ export class WindowConnection implements Viewer {
       case "resize":
         return session.resize(win, m.cols, m.rows, m.width, m.height);
       case "ack":
-        return session.ack(win, m.bytes);
+        return session.ack(win, m.bytes, m.frame);
       case "focus":
         return session.focus(win);
       case "colors":

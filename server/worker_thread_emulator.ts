@@ -125,9 +125,12 @@ export class WorkerThreadEmulator implements EmulatorHost {
   }
 
   /** The emulator's snapshot after everything posted so far, as JSON text (null once closed). */
-  snapshot(maxChars = MAX_SNAPSHOT_CHARS): Promise<SnapshotText | null> {
+  snapshot(
+    maxChars = MAX_SNAPSHOT_CHARS,
+    historyTail = Infinity,
+  ): Promise<SnapshotText | null> {
     if (this.#closed || emulatorThreadFailed()) return Promise.resolve(null);
-    return requestSnapshot(this.#w, this.#id, maxChars);
+    return requestSnapshot(this.#w, this.#id, maxChars, historyTail);
   }
 
   /** Forget this emulator; the thread ends with the last one. */

@@ -22,7 +22,7 @@ import { oversizedSequence } from "./images.ts";
 import { Parser } from "../parser/parser.ts";
 import type { Params, ParserHandler } from "../parser/handler.ts";
 import { A_ERROR } from "../model/cell.ts";
-import { type Buffer, DEFAULT_SCROLLBACK } from "../model/buffer.ts";
+import { Buffer, DEFAULT_SCROLLBACK } from "../model/buffer.ts";
 import { type Line, LINE_SINGLE } from "../model/line.ts";
 import { MAX_CLUSTER_LENGTH } from "../unicode/clusters.ts";
 import { print, printChar } from "./print.ts";
@@ -278,10 +278,12 @@ export class Terminal implements TerminalView {
    * The whole state as a JSON-safe, versioned value (see
    * `core/serialize/snapshot.ts`): {@link Terminal.restore} makes a
    * terminal that behaves exactly as this one from here on. Call it
-   * between writes, not from a reply or event callback.
+   * between writes, not from a reply or event callback. With
+   * `historyTail`, only the newest that many history lines of the normal
+   * buffer are in it (a frame's: `normal.trimmed` counts the others).
    */
-  snapshot(): TerminalSnapshot {
-    return writeSnapshot(this.#s, this.#parser.saveState());
+  snapshot(historyTail = Infinity): TerminalSnapshot {
+    return writeSnapshot(this.#s, this.#parser.saveState(), historyTail);
   }
 
   /**
@@ -315,6 +317,71 @@ export class Terminal implements TerminalView {
     this.#parser.vt52 = state.modes.vt52;
     this.#pending.length = 0;
     [this.#s, this.#t] = this.#wire(state);
+  }
+
+  /**
+   * Put `lines` (whose last one is the line right before the oldest this
+   * terminal's normal buffer holds, by absolute number: they end at
+   * `end`) above its history, as many as its history limit leaves room
+   * for, the newest of them first. Returns how many went in: none when
+   * they do not join up (`end` is not the buffer's first line). The
+   * caller checks that they have this terminal's width.
+   */
+  prependHistory(lines: Line[], end: number): number {
+    const buf = this.#s.normal.buffer;
+    if (end !== buf.trimmed || lines.length === 0) return 0;
+    const room = Math.max(0, buf.scrollback - buf.historyLength);
+    const n = Math.min(room, lines.length);
+    if (n === 0) return 0;
+    const all = lines.slice(lines.length - n);
+    for (let i = 0; i < buf.length; i++) all.push(buf.getLine(i));
+    const s = this.#s;
+    s.normal.buffer = Buffer.fromLines(
+      buf.cols,
+      buf.rows,
+      buf.scrollback,
+      false,
+      all,
+      end - n,
+    );
+    if (s.screen === s.normal) s.buf = s.normal.buffer;
+    return n;
+  }
+
+  /**
+   * Become the terminal a frame describes (a snapshot whose normal buffer
+   * holds only its newest history lines, `snapshot(historyTail)`), keeping
+   * the history lines this terminal already has that come right before
+   * the frame's (same absolute numbers, same width; `keep` false when
+   * they may have changed since: a grid change, a cleared history). The
+   * lines in neither (a frame skipped them) are left out: the history then
+   * starts at the frame's. Returns how many lines were kept.
+   */
+  loadFrame(snapshot: TerminalSnapshot, keep: boolean): number {
+    const old = this.#s.normal.buffer;
+    const oldCols = this.#s.cols;
+    const { state, parser } = readSnapshot(snapshot);
+    const kept = keep && oldCols === state.cols
+      ? keptHistory(old, state.normal.buffer)
+      : null;
+    if (kept !== null) {
+      const buf = state.normal.buffer;
+      for (let i = 0; i < buf.length; i++) kept.lines.push(buf.getLine(i));
+      state.normal.buffer = Buffer.fromLines(
+        buf.cols,
+        buf.rows,
+        buf.scrollback,
+        false,
+        kept.lines,
+        kept.from,
+      );
+      if (state.screen === state.normal) state.buf = state.normal.buffer;
+    }
+    this.#parser.restoreState(parser);
+    this.#parser.vt52 = state.modes.vt52;
+    this.#pending.length = 0;
+    [this.#s, this.#t] = this.#wire(state);
+    return kept === null ? 0 : kept.count;
   }
 
   // ---------------------------------------------------------------- view
@@ -872,4 +939,27 @@ export class Terminal implements TerminalView {
     this.#s.joinNext = false;
     dcsHandler(prefix, intermediates, final)?.(this.#t, params, payload);
   }
+}
+
+/**
+ * The history lines of `old` right before `frame`'s first line (by
+ * absolute number), as many as `frame`'s history limit leaves room for;
+ * null when `old`'s history does not reach that line (a gap) or holds
+ * nothing before it.
+ */
+function keptHistory(
+  old: Buffer,
+  frame: Buffer,
+): { lines: Line[]; from: number; count: number } | null {
+  const start = frame.trimmed;
+  const oldEnd = old.trimmed + old.historyLength;
+  if (oldEnd < start || old.trimmed >= start) return null;
+  const room = Math.max(0, frame.scrollback - frame.historyLength);
+  const from = Math.max(old.trimmed, start - room);
+  if (from >= start) return null;
+  const lines: Line[] = [];
+  for (let abs = from; abs < start; abs++) {
+    lines.push(old.getLine(abs - old.trimmed));
+  }
+  return { lines, from, count: start - from };
 }

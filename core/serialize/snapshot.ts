@@ -293,12 +293,17 @@ function imageIndex(images: Map<ImageEmbed, number>, img: ImageEmbed): number {
 function writeBuffer(
   b: Buffer,
   images: Map<ImageEmbed, number>,
+  historyTail = Infinity,
 ): BufferSnapshot {
-  const lines: LineSnapshot[] = new Array(b.length);
-  for (let i = 0; i < b.length; i++) lines[i] = writeLine(b.getLine(i), images);
+  // The oldest history lines beyond the tail are left out (a frame's).
+  const skip = Math.max(0, b.historyLength - historyTail);
+  const lines: LineSnapshot[] = new Array(b.length - skip);
+  for (let i = skip; i < b.length; i++) {
+    lines[i - skip] = writeLine(b.getLine(i), images);
+  }
   return {
     scrollback: Number.isFinite(b.scrollback) ? b.scrollback : -1,
-    trimmed: b.trimmed,
+    trimmed: b.trimmed + skip,
     lines,
   };
 }
@@ -318,13 +323,19 @@ function writeModes(m: Modes): Record<string, boolean | number> {
   return out;
 }
 
-/** `s` (and the parser's state) as a {@link TerminalSnapshot}. */
+/**
+ * `s` (and the parser's state) as a {@link TerminalSnapshot}. With
+ * `historyTail`, only the newest that many history lines of the normal
+ * buffer are written (its `trimmed` counts the others): a frame's
+ * snapshot, whose size is bounded by screens, not by the history.
+ */
 export function writeSnapshot(
   s: TerminalState,
   parser: ParserState,
+  historyTail = Infinity,
 ): TerminalSnapshot {
   const images = new Map<ImageEmbed, number>();
-  const normal = writeBuffer(s.normal.buffer, images);
+  const normal = writeBuffer(s.normal.buffer, images, historyTail);
   const alt = writeBuffer(s.alt.buffer, images);
   const kept = s.embeds.images.map((img) => imageIndex(images, img));
   // Only hints that still point at their line are worth keeping.
@@ -830,6 +841,37 @@ function readModes(v: unknown): Modes {
     if (!vals.includes(rec[k] as number)) fail(`modes.${k} is ${rec[k]}`);
   }
   return m;
+}
+
+/**
+ * Lines `from` to `to` (indexes into its normal buffer's lines) of a
+ * snapshot {@link readSnapshot} already read (and checked) once: the page
+ * loads a large snapshot's history in slices, after its screen
+ * (`Terminal.prependHistory`). Throws a {@link SnapshotError} as
+ * {@link readSnapshot} does.
+ */
+export function readNormalLines(
+  snapshot: TerminalSnapshot,
+  from: number,
+  to: number,
+): Line[] {
+  const images = arr(snapshot.images, "images", 1 << 20).map((img, i) =>
+    readImage(img, `images[${i}]`)
+  );
+  const extSize = snapshot.ext.length;
+  const out: Line[] = [];
+  for (let i = from; i < to; i++) {
+    out.push(
+      readLine(
+        snapshot.normal.lines[i],
+        `normal.lines[${i}]`,
+        snapshot.cols,
+        images,
+        extSize,
+      ),
+    );
+  }
+  return out;
 }
 
 /** What {@link readSnapshot} gives back. */

@@ -55,6 +55,10 @@ class PageModel {
   /** Every event, from its own parsing or as an `event` message. */
   readonly events: string[] = [];
   snapshots = 0;
+  /** Frames (snapshots with `frame`) among them. */
+  frames = 0;
+  /** A frame loaded while not acknowledging: acknowledged by the next ack(). */
+  frameOwed: number | null = null;
   eventMessages = 0;
   /** Got an event for bytes it skipped since its last snapshot (as client/connection.ts). */
   skipped = false;
@@ -109,7 +113,18 @@ class PageModel {
         this.#ready.resolve();
         break;
       case "snapshot":
-        this.term!.load(m.snapshot as Parameters<Terminal["load"]>[0]);
+        // A frame keeps the history it joins (as client/terminal_view.ts),
+        // and is acknowledged once loaded (as client/connection.ts).
+        if (m.frame) {
+          this.term!.loadFrame(
+            m.snapshot as Parameters<Terminal["load"]>[0],
+            m.frame.keep,
+          );
+          this.frames++;
+          if (this.acking) {
+            this.send({ type: "ack", bytes: 0, frame: m.offset });
+          } else this.frameOwed = m.offset;
+        } else this.term!.load(m.snapshot as Parameters<Terminal["load"]>[0]);
         this.offset = m.offset;
         this.gridSeq = m.gridSeq;
         this.unacked = 0;
@@ -141,7 +156,12 @@ class PageModel {
 
   /** Acknowledge what it processed and has not acknowledged yet. */
   ack(): void {
-    if (this.unacked === 0 || this.ws?.readyState !== WebSocket.OPEN) return;
+    if (this.ws?.readyState !== WebSocket.OPEN) return;
+    if (this.frameOwed !== null) {
+      this.send({ type: "ack", bytes: 0, frame: this.frameOwed });
+      this.frameOwed = null;
+    }
+    if (this.unacked === 0) return;
     this.ws.send(JSON.stringify({ type: "ack", bytes: this.unacked }));
     this.unacked = 0;
   }
@@ -312,11 +332,16 @@ Deno.test("frames: a window that stops acknowledging during floods ends with the
         stalled.offset < session.bytesRead - 500_000,
         `${kind}: the stalled window skipped bytes`,
       );
-      // It goes on: a snapshot, then bytes again.
-      const snaps = stalled.snapshots;
+      // It goes on: frames at its pace, then, in step again, the whole
+      // model (the frames held only the newest history lines), then bytes.
+      const snaps = stalled.snapshots, wholes = snaps - stalled.frames;
       stalled.acking = true;
       stalled.ack();
       await until(() => stalled.snapshots > snaps, `${kind}: the resync`);
+      await until(
+        () => stalled.snapshots - stalled.frames > wholes,
+        `${kind}: the whole model once in step`,
+      );
       await until(
         () => stalled.offset === session.bytesRead,
         `${kind}: the stalled window at the end`,
@@ -344,6 +369,7 @@ Deno.test("frames: a window that stops acknowledging during floods ends with the
     assertEquals(fed.events, expected);
     assertEquals(stalled.events, expected);
     assert(stalled.eventMessages > 0, "some events came as messages");
+    assert(stalled.frames > 0, "some frames came");
     assert(stalled.bytes < fed.bytes / 2, "most bytes skipped");
   } finally {
     await fed.close().catch(() => {});

@@ -1,0 +1,107 @@
+/**
+ * A large snapshot is loaded in slices, the newest first, so that the
+ * page never stops drawing for it (docs/protocol.md, "Frames"): the
+ * screen and the newest {@link FIRST_HISTORY} history lines at once, then
+ * {@link SLICE_LINES} older lines per animation frame, each put above the
+ * history loaded so far (`Terminal.prependHistory`). Output that comes
+ * meanwhile is parsed as usual; a slice that no longer joins up (the
+ * history was cleared, or trimmed past it) or a width change ends the
+ * loading, as the server's own model would have lost those lines too.
+ *
+ * @module
+ */
+import type { Terminal } from "../core/emulator/terminal.ts";
+import {
+  readNormalLines,
+  type TerminalSnapshot,
+} from "../core/serialize/snapshot.ts";
+
+/** History lines loaded with the screen. */
+export const FIRST_HISTORY = 256;
+/** History lines loaded per animation frame after that. */
+export const SLICE_LINES = 1000;
+/** A slice waits at most this long for an animation frame (a hidden page draws none). */
+const SLICE_WAIT_MS = 100;
+
+/**
+ * `snap` cut to its screen and newest history lines when it holds more
+ * than a slice beyond them, and how many older lines were cut (0: `snap`
+ * itself).
+ */
+export function firstPart(
+  snap: TerminalSnapshot,
+): { first: TerminalSnapshot; older: number } {
+  const lines = snap.normal.lines;
+  const older = Math.max(0, lines.length - snap.rows - FIRST_HISTORY);
+  if (older < SLICE_LINES) return { first: snap, older: 0 };
+  return {
+    first: {
+      ...snap,
+      normal: {
+        ...snap.normal,
+        trimmed: snap.normal.trimmed + older,
+        lines: lines.slice(older),
+      },
+    },
+    older,
+  };
+}
+
+/** Loads the `older` history lines {@link firstPart} cut from `snap`, a slice per animation frame. */
+export class HistorySlices {
+  #next: number;
+  #done = false;
+
+  constructor(
+    readonly term: Terminal,
+    readonly snap: TerminalSnapshot,
+    older: number,
+    readonly onSlice: () => void,
+  ) {
+    this.#next = older;
+    this.#schedule();
+  }
+
+  /** True while lines are left to load. */
+  get loading(): boolean {
+    return !this.#done;
+  }
+
+  /** Stop (another snapshot replaces the model). */
+  cancel(): void {
+    this.#done = true;
+  }
+
+  #schedule(): void {
+    let ran = false;
+    const run = () => {
+      if (ran) return;
+      ran = true;
+      clearTimeout(timer);
+      this.#step();
+    };
+    const timer = setTimeout(run, SLICE_WAIT_MS);
+    requestAnimationFrame(run);
+  }
+
+  #step(): void {
+    if (this.#done) return;
+    const { term, snap } = this;
+    if (term.cols !== snap.cols) {
+      this.#done = true;
+      return;
+    }
+    const to = this.#next, from = Math.max(0, to - SLICE_LINES);
+    let n = 0, lines = [];
+    try {
+      lines = readNormalLines(snap, from, to);
+      n = term.prependHistory(lines, snap.normal.trimmed + to);
+    } catch {
+      // A malformed line: the history stops at the last good slice.
+    }
+    this.#next = from;
+    if (n < lines.length || from === 0) this.#done = true;
+    if (n > 0) this.onSlice();
+    if (!this.#done) this.#schedule();
+  }
+}
