@@ -137,10 +137,13 @@ export const UNKNOWN_EXIT_REASON =
   "the program ended; its exit status is unknown (it was started by an earlier domterm server, before a restart)";
 
 /**
- * Before frames, a window that held reading back this long while another
- * kept up was left out; now a window is left out (fed frames) as soon as
- * it is behind, and a paused one never is. Tests wait this long to see
- * that a paused window still holds the program back.
+ * A window more than HIGH_WATER behind holds reading back (the program
+ * waits, so Ctrl-C stops a flood at once: a page that keeps up, only
+ * briefly behind, gets every byte as before); one still behind after this
+ * long (a slow link, a page that cannot keep up) is fed frames from then
+ * on and no longer holds the program back. A paused window (its pager)
+ * never is. Tests wait this long to see that a paused window still holds
+ * the program back.
  */
 export const STALE_MS = 1500;
 
@@ -410,6 +413,7 @@ export class Session {
     this.#closing = true;
     this.#size.cancel();
     clearTimeout(this.#aloneTimer);
+    clearTimeout(this.#staleTimer);
     this.pty.letGo();
     this.#term.close();
   }
@@ -887,16 +891,17 @@ export class Session {
     this.#endReason = reason;
     this.#size.cancel();
     clearTimeout(this.#aloneTimer);
+    clearTimeout(this.#staleTimer);
     this.#resume?.();
     await this.pty.close();
     await this.finished;
   }
 
-  /** How far behind the windows that hold reading back are: those paused by their pager. */
+  /** How far behind the windows that hold reading back are: those not fed frames. */
   #lag(): number {
     let lag = 0;
     for (const w of this.windows) {
-      if (w.paused && !w.stale && !w.viewer.readOnly) {
+      if (!w.stale && !w.viewer.readOnly) {
         lag = Math.max(lag, w.sent - w.acked);
       }
     }
@@ -906,23 +911,41 @@ export class Session {
   #checkFlow(): void {
     if (this.#paused && !this.#holdForReload && this.#lag() <= this.#low) {
       this.#paused = false;
+      clearTimeout(this.#staleTimer);
       const r = this.#resume;
       this.#resume = null;
       r?.();
     }
   }
 
+  /**
+   * Reading has been held back for {@link STALE_MS}: the windows that
+   * still hold it back (not paused by their pager) are fed frames from
+   * here on, and reading goes on.
+   */
+  #checkStale(): void {
+    if (!this.#paused || this.#closing) return;
+    for (const w of this.windows) {
+      if (
+        !w.stale && !w.paused && !w.viewer.readOnly &&
+        w.sent - w.acked > this.#low
+      ) this.#fallBehind(w);
+    }
+    this.#checkFlow();
+  }
+
+  #staleTimer: ReturnType<typeof setTimeout> | undefined;
+
   /** Tell every window that is not left out (in order, after a snapshot it waits for). */
   #broadcast(msg: ServerMessage | Uint8Array<ArrayBuffer>): void {
     const bytes = msg instanceof Uint8Array;
     if (bytes) {
       for (const w of this.windows) {
-        // Too far behind, it is fed frames from here on (a read-only
-        // window even when its pager paused: it never holds the program
-        // back); a window that keeps up gets the bytes, as they came.
+        // A read-only window too far behind is fed frames from here on
+        // (it never holds the program back); another holds reading back
+        // first (#checkStale); one that keeps up gets the bytes as they came.
         if (
-          !w.stale && w.sent - w.acked > this.#high &&
-          (!w.paused || w.viewer.readOnly)
+          !w.stale && w.sent - w.acked > this.#high && w.viewer.readOnly
         ) this.#fallBehind(w);
       }
       this.#tapEvents(msg);
@@ -1014,6 +1037,8 @@ export class Session {
     for (;;) {
       if (this.#lag() > this.#high && !this.#closing) {
         this.#paused = true;
+        clearTimeout(this.#staleTimer);
+        this.#staleTimer = setTimeout(() => this.#checkStale(), STALE_MS);
         await new Promise<void>((r) => this.#resume = r);
       }
       // The emulator here must keep up too (emulator_host.ts, EMULATOR_HIGH).
@@ -1043,6 +1068,7 @@ export class Session {
     }
     this.#size.cancel();
     clearTimeout(this.#aloneTimer);
+    clearTimeout(this.#staleTimer);
     for (const w of this.windows) {
       if (!w.stale) continue;
       w.stale = false;
