@@ -2,8 +2,8 @@
  * A large snapshot is loaded in slices, the newest first, so that the
  * page never stops drawing for it (docs/protocol.md, "Frames"): the
  * screen and the newest {@link FIRST_HISTORY} history lines at once, then
- * {@link SLICE_LINES} older lines per animation frame, each put above the
- * history loaded so far (`Terminal.prependHistory`). Output that comes
+ * {@link SLICE_LINES} older lines read per animation frame, put above the
+ * history in one go once all are read (`Terminal.prependHistory`). Output that comes
  * meanwhile is parsed as usual; a slice that no longer joins up (the
  * history was cleared, or trimmed past it) or a width change ends the
  * loading, as the server's own model would have lost those lines too.
@@ -11,6 +11,7 @@
  * @module
  */
 import type { Terminal } from "../core/emulator/terminal.ts";
+import type { Line } from "../core/model/line.ts";
 import {
   readNormalLines,
   type TerminalSnapshot,
@@ -91,17 +92,31 @@ export class HistorySlices {
       this.#done = true;
       return;
     }
+    // Read a slice per animation frame (the costly part), newest first;
+    // put them all in at the end, in one go (one redraw, not one per
+    // slice: a redraw starts from empty rows).
     const to = this.#next, from = Math.max(0, to - SLICE_LINES);
-    let n = 0, lines = [];
     try {
-      lines = readNormalLines(snap, from, to);
-      n = term.prependHistory(lines, snap.normal.trimmed + to);
+      this.#read.unshift(readNormalLines(snap, from, to));
     } catch {
       // A malformed line: the history stops at the last good slice.
+      this.#next = to;
+      this.#finish();
+      return;
     }
     this.#next = from;
-    if (n < lines.length || from === 0) this.#done = true;
-    if (n > 0) this.onSlice();
-    if (!this.#done) this.#schedule();
+    if (from === 0) this.#finish();
+    else this.#schedule();
+  }
+
+  /** Slices read so far, oldest first. */
+  #read: Line[][] = [];
+
+  #finish(): void {
+    this.#done = true;
+    const lines = this.#read.flat();
+    this.#read = [];
+    const end = this.snap.normal.trimmed + this.#next + lines.length;
+    if (this.term.prependHistory(lines, end) > 0) this.onSlice();
   }
 }
