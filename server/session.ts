@@ -160,7 +160,7 @@ const TAP_PREROLL = 1 << 20;
  * fed frames (past it reading waits, as for EMULATOR_HIGH): a snapshot,
  * which waits for it, stays within tens of ms of the program.
  */
-const FRAMES_BACKLOG = 2 << 20;
+const FRAMES_BACKLOG = 256 << 10;
 
 const encoder = new TextEncoder();
 
