@@ -346,6 +346,20 @@ Deno.test("sessions: a window that stops reading does not stall the program for 
       () => msgs(slow, "snapshot").length > before,
       "a resync snapshot",
     );
+    // A frame (the newest history lines only): once it is acknowledged
+    // and nothing came since, the window is in step: the whole model, then
+    // bytes again.
+    const frame = msgs(slow, "snapshot").at(-1)!;
+    if (frame.frame) {
+      const wholes = msgs(slow, "snapshot").filter((m) => !m.frame).length;
+      slow.send({ type: "ack", bytes: 0, frame: frame.offset });
+      await slow.until(
+        () =>
+          msgs(slow, "snapshot").filter((m) => !m.frame).length > wholes &&
+          !w.stale,
+        "the whole model once in step",
+      );
+    }
     assertEquals(w.stale, false);
     stop();
     await fast.close();
