@@ -491,8 +491,10 @@ export class Session {
     const sent = this.snapshot().then((snap) => {
       const pending = w.pending ?? [];
       w.pending = null;
-      if (snap === null) return;
-      w.viewer.snapshot(snap);
+      // Without a snapshot (the emulator failed or closed) the window still
+      // gets what came meanwhile: it was counted as sent, and bytes it never
+      // gets it can never acknowledge (the program held back for good).
+      if (snap !== null) w.viewer.snapshot(snap);
       for (const f of pending) {
         if (f instanceof Uint8Array) w.viewer.output(f);
         else w.viewer.message(f);
