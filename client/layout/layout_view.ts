@@ -228,6 +228,7 @@ export class LayoutView {
       const bar = this.#doc.createElement("div");
       bar.className = "dt-tabbar";
       bar.setAttribute("role", "tablist");
+      bar.setAttribute("aria-label", "Tabs");
       const body = this.#doc.createElement("div");
       body.className = "dt-stack-body";
       el.append(bar, body);
@@ -238,11 +239,13 @@ export class LayoutView {
     const focused = node.panes.some((p) => p.id === focus);
     el.classList.toggle("dt-stack-focused", focused);
     placeChildren(bar, node.panes.map((p) => this.#tab(p, node, focus)));
+    const single = this.container.classList.contains("dt-single");
     const elements = node.panes.map((p) => {
       const pe = this.#host.paneElement(p);
       const shown = p.id === node.shown;
       if (pe.hidden === shown) pe.hidden = !shown;
       pe.classList.toggle("dt-pane-focused", p.id === focus);
+      labelPanel(pe, p.id, single);
       return pe;
     });
     placeChildren(body, elements);
@@ -255,17 +258,22 @@ export class LayoutView {
       tab = this.#doc.createElement("div");
       tab.className = "dt-tab";
       tab.setAttribute("role", "tab");
+      tab.id = tabId(pane.id);
+      tab.setAttribute("aria-controls", panelId(pane.id));
+      tab.setAttribute("aria-keyshortcuts", "Delete");
       tab.dataset.pane = String(pane.id);
       const marks = this.#doc.createElement("span");
       marks.className = "dt-tab-marks";
       const label = this.#doc.createElement("span");
       label.className = "dt-tab-label";
-      const close = this.#doc.createElement("button");
-      close.type = "button";
+      // For the pointer only: a tab's children are presentational (no
+      // control may be nested in it: axe's nested-interactive); the
+      // keyboard closes a tab with Delete (aria-keyshortcuts), or the menu.
+      const close = this.#doc.createElement("span");
       close.className = "dt-tab-close";
       close.textContent = "\u00d7";
-      close.title = "Close";
-      close.setAttribute("aria-label", "Close tab");
+      close.title = "Close (Delete)";
+      close.setAttribute("aria-hidden", "true");
       close.addEventListener("pointerdown", (e) => e.stopPropagation());
       close.addEventListener("mousedown", (e) => e.preventDefault());
       close.addEventListener("click", () => this.#host.closePane(pane.id));
@@ -340,6 +348,31 @@ export function placeChildren(parent: HTMLElement, items: HTMLElement[]): void {
   });
   while (parent.children.length > items.length) {
     parent.lastElementChild!.remove();
+  }
+}
+
+/** The id of pane `pane`'s tab element. */
+function tabId(pane: number): string {
+  return `dt-tab-${pane}`;
+}
+
+/** The id of pane `pane`'s element (its tab's panel). */
+function panelId(pane: number): string {
+  return `dt-pane-${pane}`;
+}
+
+/**
+ * Pane element `el` as its tab's panel (`tabpanel`, named by the tab);
+ * while the window has one pane there is no tab bar, and no panel.
+ */
+function labelPanel(el: HTMLElement, pane: number, single: boolean): void {
+  el.id = panelId(pane);
+  if (single) {
+    el.removeAttribute("role");
+    el.removeAttribute("aria-labelledby");
+  } else {
+    el.setAttribute("role", "tabpanel");
+    el.setAttribute("aria-labelledby", tabId(pane));
   }
 }
 
