@@ -86,6 +86,7 @@ export class LayoutView {
     };
     const root = build(layout.root);
     placeChildren(this.container, [root]);
+    this.#landmarks(single);
     for (const [id, el] of this.#stacks) {
       if (!seenStacks.has(id)) (el.remove(), this.#stacks.delete(id));
     }
@@ -94,6 +95,31 @@ export class LayoutView {
     }
     for (const id of this.#tabs.keys()) {
       if (!seenTabs.has(id)) this.#tabs.delete(id);
+    }
+  }
+
+  /**
+   * The page's main landmark: the terminal while the window has one pane
+   * (client/a11y/view_a11y.ts makes it so); with more, the layout, named
+   * "Terminals", with each terminal a region in it. (Else the first
+   * terminal's pane may be a tab not shown, and the page has no main
+   * landmark: axe's landmark-one-main; the tab bars and splitters would
+   * be outside every landmark: axe's region.)
+   */
+  #landmarks(single: boolean): void {
+    const c = this.container;
+    if (single) {
+      c.removeAttribute("role");
+      c.removeAttribute("aria-label");
+    } else {
+      c.setAttribute("role", "main");
+      c.setAttribute("aria-label", "Terminals");
+    }
+    const terminals = c.querySelectorAll<HTMLElement>(
+      '[aria-roledescription="terminal"]',
+    );
+    for (const t of terminals) {
+      t.setAttribute("role", single ? "main" : "region");
     }
   }
 

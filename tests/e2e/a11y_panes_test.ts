@@ -171,6 +171,19 @@ Deno.test("e2e a11y panes: tabs, panels and splitters are named in the AX tree; 
     for (const [controls, back] of ids) {
       assert(controls !== null && back, JSON.stringify(ids));
     }
+    // One main landmark, the layout (the first terminal's tab is not
+    // shown); each terminal shown a region in it.
+    assertEquals(
+      nodes.filter((n) => n.role?.value === "main").map((n) => n.name?.value),
+      ["Terminals"],
+    );
+    assertEquals(
+      nodes.filter((n) =>
+        /^Terminal/.test(String(n.name?.value)) &&
+        n.role?.value === "region"
+      ).length,
+      2,
+    );
     const seps = nodes.filter((n) => n.role?.value === "separator");
     assertEquals(seps.length, 1);
     assertEquals(seps[0].name?.value, "Pane divider (arrow keys move it)");
