@@ -360,3 +360,33 @@ Deno.test("e2e a11y: reduced motion stops blinking; forced colours keep the curs
     await t.close();
   }
 });
+
+Deno.test("e2e a11y: the alternate screen is a region 'Full-screen program' whose rows are read, and its cursor's line is announced when it changes", async () => {
+  const t = await startBash();
+  const { page } = t;
+  try {
+    await waitForRow(page, "$");
+    await page.waitForTimeout(500);
+    await record(page);
+    // A full-screen program's screen: two rows, the cursor on the second;
+    // then the cursor moves to row 4 and writes there; then it leaves.
+    await page.keyboard.type(
+      "printf '\\e[?1049h\\e[H\\e[2Jtop row\\r\\ncursor row'; sleep 2.5; " +
+        "printf '\\e[4;1Hrow four'; sleep 2.5; printf '\\e[?1049l'",
+    );
+    await page.keyboard.press("Enter");
+    await waitForRow(page, "cursor row");
+    const tree = await axTree(page);
+    const at = tree.indexOf("region: Full-screen program");
+    assert(at >= 0, tree.filter((n) => !/^InlineTextBox/.test(n)).join("\n"));
+    assert(
+      tree.slice(at).includes("StaticText: top row"),
+      "its rows are in the tree",
+    );
+    await waitForRow(page, "row four");
+    const got = await settle(page, 1000);
+    assertEquals(got.slice(0, 2), ["cursor row", "row four"]);
+  } finally {
+    await t.close();
+  }
+});
