@@ -247,6 +247,8 @@ export function startServer(options: ServerOptions): DomtermServer {
       gate.shares.forgetSession(id);
       windows.sessionEnded(id);
     },
+    // A reloaded page's window channel connects before its terminals do.
+    awaited: (id) => windows.showing(id).some((w) => w.pages.size > 0),
   }, store);
   const windows = new WindowRegistry(registrySessions(registry));
   const userCssPath = options.userCssPath === undefined

@@ -93,6 +93,13 @@ export interface SessionOptions extends LaunchOptions {
   /** Ms a closed last window waits for a reload before the program is hung up. */
   closeGraceMs?: number;
   /**
+   * Whether a page that shows this session is there now (its window's
+   * channel is connected): a window that went is coming back (a reload
+   * slower than the grace), so a session without windows is not ended
+   * yet. It knows nothing of windows itself; the registry answers.
+   */
+  awaited?: () => boolean;
+  /**
    * The model to start from, a whole snapshot's JSON (a session restored
    * from its journal: server/journal/); its size must be `cols` x `rows`.
    */
@@ -135,6 +142,13 @@ export const STALE_MS = 1500;
 const encoder = new TextEncoder();
 
 /** A running session. */
+/**
+ * How long a session without windows waits, at most, for a page that
+ * shows it (its window's channel connected) to attach before it ends as
+ * it would have (ms since its last window went).
+ */
+export const AWAIT_RELOAD_MAX_MS = 60_000;
+
 export class Session {
   readonly id: number;
   readonly pty: Pty;
@@ -200,6 +214,7 @@ export class Session {
   #aloneTimer: ReturnType<typeof setTimeout> | undefined;
   #detachedTimeoutMs: number | undefined;
   #closeGraceMs: number;
+  #awaited: (() => boolean) | undefined;
   #afterOutput: (() => void) | undefined;
   /**
    * The element-event mode (?7101) as the session's emulator last said,
@@ -242,6 +257,7 @@ export class Session {
     }
     this.#detachedTimeoutMs = options.detachedTimeoutMs;
     this.#closeGraceMs = options.closeGraceMs ?? CLOSE_GRACE_MS;
+    this.#awaited = options.awaited;
     this.#afterOutput = options.afterOutput;
     this.#cols = options.cols;
     this.#rows = options.rows;
@@ -541,7 +557,13 @@ export class Session {
     clearTimeout(this.#aloneTimer);
     if (ms === undefined || !Number.isFinite(ms)) return;
     this.#aloneTimer = setTimeout(() => {
-      if (this.windows.size === 0) void this.close();
+      if (this.windows.size > 0) return;
+      // A page showing it is back (a reload that took longer than the
+      // grace): wait for it to attach, within reason.
+      const since = Date.now() - (this.detachedSince ?? Date.now());
+      if (since < AWAIT_RELOAD_MAX_MS && this.#awaited?.()) {
+        this.#endIfAlone(ms);
+      } else void this.close();
     }, ms);
   }
 
