@@ -141,6 +141,8 @@ export class TerminalView {
   /** A snapshot was loaded and is not drawn yet (for the attach timing marks). */
   #attachPending = false;
   #ended = false;
+  /** The session is shared read-only with this window (its folds stay here). */
+  #readOnly = false;
   #refitPending = 0;
   #resizeObserver: ResizeObserver;
   #onPageHide: () => void = () => {};
@@ -170,6 +172,12 @@ export class TerminalView {
       term,
       this.renderer,
       (d) => this.conn.sendInput(d),
+      // The session keeps a fold (a read-only window's stays its own).
+      (ref, folded) => {
+        if (!this.#readOnly) {
+          this.conn.sendMessage({ type: "fold", ...ref, folded });
+        }
+      },
     );
     this.saveHtml = installSaveHtml(root, term, this.renderer, this.shellUi);
     this.#size = this.renderer.fit();
@@ -502,11 +510,15 @@ export class TerminalView {
         this.#host.login();
         break;
       case "read-only":
+        this.#readOnly = true;
         this.elementEvents.setReadOnly(true);
         this.#host.readOnly(msg.message);
         break;
       case "settings":
         this.#host.serverSettings(msg);
+        break;
+      case "fold":
+        this.shellUi.applyFold(msg, msg.folded);
         break;
     }
   }

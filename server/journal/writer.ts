@@ -75,6 +75,11 @@ export interface SessionJournal {
   output(chunk: Uint8Array): void;
   /** A grid change, or a clearing of the history, at this point of the stream. */
   grid(cols: number, rows: number, clearHistory: boolean): void;
+  /**
+   * The model changed outside the output (a fold made by hand): a
+   * snapshot at the next quiet point keeps it.
+   */
+  modelChanged(): void;
 }
 
 /** One session's journal directory, written as the session runs. */
@@ -93,7 +98,7 @@ export class JournalWriter implements SessionJournal {
   #snapOffset = 0;
   #snapAt = 0;
   #snapping = false;
-  /** A grid change since the last snapshot. */
+  /** A grid change (or a fold made by hand) since the last snapshot. */
   #gridChanged = false;
   /** The segment being appended to: its offset and size. */
   #segOffset = 0;
@@ -158,6 +163,12 @@ export class JournalWriter implements SessionJournal {
     this.#pending.push({ cols, rows, clearHistory });
     this.#meta.cols = cols;
     this.#meta.rows = rows;
+    this.#gridChanged = true;
+    this.#timer ??= setTimeout(() => this.#tick(), this.#opts.flushMs);
+  }
+
+  modelChanged(): void {
+    if (this.#ended) return;
     this.#gridChanged = true;
     this.#timer ??= setTimeout(() => this.#tick(), this.#opts.flushMs);
   }
