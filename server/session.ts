@@ -600,6 +600,7 @@ export class Session {
     const { line, x, kind, folded } = m;
     const msg: FoldMessage = { type: "fold", line, x, kind, folded };
     this.#term.setFolded({ line, x, kind }, folded);
+    this.#early = null; // a handover's early snapshot lacks it
     this.#journal?.modelChanged();
     this.#folds.push({ offset: this.bytesRead, msg });
     if (this.#folds.length > MAX_FOLDS_KEPT) this.#folds.shift();

@@ -4,7 +4,8 @@
  * the group's mark, as the page computes it from its own model); the
  * server's model has the flag, window b is sent the fold, a is not sent
  * its own back, and a window that attaches later, or resumes from an
- * offset before the fold, has it too. A read-only viewer's fold changes
+ * offset before the fold, has it too, and so does a window of the server
+ * that `domterm restart-server` started. A read-only viewer's fold changes
  * nothing.
  */
 import { assert, assertEquals } from "../assert.ts";
@@ -23,6 +24,12 @@ import {
   markRef,
 } from "../../core/model/command_groups.ts";
 import { TestClient } from "./ws_client.ts";
+import {
+  domterm,
+  newSession,
+  startHandoverServer,
+  stopHandoverServer,
+} from "../handover_server.ts";
 
 const ASSETS = {
   "/": { type: "text/html", body: "<!DOCTYPE html><title>t</title>" },
@@ -192,5 +199,50 @@ Deno.test("fold: a read-only viewer's fold leaves the session's model alone", as
     assertEquals(told.filter((m) => m.type === "fold"), [fold], "ro is told");
   } finally {
     await session.close();
+  }
+});
+
+Deno.test("fold: a fold made by hand is handed over by restart-server", async () => {
+  const s = await startHandoverServer(["/bin/sh"]);
+  const clients: TestClient[] = [];
+  /** A new window on session `id` (retries while nobody listens). */
+  const attach = async (id: number): Promise<TestClient> => {
+    for (let i = 0;; i++) {
+      const c = new TestClient(`ws://127.0.0.1:${s.port}/ws`);
+      clients.push(c);
+      await c.opened;
+      if (c.closeCode === null) {
+        await hello(c, s.key, { session: id });
+        await c.until(() => msgs(c, "snapshot").length > 0, "a snapshot");
+        return c;
+      }
+      if (i > 200) throw new Error("nobody listens");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  try {
+    const id = await newSession(s, [
+      "/bin/sh",
+      "-c",
+      COMMAND.replace(/\r$/, "") + "; exec cat",
+    ]);
+    let a = await attach(id);
+    await a.until(() => folds(clientModel(a)).length === 2, "the groups");
+    const fold: FoldMessage = {
+      type: "fold",
+      ...groupRef(clientModel(a), 0),
+      folded: true,
+    };
+    a.send(fold);
+    // The fold reached the session when a second window gets it.
+    const b = await attach(id);
+    assertEquals(folds(clientModel(b)), [true, undefined], "before");
+    const out = await domterm(s, ["restart-server"]);
+    assertEquals(out.code, 0, out.stderr);
+    a = await attach(id);
+    assertEquals(folds(clientModel(a)), [true, undefined], "after");
+  } finally {
+    for (const c of clients) await c.close();
+    await stopHandoverServer(s);
   }
 });
