@@ -14,6 +14,7 @@ import type {
   SettingsMessage,
 } from "../core/protocol.ts";
 import type { TerminalEvent } from "../core/terminal_view.ts";
+import type { MarkRef } from "../core/model/command_groups.ts";
 import { Connection } from "./connection.ts";
 import { InputHandler } from "./input.ts";
 import { LineInput } from "./line_input.ts";
@@ -172,12 +173,7 @@ export class TerminalView {
       term,
       this.renderer,
       (d) => this.conn.sendInput(d),
-      // The session keeps a fold (a read-only window's stays its own).
-      (ref, folded) => {
-        if (!this.#readOnly) {
-          this.conn.sendMessage({ type: "fold", ...ref, folded });
-        }
-      },
+      (ref, folded) => this.#sendFold(ref, folded),
     );
     this.saveHtml = installSaveHtml(root, term, this.renderer, this.shellUi);
     this.#size = this.renderer.fit();
@@ -447,6 +443,13 @@ export class TerminalView {
       }
     }
     this.renderer.schedule();
+  }
+
+  /** A fold made by hand here: the session keeps it (a read-only window's stays its own). */
+  #sendFold(ref: MarkRef, folded: boolean): void {
+    if (!this.#readOnly) {
+      this.conn.sendMessage({ type: "fold", ...ref, folded });
+    }
   }
 
   #onMessage(msg: ServerMessage): void {
