@@ -5,8 +5,9 @@
  * server's model has the flag, window b is sent the fold, a is not sent
  * its own back, and a window that attaches later, or resumes from an
  * offset before the fold, has it too, and so does a window of the server
- * that `domterm restart-server` started. A read-only viewer's fold changes
- * nothing.
+ * that `domterm restart-server` started. The journal has it within about a
+ * second, even while output goes on (no quiet point). A read-only viewer's
+ * fold changes nothing.
  */
 import { assert, assertEquals } from "../assert.ts";
 import { startServer } from "../../server/http.ts";
@@ -24,6 +25,8 @@ import {
   markRef,
 } from "../../core/model/command_groups.ts";
 import { TestClient } from "./ws_client.ts";
+import { files, journaledRegistry, until } from "./journal_helpers.ts";
+import { loadJournal, scanJournals } from "../../server/journal/reader.ts";
 import {
   domterm,
   newSession,
@@ -244,5 +247,55 @@ Deno.test("fold: a fold made by hand is handed over by restart-server", async ()
   } finally {
     for (const c of clients) await c.close();
     await stopHandoverServer(s);
+  }
+});
+
+Deno.test("fold: the journal has a fold within about a second, while output goes on", async () => {
+  const { registry, root } = journaledRegistry();
+  const s = registry.create([
+    "/bin/sh",
+    "-c",
+    COMMAND.replace(/\r$/, "") +
+    "; while :; do echo tick; sleep 0.1; done",
+  ]);
+  try {
+    const journal = registry.journal(s.id)!;
+    let model = await serverModel(s);
+    await until(
+      async () => {
+        model = await serverModel(s);
+        return folds(model).length >= 2;
+      },
+      10_000,
+      "the groups",
+    );
+    const w = s.attach(
+      {
+        output: () => {},
+        snapshot: () => {},
+        message: () => {},
+        end: () => {},
+      },
+      80,
+      24,
+    );
+    s.fold(w, { type: "fold", ...groupRef(model, 0), folded: true });
+    const at = performance.now();
+    const hasFold = () =>
+      files(journal.dir).some((f) =>
+        f.startsWith("snap-") &&
+        Deno.readTextFileSync(`${journal.dir}/${f}`).includes(
+          '"folded":true',
+        )
+      );
+    await until(hasFold, 10_000, "a snapshot with the fold");
+    const took = performance.now() - at;
+    // One flush interval, and the snapshot (upper bound on a loaded machine).
+    assert(took < 5000, `on disk after ${took.toFixed(0)} ms`);
+    await journal.settled();
+    const [entry] = await scanJournals(root);
+    assertEquals(folds(await loadJournal(entry))[0], true, "it loads back");
+  } finally {
+    await registry.closeAll("test over", { reason: "test", auto: false });
   }
 });
