@@ -41,6 +41,7 @@ import {
   CLOSE_GRACE_MS,
   type ColorsMessage,
   type ElementEventMessage,
+  type FoldMessage,
   HIGH_WATER,
   LOW_WATER,
   type ReadyMessage,
@@ -140,6 +141,9 @@ export const UNKNOWN_EXIT_REASON =
 export const STALE_MS = 1500;
 
 const encoder = new TextEncoder();
+
+/** Folds made by hand that a resuming window is sent, at most. */
+const MAX_FOLDS_KEPT = 256;
 
 /** A running session. */
 /**
@@ -481,6 +485,10 @@ export class Session {
           });
         }
       }
+      // Folds made meanwhile (their marks outlive the bytes after them).
+      for (const f of this.#folds) {
+        if (f.offset >= resume!.offset) viewer.message(f.msg);
+      }
     } else {
       this.#sendSnapshot(w);
     }
@@ -600,6 +608,31 @@ export class Session {
       ...(clearHistory ? { clearHistory: true } : {}),
       ...(eventsOff ? { eventsOff: true } : {}),
     });
+  }
+
+  /** Recent folds made by hand and where they were, for windows that resume. */
+  #folds: { offset: number; msg: FoldMessage }[] = [];
+
+  /**
+   * Window `w`'s user folded or unfolded a command group (or a span) by
+   * hand: the flag goes into the model here in the stream (so snapshots,
+   * a handover and the journal keep it) and to every other window. A
+   * read-only window's fold stays its own.
+   */
+  fold(w: Window, m: FoldMessage): void {
+    if (w.viewer.readOnly || !this.windows.has(w)) return;
+    const { line, x, kind, folded } = m;
+    const msg: FoldMessage = { type: "fold", line, x, kind, folded };
+    this.#term.setFolded({ line, x, kind }, folded);
+    this.#early = null; // a handover's early snapshot lacks it
+    this.#journal?.modelChanged();
+    this.#folds.push({ offset: this.bytesRead, msg });
+    if (this.#folds.length > MAX_FOLDS_KEPT) this.#folds.shift();
+    for (const o of this.windows) {
+      if (o === w || o.stale) continue;
+      if (o.pending !== null) o.pending.push(msg);
+      else o.viewer.message(msg);
+    }
   }
 
   /**

@@ -21,6 +21,7 @@
  * @module
  */
 import type { GraphemeSetting } from "../core/emulator/modes.ts";
+import type { MarkRef } from "../core/model/command_groups.ts";
 import type {
   BuiltTerminal,
   EmulatorHost,
@@ -341,6 +342,11 @@ export class SessionEmulator {
   /** See `EmulatorHost.stopElementEvents`. */
   stopElementEvents(): void {
     this.#do((t) => t.stopElementEvents());
+  }
+
+  /** See `EmulatorHost.setFolded`. */
+  setFolded(ref: MarkRef, folded: boolean): void {
+    this.#do((t) => t.setFolded(ref, folded));
   }
 
   /**
