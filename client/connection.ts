@@ -152,57 +152,7 @@ export class Connection {
     this.#size = size;
     this.#handlers = handlers;
     this.position = { session, offset: 0, gridSeq: 0 };
-    performance.mark("domterm:connect"); // tests/e2e/startup_test.ts
     this.#open();
-  }
-
-  /**
-   * A connection opened before its view exists (issue 31 §7): a new
-   * window on a session the page already knows (`#session=N`) attaches
-   * while the window channel is still asking for the window's layout,
-   * instead of after it. What comes before {@link adopt} is kept and
-   * handed on then, in order.
-   */
-  static early(
-    key: string,
-    size: () => { cols: number; rows: number },
-    session: number,
-  ): Connection {
-    const kept: ((h: ConnectionHandlers) => void)[] = [];
-    const conn = new Connection(key, size, {
-      output: (data) => {
-        const copy = data.slice();
-        kept.push((h) => h.output(copy));
-      },
-      message: (msg) => kept.push((h) => h.message(msg)),
-      closed: (code, reason) => kept.push((h) => h.closed(code, reason)),
-      reconnecting: (ms, attempt, reason, gone) =>
-        kept.push((h) => h.reconnecting?.(ms, attempt, reason, gone)),
-    }, session);
-    conn.#kept = kept;
-    return conn;
-  }
-
-  /** What an early connection received before it was adopted. */
-  #kept: ((h: ConnectionHandlers) => void)[] | null = null;
-
-  /**
-   * The view of an {@link early} connection takes it over: the size is the
-   * view's from now on; what came so far is handed to `handlers` in a
-   * microtask (once the view that calls this from its constructor is
-   * whole), and the rest as it comes.
-   */
-  adopt(
-    handlers: ConnectionHandlers,
-    size: () => { cols: number; rows: number },
-  ): void {
-    this.#size = size;
-    queueMicrotask(() => {
-      const kept = this.#kept ?? [];
-      this.#kept = null;
-      this.#handlers = handlers;
-      for (const k of kept) k(handlers);
-    });
   }
 
   /** True while a socket is open and attached. */

@@ -14,7 +14,7 @@ import type {
   SettingsMessage,
 } from "../core/protocol.ts";
 import type { TerminalEvent } from "../core/terminal_view.ts";
-import { Connection, type ConnectionHandlers } from "./connection.ts";
+import { Connection } from "./connection.ts";
 import { InputHandler } from "./input.ts";
 import { LineInput } from "./line_input.ts";
 import { LineEditorView } from "./line_editor_view.ts";
@@ -94,11 +94,6 @@ export interface ViewOptions {
   /** The session to attach to (null: a new one). */
   session: number | null;
   storage: ViewStorage;
-  /**
-   * A connection to `session` opened before the view (Connection.early,
-   * client/window.ts), which the view takes over instead of opening one.
-   */
-  connection?: Connection;
 }
 
 /** What the "process exited" text says. */
@@ -230,11 +225,7 @@ export class TerminalView {
       }
     });
     this.#resizeObserver.observe(root);
-    this.conn = this.#connect(
-      options.key,
-      options.session,
-      options.connection,
-    );
+    this.conn = this.#connect(options.key, options.session);
     this.syncColors();
   }
 
@@ -369,11 +360,7 @@ export class TerminalView {
     }
   }
 
-  #connect(
-    key: string,
-    session: number | null,
-    early?: Connection,
-  ): Connection {
+  #connect(key: string, session: number | null): Connection {
     const { term, renderer } = this;
     // An echo is drawn in the next animation frame, as all output is. Drawn
     // at once when it had been processed (2-3 ms after the key), the rows
@@ -381,7 +368,7 @@ export class TerminalView {
     // Chromium then drew at the next vsync (key to frame, median 7.4-7.9 ms)
     // where a frame asked for by requestAnimationFrame came at once (3.4-3.9
     // ms; docs/benchmarks.md, "Key to the frame that draws the echo").
-    const handlers: ConnectionHandlers = {
+    const conn = new Connection(key, () => this.#size, {
       admit: (data) => this.pager.admit(data),
       output: (data) => {
         term.write(data);
@@ -416,10 +403,7 @@ export class TerminalView {
           );
         }
       },
-    };
-    const size = () => this.#size;
-    const conn = early ?? new Connection(key, size, handlers, session);
-    early?.adopt(handlers, size);
+    }, session);
     // Closing or reloading the tab is on purpose; a crash or a lost network
     // is not. With the detach-on-close setting a close only detaches.
     this.#onPageHide = () => {

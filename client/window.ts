@@ -37,7 +37,6 @@ import { dragTab } from "./layout/tab_drag.ts";
 import { WindowChannel } from "./layout/window_channel.ts";
 import type { LayoutOp } from "../core/protocol.ts";
 import { CellProbe } from "./measure.ts";
-import { Connection } from "./connection.ts";
 import { Menu } from "./menu.ts";
 import { showReadOnlyBadge } from "./read_only_badge.ts";
 import { copySelectionHtml, terminalSelection } from "./selection.ts";
@@ -118,8 +117,6 @@ export class DomtermWindow implements ViewHost {
   #exited = new Set<TerminalView>();
   /** Tab focus mode (client/a11y/tab_focus.ts). */
   #tabFocus = false;
-  /** The first pane's connection, opened beside the window channel. */
-  #early: Connection | null = null;
 
   constructor(doc: Document, launch: Launch) {
     this.doc = doc;
@@ -220,16 +217,6 @@ export class DomtermWindow implements ViewHost {
       matchMedia(q).addEventListener("change", () => {
         for (const v of this.views) v.syncColors();
       });
-    }
-    // A new window on a session the page knows (a second `domterm`, `new`,
-    // `attach`) attaches to it now, beside the window channel's round trip,
-    // not once the layout came (issue 31 §7; the first pane takes it over).
-    if (launch.window === null && launch.session !== null) {
-      this.#early = Connection.early(
-        this.key,
-        () => this.#estimateSize(first),
-        launch.session,
-      );
     }
     this.channel = new WindowChannel(
       this.key,
@@ -407,8 +394,6 @@ export class DomtermWindow implements ViewHost {
 
   /** Draws the server's layout: views made and dropped, shown, focused. */
   #applyLayout(w: number, layout: Layout): void {
-    // tests/e2e/startup_test.ts, bench/startup_bench.ts
-    if (this.layoutView.layout === null) performance.mark("domterm:layout");
     // Window 0 is a share's, kept nowhere: a reload asks for a new one.
     if (w > 0) sessionStorage.setItem(WINDOW_STORAGE, String(w));
     this.#windowId = w;
@@ -533,7 +518,6 @@ export class DomtermWindow implements ViewHost {
         session: `domterm-session${suffix}`,
         pager: `domterm-pager${suffix}`,
       },
-      connection: this.#takeEarly(p.session),
     }, this);
     const entry: PaneEntry = {
       pane: p,
@@ -547,15 +531,6 @@ export class DomtermWindow implements ViewHost {
     this.#byView.set(view, entry);
     this.menu.attach(view.root);
     return entry;
-  }
-
-  /** The early connection, if it is to `session` (the first pane's); else it closes. */
-  #takeEarly(session: number): Connection | undefined {
-    const early = this.#early;
-    this.#early = null;
-    if (early?.position.session === session) return early;
-    early?.close();
-    return undefined;
   }
 
   #drop(e: PaneEntry): void {
