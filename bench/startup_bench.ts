@@ -14,9 +14,9 @@
  *
  * Then, as floors in the same run: `deno eval 0` (Deno's own start), and
  * the CLI's start: `domterm --version` and `domterm list` with no server.
- * In the page, `domterm:layout` marks the window channel's first layout
- * and `domterm:connect` the terminal's connection made (client/window.ts,
- * client/connection.ts); NaN where a build makes no such mark.
+ * In the page, `domterm:layout` (the window channel's first layout) and
+ * `domterm:connect` (the terminal's connection made) are read where a
+ * client makes them (none does now: NaN).
  *
  * Run: `deno task build && deno run -A bench/startup_bench.ts [--runs N]`.
  * Exits 0 whatever the figures are.
@@ -37,9 +37,7 @@
  * 3 runs each; upper bounds): main.ts loads 39 modules (216 KiB) up front,
  * not 207 (1607 KiB); `domterm --version` 1.13-1.46 s (before 1.59-1.86 s)
  * and `domterm list` with no server 1.13-1.72 s (before 2.07-2.66 s)
- * against `deno eval 0` 0.63-0.90 s. A second window's terminal hello now
- * goes 0.1-0.5 s before its layout comes, where it waited for the layout
- * and the view. The end-to-end figures (start to prompt 7.3-12.7 s, second
+ * against `deno eval 0` 0.63-0.90 s. The end-to-end figures (start to prompt 7.3-12.7 s, second
  * window 20-30 s) are the load's, not the program's: rerun on a quiet
  * machine.
  *
