@@ -10,11 +10,12 @@
  * A packed line's units: the format (bit 0: code points take two units
  * each, high half first; bit 1: every code point is below 256, two to a
  * unit, low byte first; bit 2: a style run takes two units instead of
- * four), the number of cells kept (two units), the codes, then per style
+ * four; bit 3: the line wrapped; bits 4-5: its size), the number of cells
+ * kept and the line's columns (two units each), the codes, then per style
  * run its length and its style: the index of a (foreground, background,
  * attributes) triple in its block's palette (one unit each, or two, high
  * half first). A line of plain text in a few colours thus costs about a
- * byte a cell (a 44-cell line with 5 runs: 45 units, against 87 when each
+ * byte a cell (a 44-cell line with 5 runs: 47 units, against 87 when each
  * run spelt out its three words and each code took a unit). Blocks are
  * allocated one after the other and never reused: history leaves from the
  * top, so a block (and its palette) is garbage once the lines packed in it
@@ -25,22 +26,52 @@
 import { ATTR, BG, CELL_STRIDE, CODE, FG } from "./cell.ts";
 import type { Line, LineSize } from "./line.ts";
 
-/** A line of history packed by {@link PackedStore.pack}. */
-export class PackedLine {
+/** A block of packed lines: their units and their styles. */
+export class PackedBlock {
   constructor(
-    /** Number of cells of the line it came from. */
-    readonly cols: number,
-    readonly wrapped: boolean,
-    readonly size: LineSize,
-    /** The line's cluster texts (kept as they were, rare). */
-    readonly clusters: Map<number, string> | null,
-    /** The block that holds the cells, from `start`. */
     readonly units: Uint16Array,
-    readonly start: number,
-    readonly end: number,
-    /** The block's styles: foreground, background, attributes, by index. */
+    /** Foreground, background, attributes of each style, by index. */
     readonly styles: number[],
   ) {}
+}
+
+/**
+ * A line of history packed by {@link PackedStore.pack}: where it is in its
+ * block (the line's size, flags and cells are there) and its clusters.
+ * Four fields: the server keeps one per history line of every session.
+ */
+export class PackedLine {
+  constructor(
+    readonly block: PackedBlock,
+    readonly start: number,
+    readonly end: number,
+    /** The line's cluster texts (kept as they were, rare). */
+    readonly clusters: Map<number, string> | null,
+  ) {}
+
+  /** The units of its block; its own are `start` to `end`. */
+  get units(): Uint16Array {
+    return this.block.units;
+  }
+
+  /** Its block's styles: foreground, background, attributes, by index. */
+  get styles(): number[] {
+    return this.block.styles;
+  }
+
+  /** Number of cells of the line it came from. */
+  get cols(): number {
+    const u = this.block.units;
+    return u[this.start + 3] * 0x10000 + u[this.start + 4];
+  }
+
+  get wrapped(): boolean {
+    return (this.block.units[this.start] & WRAPPED) !== 0;
+  }
+
+  get size(): LineSize {
+    return (this.block.units[this.start] >> SIZE_SHIFT & 3) as LineSize;
+  }
 }
 
 /** Format bit: two units per code point. */
@@ -49,19 +80,24 @@ const WIDE_CODES = 1;
 const BYTE_CODES = 2;
 /** Format bit: runs of one unit of length and one of style. */
 const SHORT_RUNS = 4;
+/** Format bit: the line wrapped. */
+const WRAPPED = 8;
+/** Format bits 4 and 5: the line's size ({@link LineSize}). */
+const SIZE_SHIFT = 4;
+/** Units before the codes: format, cells kept (two), columns (two). */
+const HEADER = 5;
 /** Units per block (128 KiB). */
 const BLOCK_UNITS = 64 * 1024;
 
 /** Packs lines into blocks of its own (one per buffer). */
 export class PackedStore {
-  #block = new Uint16Array(0);
+  #block = new PackedBlock(new Uint16Array(0), []);
   #used = 0;
-  /** The current block's palette (see {@link PackedLine.styles}). */
-  #styles: number[] = [];
-  /** Index in `#styles` by foreground, background, attributes. */
+  /** Index in the block's styles by foreground, background, attributes. */
   #index = new Map<number, Map<number, Map<number, number>>>();
-  /** The last two styles looked up (indexes in `#styles`; -1: none). */
-  #recent = [-1, -1];
+  /** The last two styles looked up (their first word's index; -1: none). */
+  #recentA = -1;
+  #recentB = -1;
 
   /**
    * Pack `line` (which must have no `extras`: marks and embeds are kept on
@@ -77,31 +113,35 @@ export class PackedStore {
       used--;
     }
     // Room for the worst case: a run per cell of four units, two units a code.
-    const worst = 3 + used * 6;
-    if (this.#used + worst > this.#block.length) {
-      this.#block = new Uint16Array(Math.max(BLOCK_UNITS, worst));
+    const worst = HEADER + used * 6;
+    if (this.#used + worst > this.#block.units.length) {
+      this.#block = new PackedBlock(
+        new Uint16Array(Math.max(BLOCK_UNITS, worst)),
+        [],
+      );
       this.#used = 0;
-      this.#styles = [];
       this.#index = new Map();
-      this.#recent = [-1, -1];
+      this.#recentA = this.#recentB = -1;
     }
-    const u = this.#block;
+    const u = this.#block.units;
     const start = this.#used;
     u[start + 1] = used >>> 16;
     u[start + 2] = used & 0xffff;
+    u[start + 3] = line.cols >>> 16;
+    u[start + 4] = line.cols & 0xffff;
     const e = used * CELL_STRIDE;
     let widest = 0;
     for (let i = 0; i < e; i += CELL_STRIDE) widest |= d[i + CODE];
-    let format = 0;
-    let p = start + 3;
+    let format = (line.wrapped ? WRAPPED : 0) | line.size << SIZE_SHIFT;
+    let p = start + HEADER;
     if (widest < 0x100) {
-      format = BYTE_CODES;
+      format |= BYTE_CODES;
       for (let i = 0; i < e; i += 2 * CELL_STRIDE) {
         const hi = i + CELL_STRIDE < e ? d[i + CELL_STRIDE + CODE] : 0;
         u[p++] = d[i + CODE] | hi << 8;
       }
     } else if (!this.#narrow(d, e)) {
-      format = WIDE_CODES;
+      format |= WIDE_CODES;
       for (let i = 0; i < e; i += CELL_STRIDE) {
         const c = d[i + CODE];
         u[p++] = c >>> 16;
@@ -111,7 +151,7 @@ export class PackedStore {
       for (let i = 0; i < e; i += CELL_STRIDE) u[p++] = d[i + CODE];
     }
     let end = this.#runs(d, e, p);
-    if (used <= 0xffff && this.#styles.length <= 3 * 0xffff) {
+    if (used <= 0xffff && this.#block.styles.length <= 3 * 0xffff) {
       // Every length and index fits a unit: halve the runs in place.
       format |= SHORT_RUNS;
       let q = p;
@@ -124,16 +164,7 @@ export class PackedStore {
     p = end;
     u[start] = format;
     this.#used = p;
-    return new PackedLine(
-      line.cols,
-      line.wrapped,
-      line.size,
-      line.clusters,
-      u,
-      start,
-      p,
-      this.#styles,
-    );
+    return new PackedLine(this.#block, start, p, line.clusters);
   }
 
   /** Whether the codes of `d` up to `e` each fit a unit (no surrogates either). */
@@ -150,7 +181,7 @@ export class PackedStore {
    * returns where they end.
    */
   #runs(d: Uint32Array, e: number, p: number): number {
-    const u = this.#block;
+    const u = this.#block.units;
     let q = p;
     let runStart = 0;
     for (let i = CELL_STRIDE; i <= e; i += CELL_STRIDE) {
@@ -178,15 +209,19 @@ export class PackedStore {
   /** The palette index of a style, added if new. */
   #style(fg: number, bg: number, attr: number): number {
     // Most runs alternate between a few styles: try the last two first.
-    const st = this.#styles;
-    for (const i of this.#recent) {
-      if (st[3 * i] === fg && st[3 * i + 1] === bg && st[3 * i + 2] === attr) {
-        return i;
-      }
+    const st = this.#block.styles;
+    const a = this.#recentA, b = this.#recentB;
+    if (a >= 0 && st[a] === fg && st[a + 1] === bg && st[a + 2] === attr) {
+      return a / 3;
+    }
+    if (b >= 0 && st[b] === fg && st[b + 1] === bg && st[b + 2] === attr) {
+      this.#recentA = b;
+      this.#recentB = a;
+      return b / 3;
     }
     const i = this.#lookup(fg, bg, attr);
-    this.#recent[1] = this.#recent[0];
-    this.#recent[0] = i;
+    this.#recentB = a;
+    this.#recentA = 3 * i;
     return i;
   }
 
@@ -197,8 +232,8 @@ export class PackedStore {
     if (byAttr === undefined) byBg.set(bg, byAttr = new Map());
     let i = byAttr.get(attr);
     if (i === undefined) {
-      i = this.#styles.length / 3;
-      this.#styles.push(fg, bg, attr);
+      i = this.#block.styles.length / 3;
+      this.#block.styles.push(fg, bg, attr);
       byAttr.set(attr, i);
     }
     return i;
@@ -215,7 +250,7 @@ export function unpackInto(packed: PackedLine, line: Line): void {
   const start = packed.start;
   const format = u[start];
   const used = u[start + 1] * 0x10000 + u[start + 2];
-  let p = start + 3;
+  let p = start + HEADER;
   const e = used * CELL_STRIDE;
   if (format & BYTE_CODES) {
     for (let i = 0; i < e; i += 2 * CELL_STRIDE) {
@@ -251,8 +286,8 @@ export function unpackInto(packed: PackedLine, line: Line): void {
     }
   }
   line.touch(used);
-  line.wrapped = packed.wrapped;
-  line.size = packed.size;
+  line.wrapped = (format & WRAPPED) !== 0;
+  line.size = (format >> SIZE_SHIFT & 3) as LineSize;
   line.clusters = packed.clusters;
   line.dirty = true;
 }

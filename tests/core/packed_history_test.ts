@@ -9,7 +9,11 @@
 import { assert, assertEquals, rng } from "./helpers.ts";
 import { Terminal } from "../../core/emulator/terminal.ts";
 import { modelDiff } from "../../core/serialize/model_hash.ts";
-import { Line } from "../../core/model/line.ts";
+import {
+  Line,
+  LINE_DOUBLE_BOTTOM,
+  LINE_DOUBLE_WIDTH,
+} from "../../core/model/line.ts";
 import { PackedStore, unpackInto } from "../../core/model/packed_line.ts";
 import { CELL_STRIDE } from "../../core/model/cell.ts";
 
@@ -110,9 +114,9 @@ Deno.test("packed history: a short line keeps only its content", () => {
   t.write("\x1b[32mline 12 of the history\x1b[m\r\n");
   const line = t.normalBuffer.screenLine(0);
   const packed = new PackedStore().pack(line);
-  // 22 cells, one style run: 3 + 11 (a byte a code) + 2 units, against
+  // 22 cells, one style run: 5 + 11 (a byte a code) + 2 units, against
   // 80 * 16 bytes.
-  assertEquals(packed.end - packed.start, 16);
+  assertEquals(packed.end - packed.start, 18);
   assert((packed.end - packed.start) * 2 < line.cols * CELL_STRIDE * 4 / 20);
 });
 
@@ -126,6 +130,8 @@ function roundTrip(text: string, cols: number, store = new PackedStore()) {
   unpackInto(packed, copy);
   assertEquals(Array.from(copy.data), Array.from(line.data));
   assertEquals(copy.toString(), line.toString());
+  assertEquals([copy.wrapped, copy.size], [line.wrapped, line.size]);
+  assertEquals(packed.cols, line.cols);
   return packed;
 }
 
@@ -134,6 +140,10 @@ Deno.test("packed history: each way of storing codes and runs unpacks alike", ()
   roundTrip("\x1b[33mcaf\u00e9 \u00ff\x1b[7mx", 20);
   // Below U+10000 but past U+00FF: a unit a code.
   roundTrip("\x1b[32m\u65e5\u672c\x1b[m \u2500\u2502 a", 20);
+  // A wrapped line, a double-width one.
+  assert(roundTrip("0123456789abc", 10).wrapped);
+  assertEquals(roundTrip("\x1b#6wide", 20).size, LINE_DOUBLE_WIDTH);
+  assertEquals(roundTrip("\x1b#4low", 20).size, LINE_DOUBLE_BOTTOM);
   // Astral: two units a code.
   roundTrip("\x1b[41m\u{1F600}\x1b[m b \u{10FFFF}", 20);
   // Styles past 65,535 cells in one line: runs of four units.
