@@ -57,7 +57,12 @@ import {
   pinnedEmulators,
   spawnProgram,
 } from "./session_launch.ts";
-import { REPLAY_BYTES, type ReplayExport, ReplayLog } from "./replay.ts";
+import {
+  REPLAY_BYTES,
+  type ReplayExport,
+  ReplayLog,
+  sessionReplays,
+} from "./replay.ts";
 import { SizeSettler } from "./size_settle.ts";
 import type { SessionSnapshot, Viewer, Window } from "./viewer.ts";
 import type { SessionJournal } from "./journal/writer.ts";
@@ -253,8 +258,8 @@ export class Session {
     this.#low = options.lowWater ?? LOW_WATER;
     const replayBytes = options.replayBytes ?? REPLAY_BYTES;
     this.#replay = carried
-      ? ReplayLog.restore(replayBytes, carried.replay)
-      : new ReplayLog(replayBytes);
+      ? ReplayLog.restore(replayBytes, carried.replay, sessionReplays)
+      : new ReplayLog(replayBytes, 0, sessionReplays);
     if (carried) {
       this.bytesRead = carried.bytesRead;
       this.detachedSince = carried.detachedSince ?? Date.now();
@@ -402,6 +407,7 @@ export class Session {
     clearTimeout(this.#staleTimer);
     this.pty.letGo();
     this.#term.close();
+    this.#replay.close();
   }
 
   /**
@@ -953,6 +959,7 @@ export class Session {
     // Windows waiting for a snapshot get it, and the exit after it.
     await Promise.all(this.#inflight);
     this.#term.close();
+    this.#replay.close();
     for (const w of this.windows) w.viewer.end("ended");
     return status;
   }
