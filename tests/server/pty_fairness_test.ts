@@ -65,9 +65,9 @@ Deno.test("pty fairness: with 40 PTYs flooding, an idle one's echo comes before 
       }; ms: ${ms.map((m) => m.toFixed(0)).join(", ")}`,
     );
     const median = between.sort((a, b) => a - b)[3];
-    // Before: 530-830 KiB (the poll() call's completion reached the read
-    // loop after many turns); after: about 100 KiB.
-    assert(median < 320 * 1024, `median ${kib(median)} KiB of floods first`);
+    // Before: 530-830 KiB and more (the poll() call's completion reached
+    // the read loop after many turns); after: 100-260 KiB.
+    assert(median < 448 * 1024, `median ${kib(median)} KiB of floods first`);
   } finally {
     running = false;
     await Promise.all([...floods, echo].map((p) => p.close()));
