@@ -12,28 +12,10 @@ import { assert, assertEquals } from "../assert.ts";
 import type { Page } from "playwright-core";
 import { spawnServer, startDomterm, waitForRow } from "./domterm.ts";
 import { request } from "../../server/control.ts";
+import { seqFoldState } from "./fold_state.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
-
-/** The `seq 5` group's button and its output rows as the window shows them. */
-function seqState(): { expanded: string | null; shown: string[] } {
-  const rows = Array.from(
-    document.querySelectorAll<HTMLElement>("#terminal .dt-row"),
-  );
-  const prompt = rows.find((r) =>
-    (r.textContent ?? "").trimEnd().startsWith("$ seq 5")
-  );
-  return {
-    expanded: prompt?.querySelector(".dt-fold-button")?.getAttribute(
-      "aria-expanded",
-    ) ?? null,
-    shown: rows.filter((r) =>
-      !r.hidden && !r.querySelector(".dt-fold-summary") &&
-      /^[1-5]$/.test((r.textContent ?? "").trimEnd())
-    ).map((r) => (r.textContent ?? "").trimEnd()),
-  };
-}
 
 const FOLDED = { expanded: "false", shown: [] };
 const UNFOLDED = { expanded: "true", shown: ["1", "2", "3", "4", "5"] };
@@ -47,7 +29,7 @@ async function waitState(
   const end = Date.now() + 15_000;
   let got = null;
   while (Date.now() < end) {
-    got = await page.evaluate(seqState);
+    got = await page.evaluate(seqFoldState, 5);
     if (JSON.stringify(got) === JSON.stringify(want)) return;
     await new Promise((r) => setTimeout(r, 100));
   }

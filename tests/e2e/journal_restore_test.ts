@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../assert.ts";
 import { spawnServer, startDomterm, waitForRow } from "./domterm.ts";
 import { request } from "../../server/control.ts";
+import { seqFoldState } from "./fold_state.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -30,25 +31,6 @@ function spanState(): { expanded: string | null; shown: string[] } {
     shown: rows.filter((r) =>
       !r.hidden && !r.querySelector(".dt-fold-summary") &&
       ["one", "two", "tail"].includes((r.textContent ?? "").trimEnd())
-    ).map((r) => (r.textContent ?? "").trimEnd()),
-  };
-}
-
-/** The `seq 3` command's fold button and the output rows shown (in the page). */
-function seqState(): { expanded: string | null; shown: string[] } {
-  const rows = Array.from(
-    document.querySelectorAll<HTMLElement>("#terminal .dt-row"),
-  );
-  const prompt = rows.find((r) =>
-    (r.textContent ?? "").trimEnd().startsWith("$ seq 3")
-  );
-  return {
-    expanded: prompt?.querySelector(".dt-fold-button")?.getAttribute(
-      "aria-expanded",
-    ) ?? null,
-    shown: rows.filter((r) =>
-      !r.hidden && !r.querySelector(".dt-fold-summary") &&
-      /^[1-3]$/.test((r.textContent ?? "").trimEnd())
     ).map((r) => (r.textContent ?? "").trimEnd()),
   };
 }
@@ -122,7 +104,7 @@ Deno.test("e2e journal: kill -9 mid-flood, the next domterm restores the session
     await page.locator(".dt-row", { hasText: "$ seq 3" })
       .locator(".dt-fold-button").click();
     assertEquals(
-      await page.evaluate(seqState),
+      await page.evaluate(seqFoldState, 3),
       { expanded: "false", shown: [] },
       "folded by the click",
     );
@@ -196,7 +178,7 @@ Deno.test("e2e journal: kill -9 mid-flood, the next domterm restores the session
     );
     assertEquals(await page.evaluate(spanState), before, "the span as it was");
     assertEquals(
-      await page.evaluate(seqState),
+      await page.evaluate(seqFoldState, 3),
       { expanded: "false", shown: [] },
       "the command folded by hand comes back folded",
     );

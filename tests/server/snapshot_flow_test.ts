@@ -11,23 +11,11 @@
 import { assert } from "../assert.ts";
 import { startServer } from "../../server/http.ts";
 import type { ServerMessage } from "../../core/protocol.ts";
-import { TestClient } from "./ws_client.ts";
+import { autoAck, TestClient } from "./ws_client.ts";
 
 const ASSETS = {
   "/": { type: "text/html", body: "<!DOCTYPE html><title>t</title>" },
 };
-
-/** Acknowledge everything `c` gets, at once; returns the stop function. */
-function autoAck(c: TestClient): () => void {
-  let acked = 0;
-  const t = setInterval(() => {
-    if (c.outputLength > acked && c.closeCode === null) {
-      c.send({ type: "ack", bytes: c.outputLength - acked });
-      acked = c.outputLength;
-    }
-  }, 5);
-  return () => clearInterval(t);
-}
 
 Deno.test("snapshot flow: a window whose snapshot comes back null still gets what came meanwhile, and the program goes on", async () => {
   const s = startServer({
