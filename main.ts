@@ -6,7 +6,6 @@
  * @module
  */
 import { main } from "./server/cli/dispatch.ts";
-import { ASSETS } from "./static/gen/assets.ts";
 
 /**
  * Run domterm with `args` (default: this process's arguments) and the
@@ -14,7 +13,14 @@ import { ASSETS } from "./static/gen/assets.ts";
  * `deno run`, `deno compile` and the single-file build alike.
  */
 export async function run(args: string[] = Deno.args): Promise<never> {
-  Deno.exit(await main(args, ASSETS));
+  // The embedded client is loaded only by the commands that need it: a
+  // literal specifier, so `deno compile` and `deno bundle` include it.
+  Deno.exit(
+    await main(
+      args,
+      async () => (await import("./static/gen/assets.ts")).ASSETS,
+    ),
+  );
 }
 
 if (import.meta.main) {

@@ -4,7 +4,9 @@
  * every 100 ms (bench/many_sessions_typist.ts, in a worker); prints how long the floods took, whether each ended with its
  * correct last line, and the echo's latency (median, p90, max). Then the
  * server's resident memory with 1, 50 and 200 idle sessions that each
- * printed 10,000 coloured lines (windows gone, as in bench/sessions_bench.ts).
+ * printed 10,000 coloured lines (windows gone, as in bench/sessions_bench.ts),
+ * and with `--flood-mb N` each then also printed N MB of 77-byte lines (what
+ * a flood leaves: history, replay log).
  *
  * The server is a real `domterm --no-browser` process (this checkout's
  * main.ts, or another checkout's with `--main PATH` to compare with the
@@ -15,7 +17,8 @@
  *
  * Run: `deno run -A bench/many_sessions_bench.ts [--main PATH]
  * [--sessions 200] [--lines 200000] [--idle 1,50,200]
- * [--history-lines 10000] [--timeout 300]`. Exits 0 whatever the figures.
+ * [--history-lines 10000] [--flood-mb 0] [--timeout 300]`. Exits 0
+ * whatever the figures.
  *
  * @module
  */
@@ -29,6 +32,7 @@ const { values } = parseArgs({
     lines: { type: "string", default: "200000" },
     idle: { type: "string", default: "1,50,200" },
     "history-lines": { type: "string", default: "10000" },
+    "flood-mb": { type: "string", default: "0" },
     timeout: { type: "string", default: "300" },
   },
 });
@@ -39,6 +43,7 @@ const idleCounts = values.idle === "none"
   ? []
   : values.idle!.split(",").map(Number);
 const historyLines = Number(values["history-lines"]);
+const floodMb = Number(values["flood-mb"]);
 const timeoutMs = Number(values.timeout) * 1000;
 const encoder = new TextEncoder();
 
@@ -229,9 +234,20 @@ async function idleRss(n: number): Promise<void> {
     const ok = await Promise.all(
       windows.map((w) => w.until("HIST-DONE", timeoutMs)),
     );
+    if (floodMb > 0) {
+      // One at a time: the figure is what the floods leave, not their peak.
+      for (const w of windows) {
+        w.input(
+          `yes "$(printf '%076d' 1)" | head -c ${floodMb}000000; echo FLO''OD-DONE\r`,
+        );
+        await w.until("FLOOD-DONE", timeoutMs);
+      }
+    }
     // Windows gone (a lost connection: the sessions stay, detached).
     for (const w of windows) w.ws.close();
-    await new Promise((r) => setTimeout(r, 1500));
+    // After floods, the emulators come back from their thread once quiet
+    // for 5 s (server/session_emulator.ts).
+    await new Promise((r) => setTimeout(r, floodMb > 0 ? 8000 : 1500));
     let rss = rssMb(pid);
     for (let k = 0; k < 5; k++) {
       await new Promise((r) => setTimeout(r, 500));
@@ -239,7 +255,9 @@ async function idleRss(n: number): Promise<void> {
     }
     const done = ok.filter((x) => x).length;
     console.log(
-      `${n} idle session(s) of ${historyLines} coloured lines each, no window: ` +
+      `${n} idle session(s) of ${historyLines} coloured lines each${
+        floodMb > 0 ? `, then ${floodMb} MB each` : ""
+      }, no window: ` +
         `server RSS ${rss.toFixed(0)} MB` +
         (done < n ? ` (only ${done} of ${n} finished printing)` : ""),
     );

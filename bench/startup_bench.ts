@@ -12,6 +12,12 @@
  * Then the browser's own start (a headless Chromium launched from nothing)
  * and a second window with the server running (see {@link secondWindows}).
  *
+ * Then, as floors in the same run: `deno eval 0` (Deno's own start), and
+ * the CLI's start: `domterm --version` and `domterm list` with no server.
+ * In the page, `domterm:layout` (the window channel's first layout) and
+ * `domterm:connect` (the terminal's connection made) are read where a
+ * client makes them (none does now: NaN).
+ *
  * Run: `deno task build && deno run -A bench/startup_bench.ts [--runs N]`.
  * Exits 0 whatever the figures are.
  *
@@ -25,9 +31,15 @@
  * 12-19 s. Where the command's time goes (same load): `deno run -A main.ts
  * --help` 3.2-3.4 s against `deno eval 0` 1.1-1.3 s; importing
  * server/cli/dispatch.ts alone, 211 modules, 1.6 MB with the embedded
- * client, takes 1.5-2.1 s of it, although a second window's command only
- * needs the control socket's client (a cut not yet made: load the server's
- * modules on demand).
+ * client, takes 1.5-2.1 s of it.
+ *
+ * After the cut (same day, load 40-46, base and this tree run back to back,
+ * 3 runs each; upper bounds): main.ts loads 39 modules (216 KiB) up front,
+ * not 207 (1607 KiB); `domterm --version` 1.13-1.46 s (before 1.59-1.86 s)
+ * and `domterm list` with no server 1.13-1.72 s (before 2.07-2.66 s)
+ * against `deno eval 0` 0.63-0.90 s. The end-to-end figures (start to prompt 7.3-12.7 s, second
+ * window 20-30 s) are the load's, not the program's: rerun on a quiet
+ * machine.
  *
  * @module
  */
@@ -44,6 +56,8 @@ const MAIN = new URL("../main.ts", import.meta.url).pathname;
 interface PagePhases {
   script: number;
   domReady: number;
+  /** The window channel's first layout (client/window.ts). */
+  layout: number;
   hello: number;
   snapshot: number;
   prompt: number;
@@ -115,6 +129,7 @@ try {
               script: (js as PerformanceResourceTiming | undefined)
                 ?.responseEnd ?? NaN,
               domReady: nav.domContentLoadedEventEnd,
+              layout: at("domterm:layout"),
               hello: at("domterm:hello"),
               snapshot: at("domterm:snapshot-received"),
               prompt: performance.now(),
@@ -141,10 +156,17 @@ try {
  * bench opens in a new page. Times: the command to the launcher written
  * (the CLI's start, the server's new session), then the page to its prompt.
  */
+interface SecondWindow {
+  launcher: number;
+  page: number;
+  /** In the page: the terminal's connection made, first layout, hello. */
+  marks: number[];
+}
+
 async function secondWindows(
   browser: Awaited<ReturnType<typeof launchChromium>>,
   runs: number,
-): Promise<{ launcher: number; page: number }[]> {
+): Promise<SecondWindow[]> {
   const dir = await Deno.makeTempDir({ prefix: "domterm-startup-" });
   const opener = `${dir}/open.sh`;
   await Deno.writeTextFile(
@@ -168,7 +190,7 @@ async function secondWindows(
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
-  const out: { launcher: number; page: number }[] = [];
+  const out: SecondWindow[] = [];
   // The first window stays open (a server whose sessions all ended exits).
   const first = await browser.newContext();
   try {
@@ -200,7 +222,14 @@ async function secondWindows(
       await page.waitForFunction(() =>
         document.getElementById("terminal")?.textContent?.includes("$")
       );
-      out.push({ launcher, page: performance.now() - t0 - launcher });
+      const page2 = performance.now() - t0 - launcher;
+      // In the page (ms from its start; NaN: the mark is not made).
+      const marks = await page.evaluate(() =>
+        ["domterm:connect", "domterm:layout", "domterm:hello"].map((n) =>
+          performance.getEntriesByName(n)[0]?.startTime ?? NaN
+        )
+      );
+      out.push({ launcher, page: page2, marks });
       await context.close();
       await cli.status;
     }
@@ -215,6 +244,35 @@ async function secondWindows(
   return out;
 }
 
+/** Wall time of `deno ARGS` to its exit, ms (`anyStatus`: it may fail). */
+async function denoRun(args: string[], anyStatus = false): Promise<number> {
+  const t0 = performance.now();
+  const { success } = await new Deno.Command(Deno.execPath(), {
+    args,
+    env: privateRuntimeEnv(),
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  if (!success && !anyStatus) throw new Error(`deno ${args.join(" ")} failed`);
+  return performance.now() - t0;
+}
+
+/**
+ * The command's own start against its floor, in the same run: `deno eval
+ * 0` (Deno's start), `domterm --version` (the CLI's modules: what a
+ * second `domterm` loads before it asks the server) and `domterm list`
+ * with no server (the same, and the control socket's client).
+ */
+const floors: { eval0: number; version: number; list: number }[] = [];
+for (let r = 0; r < RUNS; r++) {
+  floors.push({
+    eval0: await denoRun(["eval", "0"]),
+    version: await denoRun(["run", "-A", MAIN, "--version"]),
+    list: await denoRun(["run", "-A", MAIN, "list"], true),
+  });
+}
+
 const second = await (async () => {
   const b = await launchChromium();
   try {
@@ -226,13 +284,15 @@ const second = await (async () => {
 
 const f = (n: number) => n.toFixed(0).padStart(6);
 console.log(
-  "  start->URL  page->prompt   total | in the page (ms): script  DOM ready  hello  snapshot  prompt",
+  "  start->URL  page->prompt   total | in the page (ms): script  DOM ready  layout  hello  snapshot  prompt",
 );
 for (const { url, page, phases: p } of rows) {
   console.log(
     `  ${f(url)}      ${f(page)}  ${f(url + page)} |                 ${
       f(p.script)
-    }     ${f(p.domReady)} ${f(p.hello)}    ${f(p.snapshot)}  ${f(p.prompt)}`,
+    }     ${f(p.domReady)}  ${f(p.layout)} ${f(p.hello)}    ${f(p.snapshot)}  ${
+      f(p.prompt)
+    }`,
   );
 }
 const totals = rows.map((r) => r.url + r.page).sort((a, b) => a - b);
@@ -246,10 +306,25 @@ console.log(
     `(cold start = this + start to first prompt; target: 1500 ms)`,
 );
 console.log(
-  "second window, server running: command->launcher  page->prompt  total",
+  "second window, server running: command->launcher  page->prompt  total" +
+    " | in the page: connect  layout  hello",
 );
 for (const r of second) {
-  console.log(`  ${f(r.launcher)}  ${f(r.page)}  ${f(r.launcher + r.page)}`);
+  console.log(
+    `  ${f(r.launcher)}  ${f(r.page)}  ${f(r.launcher + r.page)} |   ${
+      r.marks.map(f).join("  ")
+    }`,
+  );
+}
+console.log(
+  "CLI start, ms: deno eval 0  domterm --version  domterm list (no server)",
+);
+for (const r of floors) {
+  console.log(
+    `               ${f(r.eval0)}             ${f(r.version)}           ${
+      f(r.list)
+    }`,
+  );
 }
 const s2 = second.map((r) => r.launcher + r.page).sort((a, b) => a - b);
 console.log(

@@ -64,8 +64,14 @@ function programState(pid: number): string {
 }
 
 function state(s: Session, clients: TestClient[]): string {
-  const ws = [...s.windows].map((w) => `{sent ${w.sent}, acked ${w.acked}}`)
-    .join(" ");
+  // A window waiting for its snapshot (pending: what follows it) has
+  // acked nothing since it attached; the snapshot waits for the session's
+  // emulator to parse its backlog (on the low-priority emulator thread).
+  const ws = [...s.windows].map((w) =>
+    `{sent ${w.sent}, acked ${w.acked}${w.stale ? ", stale" : ""}${
+      w.pending ? `, waiting for its snapshot (${w.pending.length} held)` : ""
+    }}`
+  ).join(" ");
   return `read ${s.bytesRead}, paused ${s.paused}, windows ${ws}; ` +
     `clients got ${
       clients.map((c) => `${c.outputLength} B + ${c.messages.length} msgs`)

@@ -367,6 +367,7 @@ export class Renderer {
     this.#frames.frameDrawn(added, rows);
     if (added > 0) this.#history.viewMoved();
     this.#history.drawWanted(buf, this.#frames.flooding);
+    this.#history.bound(buf, () => this.#viewPlace());
     this.#frames.requestIdle();
     const scroll = this.#scroll;
     if (!scroll.follow && changed) this.#showView(buf);

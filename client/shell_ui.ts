@@ -16,7 +16,12 @@
  * - a click in the line being edited moves the cursor there with arrow
  *   keys, when the prompt said clicks may (`cl=m`, `cl=line`...).
  *
- * Everything here changes the view only; the model is never written.
+ * Everything here changes the view only, with one exception: a fold made
+ * by hand is a flag on the mark that starts the group or span
+ * (`LineMark.folded`), set here and sent to the session (the `onFold`
+ * hook: a `fold` message), so that other windows, a reload, a handover and
+ * a restore show it folded too; a fold another window made comes back
+ * through {@link ShellUi.applyFold}.
  * Decorations live inside the row elements (absolutely placed at the right
  * end) and are put back after the renderer redraws a row. Their text is
  * CSS generated content, so copying rows does not copy it.
@@ -27,8 +32,11 @@ import {
   type CommandGroup,
   type DerivedMarks,
   deriveMarks,
+  findFoldMark,
   foldLines,
   type FoldSpan,
+  type MarkRef,
+  markRef,
   outputLines,
 } from "../core/model/command_groups.ts";
 import { cursorKey } from "../core/keys.ts";
@@ -102,8 +110,8 @@ export class ShellUi {
   #length = -1;
   #derivedAt = -Infinity;
   #trailing: ReturnType<typeof setTimeout> | 0 = 0;
-  /** Fold state by the mark that starts a group or a DomTerm button. */
-  #folded = new Map<LineMark, boolean>();
+  /** Told of each fold made by hand here (the session keeps it). */
+  #onFold: (ref: MarkRef, folded: boolean) => void;
   /** Decoration element per group / DomTerm button, and the row it sits in. */
   #decos = new Map<LineMark, { el: HTMLElement; row: HTMLElement | null }>();
   /** The "N lines hidden" summary of each folded group. */
@@ -123,10 +131,12 @@ export class ShellUi {
     term: ShellUiTerminal,
     renderer: ShellUiRenderer,
     send: (data: string) => void,
+    onFold: (ref: MarkRef, folded: boolean) => void = () => {},
   ) {
     this.#term = term;
     this.#renderer = renderer;
     this.#send = send;
+    this.#onFold = onFold;
     this.#folder = new RowFolder((i) => renderer.rowElement(i));
     const root = renderer.root;
     root.addEventListener("click", this.#onClick);
@@ -230,14 +240,34 @@ export class ShellUi {
 
   /** Fold (true) or unfold the output of group `g`. */
   setFolded(g: CommandGroup, folded: boolean): void {
-    this.#toggle(g.startMark, folded);
+    this.#setFlag(g.startMark, g.start.line, folded);
+    this.#show(g.startMark);
   }
 
   /**
-   * Set the fold state of `mark` and apply it, keeping the row of its
-   * button where it is on the screen.
+   * A fold made in another window (a `fold` message, in order with the
+   * output): set it in this copy of the model and show it. Returns false
+   * when this copy has no such mark.
    */
-  #toggle(mark: LineMark, folded: boolean): void {
+  applyFold(ref: MarkRef, folded: boolean): boolean {
+    const mark = findFoldMark(this.#term.normalBuffer, ref);
+    if (mark === null) return false;
+    mark.folded = folded;
+    this.#show(mark);
+    return true;
+  }
+
+  /** Fold or unfold by hand the group or span that `mark` (at line `index`) starts. */
+  #setFlag(mark: LineMark, index: number, folded: boolean): void {
+    mark.folded = folded;
+    this.#onFold(markRef(this.#term.normalBuffer, index, mark), folded);
+  }
+
+  /**
+   * Apply the fold state of `mark`, keeping the row of its button where it
+   * is on the screen.
+   */
+  #show(mark: LineMark): void {
     const vp = this.#viewport();
     const row = this.#decos.get(mark)?.row ?? null;
     const before = row?.isConnected ? row.getBoundingClientRect().top : null;
@@ -245,7 +275,6 @@ export class ShellUi {
     // keeps the button's row where it is on the screen.
     const atBottom = vp !== null &&
       vp.scrollHeight - vp.scrollTop - vp.clientHeight <= 2;
-    this.#folded.set(mark, folded);
     this.#dirty = true;
     this.update();
     if (vp === null) return;
@@ -257,7 +286,7 @@ export class ShellUi {
 
   /** Whether group `g`'s output is folded. */
   isFolded(g: CommandGroup): boolean {
-    return this.#folded.get(g.startMark) === true;
+    return g.startMark.folded === true;
   }
 
   /**
@@ -271,7 +300,7 @@ export class ShellUi {
       if (!this.isFolded(g)) continue;
       const r = outputLines(g);
       if (r && line > r.first && line < r.end) {
-        this.#folded.set(g.startMark, false);
+        this.#setFlag(g.startMark, g.start.line, false);
         changed = true;
       }
     }
@@ -280,7 +309,7 @@ export class ShellUi {
       if (!this.#spanHidden(f)) continue;
       const r = foldLines(f, length);
       if (r && line >= r.first && line < r.end) {
-        this.#folded.set(f.buttonMark, false);
+        this.#setFlag(f.buttonMark, f.button.line, false);
         changed = true;
       }
     }
@@ -292,7 +321,7 @@ export class ShellUi {
   }
 
   #spanHidden(f: FoldSpan): boolean {
-    return this.#folded.get(f.buttonMark) ?? f.initiallyHidden;
+    return f.buttonMark.folded ?? f.initiallyHidden;
   }
 
   #hiddenRanges(): LineRange[] {
@@ -563,7 +592,10 @@ export class ShellUi {
       const cur = this.#derived.folds.find((x) =>
         x.buttonMark === f.buttonMark
       );
-      if (cur) this.#toggle(cur.buttonMark, !this.#spanHidden(cur));
+      if (cur) {
+        this.#setFlag(cur.buttonMark, cur.button.line, !this.#spanHidden(cur));
+        this.#show(cur.buttonMark);
+      }
     });
     return el;
   }

@@ -15,6 +15,7 @@ import type {
   SettingsMessage,
 } from "../core/protocol.ts";
 import type { TerminalEvent } from "../core/terminal_view.ts";
+import type { MarkRef } from "../core/model/command_groups.ts";
 import { Connection } from "./connection.ts";
 import { InputHandler } from "./input.ts";
 import { LineInput } from "./line_input.ts";
@@ -142,6 +143,8 @@ export class TerminalView {
   /** A snapshot was loaded and is not drawn yet (for the attach timing marks). */
   #attachPending = false;
   #ended = false;
+  /** The session is shared read-only with this window (its folds stay here). */
+  #readOnly = false;
   #refitPending = 0;
   #resizeObserver: ResizeObserver;
   #onPageHide: () => void = () => {};
@@ -171,6 +174,7 @@ export class TerminalView {
       term,
       this.renderer,
       (d) => this.conn.sendInput(d),
+      (ref, folded) => this.#sendFold(ref, folded),
     );
     this.saveHtml = installSaveHtml(root, term, this.renderer, this.shellUi);
     this.#size = this.renderer.fit();
@@ -442,6 +446,13 @@ export class TerminalView {
     this.renderer.schedule();
   }
 
+  /** A fold made by hand here: the session keeps it (a read-only window's stays its own). */
+  #sendFold(ref: MarkRef, folded: boolean): void {
+    if (!this.#readOnly) {
+      this.conn.sendMessage({ type: "fold", ...ref, folded });
+    }
+  }
+
   #onMessage(msg: ServerMessage): void {
     const { term, lineInput } = this;
     switch (msg.type) {
@@ -512,11 +523,15 @@ export class TerminalView {
         this.#host.login();
         break;
       case "read-only":
+        this.#readOnly = true;
         this.elementEvents.setReadOnly(true);
         this.#host.readOnly(msg.message);
         break;
       case "settings":
         this.#host.serverSettings(msg);
+        break;
+      case "fold":
+        this.shellUi.applyFold(msg, msg.folded);
         break;
     }
   }

@@ -363,6 +363,43 @@ function parseElementEvent(
 /** A reload attaches again within this time, or a closed last window hangs the program up. */
 export const CLOSE_GRACE_MS = 3000;
 
+/**
+ * Client -> server, and server -> client: a command group's output (or a
+ * DomTerm span) was folded (`folded: true`) or unfolded by hand. It names
+ * the mark that starts the group, or the span's button
+ * (`core/model/command_groups.ts`, `MarkRef`): its line as an absolute
+ * number of the normal buffer (`trimmed` + index), its column and kind.
+ * The server sets the flag in the session's model (so snapshots carry it)
+ * and sends the message on to the session's other windows, at this point
+ * of the stream. A read-only window's fold is its own: the server drops it.
+ */
+export interface FoldMessage {
+  type: "fold";
+  line: number;
+  x: number;
+  kind: string;
+  folded: boolean;
+}
+
+/** Check a {@link FoldMessage} (either way). */
+export function parseFold(o: Record<string, unknown>): FoldMessage | string {
+  if (!Number.isSafeInteger(o.line) || (o.line as number) < 0) {
+    return "fold: bad line";
+  }
+  if (!Number.isSafeInteger(o.x) || (o.x as number) < 0) return "fold: bad x";
+  if (typeof o.kind !== "string" || o.kind.length > 64) {
+    return "fold: bad kind";
+  }
+  if (typeof o.folded !== "boolean") return "fold: folded must be a boolean";
+  return {
+    type: "fold",
+    line: o.line as number,
+    x: o.x as number,
+    kind: o.kind,
+    folded: o.folded,
+  };
+}
+
 /** Messages a client sends as text frames. */
 export type ClientMessage =
   | HelloMessage
@@ -379,7 +416,8 @@ export type ClientMessage =
   | EditStateMessage
   | SaveSettingsMessage
   | ColorsMessage
-  | ElementEventMessage;
+  | ElementEventMessage
+  | FoldMessage;
 
 /** Server -> client: answer to a valid hello. */
 export interface ReadyMessage {
@@ -606,7 +644,8 @@ export type ServerMessage =
   | EditStateMessage
   | SettingsMessage
   | ReadOnlyMessage
-  | LoginMessage;
+  | LoginMessage
+  | FoldMessage;
 
 /**
  * A server message as its text frame. A snapshot that is already JSON
@@ -767,6 +806,8 @@ export function parseClientMessage(text: string): ClientMessage | string {
       return parseColors(o);
     case "element-event":
       return parseElementEvent(o);
+    case "fold":
+      return parseFold(o);
     case "closing":
     case "detach":
     case "focus":

@@ -1,7 +1,8 @@
 /**
  * Runs the whole test suite (the last step of `deno task test`): one type
- * check of tests/, then every test file but the timing-sensitive ones with
- * `deno test --parallel`, the slow folders first (most test time is
+ * check of tests/ beside (not before) every test file but the
+ * timing-sensitive ones with `deno test --parallel`, the slowest files and
+ * the slow folders first (most test time is
  * waiting: for a server to start, a page to load, a shell to answer, time
  * another file can use), then the timing-sensitive files one after
  * another, alone on the machine. Both runs always happen; it ends with one
@@ -73,6 +74,24 @@ export const FIRST_DIRS = [
   "tests/packaging/",
 ];
 
+/**
+ * The slowest files of the parallel run, slowest first (sum of their test
+ * times in a full run, 2026-12): they start before the rest of their
+ * folder, so that the two jobs end together instead of one running a
+ * 2-minute file alone at the end. All in `FIRST_DIRS[0]`.
+ */
+export const SLOWEST_FILES = [
+  "tests/e2e/sessions_test.ts",
+  "tests/e2e/pager_test.ts",
+  "tests/e2e/sanitize_test.ts",
+  "tests/e2e/line_editor_test.ts",
+  "tests/e2e/ssh_test.ts",
+  "tests/e2e/mouse_test.ts",
+  "tests/e2e/panes_test.ts",
+  "tests/e2e/element_events_test.ts",
+  "tests/e2e/handover_test.ts",
+];
+
 /** A test module by `deno test`'s rule for folders: `{*_,*.,}test.{js,mjs,ts,mts,jsx,tsx}`. */
 const TEST_FILE = /^(.*[_.])?test\.(js|mjs|ts|mts|jsx|tsx)$/;
 
@@ -90,16 +109,30 @@ export function testFiles(dir: string): string[] {
   return out.sort();
 }
 
-/** Every test file but `SERIAL_FILES`, those under `FIRST_DIRS` first. */
+/**
+ * Every test file but `SERIAL_FILES`, those under `FIRST_DIRS` first, and
+ * in each folder the `SLOWEST_FILES` first.
+ */
 export function parallelFiles(): string[] {
   const all = testFiles("tests/").filter((f) => !SERIAL_FILES.includes(f));
   const rank = (f: string) => {
     const i = FIRST_DIRS.findIndex((d) => f.startsWith(d));
     return i < 0 ? FIRST_DIRS.length : i;
   };
+  const slow = (f: string) => {
+    const i = SLOWEST_FILES.indexOf(f);
+    return i < 0 ? SLOWEST_FILES.length : i;
+  };
   return all.map((f, i) => ({ f, i })).sort((a, b) =>
-    rank(a.f) - rank(b.f) || a.i - b.i
+    rank(a.f) - rank(b.f) || slow(a.f) - slow(b.f) || a.i - b.i
   ).map((x) => x.f);
+}
+
+/** What one `deno test` run gave: its success, closing counts and failed tests. */
+interface Run {
+  ok: boolean;
+  counts: Counts | null;
+  failures: string[];
 }
 
 /** What one `deno test` run printed last: its counts. */
@@ -149,7 +182,8 @@ const STARTED = /^(?:\S+ => )?(.*) \.\.\.\s*$/;
 async function denoTest(
   args: string[],
   env: Record<string, string> = {},
-): Promise<{ ok: boolean; counts: Counts | null; failures: string[] }> {
+  signal?: AbortSignal,
+): Promise<Run> {
   // setsid: a new process group whose id is the child's pid.
   const child = new Deno.Command("setsid", {
     args: [Deno.execPath(), ...args],
@@ -185,6 +219,14 @@ async function denoTest(
       Deno.kill(-child.pid, "SIGKILL");
     } catch { /* gone */ }
   }, Math.min(5_000, STALL_MS / 4));
+  // Stopped from outside (the type check beside it failed): the whole group.
+  const stop = () => {
+    try {
+      Deno.kill(-child.pid, "SIGKILL");
+    } catch { /* gone */ }
+  };
+  signal?.addEventListener("abort", stop);
+  if (signal?.aborted) stop();
   const dec = new TextDecoder();
   try {
     for await (const chunk of child.stdout) {
@@ -210,6 +252,7 @@ async function denoTest(
     }
   } finally {
     clearInterval(watch);
+    signal?.removeEventListener("abort", stop);
   }
   const status = await child.status;
   if (stalled) {
@@ -234,6 +277,56 @@ const STATE_ENV = {
   XDG_STATE_HOME: Deno.makeTempDirSync({ prefix: "domterm-test-state-" }),
 };
 
+/**
+ * `deno check CHECK` and `deno test TEST` (with `--no-check`) at once: the
+ * type check no longer holds the tests back (about 20 s of CPU on a cold
+ * cache). A failed check stops the test run at once (its process group,
+ * as a stall does) and its errors are printed; the check's own output is
+ * kept out of the tests' otherwise.
+ */
+export async function checkedRun(
+  check: string[],
+  test: string[],
+  env: Record<string, string> = {},
+): Promise<{ checked: boolean; run: Run }> {
+  const t0 = performance.now();
+  const failedCheck = new AbortController();
+  const checking = new Deno.Command(Deno.execPath(), {
+    args: ["check", ...check],
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output().then((out) => {
+    if (!out.success) failedCheck.abort();
+    return out;
+  });
+  const run = await denoTest(test, env, failedCheck.signal);
+  const out = await checking;
+  const s = Math.round((performance.now() - t0) / 1000);
+  if (out.success) {
+    console.log(
+      `run_tests: deno check ${check.join(" ")}: ok (beside the tests)`,
+    );
+    return { checked: true, run };
+  }
+  const dec = new TextDecoder();
+  console.log(
+    `\nrun_tests: deno check ${
+      check.join(" ")
+    } failed; the tests were stopped (${s}s):\n` +
+      dec.decode(out.stdout) + dec.decode(out.stderr),
+  );
+  return {
+    checked: false,
+    run: {
+      ok: false,
+      counts: run.counts ?? ZERO,
+      failures: [...run.failures, `deno check ${check.join(" ")}`],
+    },
+  };
+}
+
 async function main(args: string[]): Promise<number> {
   if (args.length > 0) {
     const run = await denoTest(["test", "-A", ...args], STATE_ENV);
@@ -241,17 +334,18 @@ async function main(args: string[]): Promise<number> {
     return run.ok ? 0 : 1;
   }
   const t0 = performance.now();
-  const check = await new Deno.Command(Deno.execPath(), {
-    args: ["check", "tests/"],
-    cwd: ROOT,
-    stdin: "null",
-  }).spawn().status;
-  if (!check.success) return 1;
   const jobs = Deno.env.get("DENO_JOBS") ?? String(DEFAULT_JOBS);
-  const parallel = await denoTest(
+  // The type check of tests/ runs beside the parallel run (which is
+  // --no-check); a failed check stops it and the serial run never starts.
+  const { checked, run: parallel } = await checkedRun(
+    ["tests/"],
     ["test", "-A", "--no-check", "--parallel", ...parallelFiles()],
     { ...STATE_ENV, DENO_JOBS: jobs },
   );
+  if (!checked) {
+    printFailures(parallel.failures);
+    return 1;
+  }
   const t1 = performance.now();
   const serialFiles = SERIAL_FILES.filter((f) => {
     try {

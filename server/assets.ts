@@ -61,3 +61,26 @@ export async function assetBody(
   }
   return { body: await body, headers: [vary] };
 }
+
+/** Each asset's ETag, made on first need. */
+const tags = new WeakMap<Asset, Promise<string>>();
+
+/** A strong ETag for `asset`: a hash of its bytes as embedded. */
+export function assetTag(asset: Asset): Promise<string> {
+  let tag = tags.get(asset);
+  if (!tag) {
+    const bytes = "gzip" in asset
+      ? asset.gzip
+      : typeof asset.body === "string"
+      ? new TextEncoder().encode(asset.body)
+      : asset.body;
+    tag = crypto.subtle.digest("SHA-256", bytes).then((d) =>
+      `"${
+        Array.from(new Uint8Array(d).subarray(0, 12), (b) =>
+          b.toString(16).padStart(2, "0")).join("")
+      }"`
+    );
+    tags.set(asset, tag);
+  }
+  return tag;
+}

@@ -14,6 +14,7 @@ import { Terminal } from "../core/emulator/terminal.ts";
 import type { DefaultColors } from "../core/emulator/colors.ts";
 import type { GraphemeSetting } from "../core/emulator/modes.ts";
 import type { TerminalEvent } from "../core/terminal_view.ts";
+import type { MarkRef } from "../core/model/command_groups.ts";
 
 export { EMULATOR_HIGH, EMULATOR_LOW } from "./emulator_backlog.ts";
 // The emulator thread's lifetime, for the server (session.ts) and the
@@ -217,6 +218,12 @@ export interface EmulatorHost {
    * would (`Terminal.stopElementEvents`).
    */
   stopElementEvents(): void;
+  /**
+   * Fold or unfold by hand, here in the stream, the command group or span
+   * whose mark `ref` names (`setMarkFolded` of core/model/command_groups.ts,
+   * on the normal buffer): a flag of the model, so its snapshots carry it.
+   */
+  setFolded(ref: MarkRef, folded: boolean): void;
   /**
    * The default colours (the active window's theme) that colour queries
    * answer and colour resets go back to (`Terminal.setDefaultColors`).

@@ -9,6 +9,7 @@
  */
 import type { GraphemeSetting } from "../core/emulator/modes.ts";
 import type { DefaultColors } from "../core/emulator/colors.ts";
+import type { MarkRef } from "../core/model/command_groups.ts";
 
 /** Main thread -> worker. `id` names one emulator on the thread. */
 export type ToEmulator =
@@ -31,6 +32,7 @@ export type ToEmulator =
   | { t: "cell"; id: number; width: number; height: number }
   | { t: "clear-history"; id: number }
   | { t: "events-off"; id: number }
+  | { t: "fold"; id: number; ref: MarkRef; folded: boolean }
   | { t: "title-reports"; id: number; on: boolean }
   | { t: "colors"; id: number; colors: Partial<DefaultColors> }
   | {

@@ -10,6 +10,7 @@
  */
 /// <reference lib="deno.worker" />
 import type { Terminal } from "../core/emulator/terminal.ts";
+import { setMarkFolded } from "../core/model/command_groups.ts";
 import { capSnapshot } from "./snapshot_cap.ts";
 import { fullGc } from "./full_gc.ts";
 import { EMULATOR_NICE, lowerThreadPriority } from "./thread_priority.ts";
@@ -57,6 +58,11 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
     case "events-off":
       terms.get(m.id)?.stopElementEvents();
       break;
+    case "fold": {
+      const term = terms.get(m.id);
+      if (term) setMarkFolded(term.normalBuffer, m.ref, m.folded);
+      break;
+    }
     case "snapshot": {
       const term = terms.get(m.id);
       if (!term) {

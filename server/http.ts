@@ -17,7 +17,7 @@ import {
 } from "../core/protocol.ts";
 import { keysEqual, newServerKey } from "./key.ts";
 import type { Session } from "./session.ts";
-import { type Asset, assetBody } from "./assets.ts";
+import { type Asset, assetBody, assetTag } from "./assets.ts";
 import { SettingsStore } from "./settings/file.ts";
 import type { WindowSettings } from "./settings/windows.ts";
 import {
@@ -247,6 +247,8 @@ export function startServer(options: ServerOptions): DomtermServer {
       gate.shares.forgetSession(id);
       windows.sessionEnded(id);
     },
+    // A reloaded page's window channel connects before its terminals do.
+    awaited: (id) => windows.showing(id).some((w) => w.pages.size > 0),
   }, store);
   const windows = new WindowRegistry(registrySessions(registry));
   const userCssPath = options.userCssPath === undefined
@@ -460,11 +462,21 @@ async function assetResponse(
   const asset =
     assets[path === "/index.html" || path === "/share" ? "/" : path];
   if (!asset) return new Response("not found", { status: 404 });
+  // The browser keeps the client and asks each time whether it changed
+  // (no-cache + ETag): a second window gets 304s and the script's cached
+  // compiled code instead of the whole client again.
+  const etag = await assetTag(asset);
+  const all = securityHeaders(asset.type);
+  all.set("cache-control", "no-cache");
+  all.set("etag", etag);
+  all.set("vary", "accept-encoding");
+  if (req.headers.get("if-none-match") === etag) {
+    return new Response(null, { status: 304, headers: all });
+  }
   const { body, headers } = await assetBody(
     asset,
     req.headers.get("accept-encoding"),
   );
-  const all = securityHeaders(asset.type);
   for (const [name, value] of headers) all.set(name, value);
   return new Response(req.method === "HEAD" ? null : body, {
     headers: all,

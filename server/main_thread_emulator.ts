@@ -21,6 +21,7 @@
 import { setImmediate } from "node:timers";
 import type { Terminal } from "../core/emulator/terminal.ts";
 import type { DefaultColors } from "../core/emulator/colors.ts";
+import { type MarkRef, setMarkFolded } from "../core/model/command_groups.ts";
 import { TimeSlicedQueue } from "../core/time_sliced_queue.ts";
 import { capSnapshot, MAX_SNAPSHOT_CHARS } from "./snapshot_cap.ts";
 import { fullGc } from "./full_gc.ts";
@@ -220,6 +221,11 @@ export class MainThreadEmulator implements EmulatorHost {
   /** See `EmulatorHost.stopElementEvents`. */
   stopElementEvents(): void {
     this.#later((t) => t.stopElementEvents());
+  }
+
+  /** See `EmulatorHost.setFolded`. */
+  setFolded(ref: MarkRef, folded: boolean): void {
+    this.#later((t) => setMarkFolded(t.normalBuffer, ref, folded));
   }
 
   setCellSize(width: number, height: number): void {

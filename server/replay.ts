@@ -11,6 +11,8 @@
  * @module
  */
 
+import { HIGH_WATER } from "../core/protocol.ts";
+
 /** Output bytes that started at stream offset `offset`. */
 export interface ReplayBytes {
   offset: number;
@@ -44,6 +46,55 @@ export interface ReplayExport {
 
 /** Default bytes of output kept. */
 export const REPLAY_BYTES = 4 * 1024 * 1024;
+/**
+ * Bytes of output the logs of all the sessions keep together (see
+ * {@link ReplayBudget}): up to 8 sessions keep their 4 MiB each, 20 flooded
+ * sessions 2 MiB each instead of 80 MB in all.
+ */
+export const REPLAY_BUDGET = 32 * 1024 * 1024;
+/**
+ * What a log keeps whatever the number of sessions: twice what a window may
+ * have unacknowledged (`HIGH_WATER`), so a window that loses its socket
+ * while it keeps up still resumes from the log.
+ */
+export const REPLAY_FLOOR = 2 * HIGH_WATER;
+
+/**
+ * Logs that share a byte budget: each keeps at most its share (the budget
+ * over the number of logs, never under the floor) on top of its own
+ * capacity. A log that joins trims the others to the new share at once; a
+ * window further behind than its log reaches gets a snapshot, as ever.
+ */
+export class ReplayBudget {
+  readonly #logs = new Set<ReplayLog>();
+
+  constructor(
+    readonly total: number = REPLAY_BUDGET,
+    readonly floor: number = REPLAY_FLOOR,
+  ) {}
+
+  /** Bytes each log may keep now. */
+  get share(): number {
+    return Math.max(
+      this.floor,
+      Math.floor(this.total / Math.max(1, this.#logs.size)),
+    );
+  }
+
+  /** `log` shares the budget from now on (see {@link ReplayLog.close}). */
+  join(log: ReplayLog): void {
+    this.#logs.add(log);
+    for (const l of this.#logs) l.trim();
+  }
+
+  /** `log` no longer counts. */
+  leave(log: ReplayLog): void {
+    this.#logs.delete(log);
+  }
+}
+
+/** The budget the sessions of this server share. */
+export const sessionReplays: ReplayBudget = new ReplayBudget();
 
 /** Recent output and grid changes, oldest first. */
 export class ReplayLog {
@@ -58,9 +109,34 @@ export class ReplayLog {
   /** The oldest offset the log can resume from. */
   start = 0;
 
-  constructor(capacity = REPLAY_BYTES, start = 0) {
+  /** The budget it shares with the other sessions' logs, if any. */
+  #budget: ReplayBudget | null;
+
+  constructor(
+    capacity = REPLAY_BYTES,
+    start = 0,
+    budget: ReplayBudget | null = null,
+  ) {
     this.capacity = capacity;
     this.start = this.end = start;
+    this.#budget = budget;
+    budget?.join(this);
+  }
+
+  /** Bytes of output kept at most now: the capacity, or the budget's share. */
+  get limit(): number {
+    return Math.min(this.capacity, this.#budget?.share ?? Infinity);
+  }
+
+  /** Bytes of output kept now. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** The session ended (or went to another server): leave the budget. */
+  close(): void {
+    this.#budget?.leave(this);
+    this.#budget = null;
   }
 
   /** Output bytes that were just read (they continue at {@link ReplayLog.end}). */
@@ -68,7 +144,13 @@ export class ReplayLog {
     this.#entries.push({ offset: this.end, data });
     this.end += data.length;
     this.#bytes += data.length;
-    while (this.#bytes > this.capacity && this.#head < this.#entries.length) {
+    this.trim();
+  }
+
+  /** Let the oldest entries go until the log is within {@link limit}. */
+  trim(): void {
+    const limit = this.limit;
+    while (this.#bytes > limit && this.#head < this.#entries.length) {
       const e = this.#entries[this.#head]!;
       // Let it go now, not at the next compaction: in a flood the slots
       // before the head would keep up to 1,024 reads (64 MiB) alive.
@@ -140,7 +222,11 @@ export class ReplayLog {
   }
 
   /** A log as {@link ReplayLog.export} gave it (in another server). */
-  static restore(capacity: number, x: ReplayExport): ReplayLog {
+  static restore(
+    capacity: number,
+    x: ReplayExport,
+    budget: ReplayBudget | null = null,
+  ): ReplayLog {
     const log = new ReplayLog(capacity, x.start);
     let at = 0;
     for (const e of x.entries) {
@@ -155,6 +241,10 @@ export class ReplayLog {
     }
     log.end = x.end;
     log.gridSeq = x.gridSeq;
+    if (budget) {
+      log.#budget = budget;
+      budget.join(log);
+    }
     return log;
   }
 

@@ -46,6 +46,7 @@ import {
   CLOSE_GRACE_MS,
   type ColorsMessage,
   type ElementEventMessage,
+  type FoldMessage,
   HIGH_WATER,
   LOW_WATER,
   type ReadyMessage,
@@ -61,7 +62,12 @@ import {
   pinnedEmulators,
   spawnProgram,
 } from "./session_launch.ts";
-import { REPLAY_BYTES, type ReplayExport, ReplayLog } from "./replay.ts";
+import {
+  REPLAY_BYTES,
+  type ReplayExport,
+  ReplayLog,
+  sessionReplays,
+} from "./replay.ts";
 import { SizeSettler } from "./size_settle.ts";
 import { EventTap } from "./frame_events.ts";
 import { frameHistoryTail, nextForBehind } from "./frames/policy.ts";
@@ -99,6 +105,13 @@ export interface SessionOptions extends LaunchOptions {
   detachedTimeoutMs?: number;
   /** Ms a closed last window waits for a reload before the program is hung up. */
   closeGraceMs?: number;
+  /**
+   * Whether a page that shows this session is there now (its window's
+   * channel is connected): a window that went is coming back (a reload
+   * slower than the grace), so a session without windows is not ended
+   * yet. It knows nothing of windows itself; the registry answers.
+   */
+  awaited?: () => boolean;
   /**
    * The model to start from, a whole snapshot's JSON (a session restored
    * from its journal: server/journal/); its size must be `cols` x `rows`.
@@ -164,7 +177,17 @@ const FRAMES_BACKLOG = 256 << 10;
 
 const encoder = new TextEncoder();
 
+/** Folds made by hand that a resuming window is sent, at most. */
+const MAX_FOLDS_KEPT = 256;
+
 /** A running session. */
+/**
+ * How long a session without windows waits, at most, for a page that
+ * shows it (its window's channel connected) to attach before it ends as
+ * it would have (ms since its last window went).
+ */
+export const AWAIT_RELOAD_MAX_MS = 60_000;
+
 export class Session {
   readonly id: number;
   readonly pty: Pty;
@@ -234,6 +257,7 @@ export class Session {
   #aloneTimer: ReturnType<typeof setTimeout> | undefined;
   #detachedTimeoutMs: number | undefined;
   #closeGraceMs: number;
+  #awaited: (() => boolean) | undefined;
   #afterOutput: (() => void) | undefined;
   /**
    * The element-event mode (?7101) as the session's emulator last said,
@@ -268,14 +292,15 @@ export class Session {
     this.#low = options.lowWater ?? LOW_WATER;
     const replayBytes = options.replayBytes ?? REPLAY_BYTES;
     this.#replay = carried
-      ? ReplayLog.restore(replayBytes, carried.replay)
-      : new ReplayLog(replayBytes);
+      ? ReplayLog.restore(replayBytes, carried.replay, sessionReplays)
+      : new ReplayLog(replayBytes, 0, sessionReplays);
     if (carried) {
       this.bytesRead = carried.bytesRead;
       this.detachedSince = carried.detachedSince ?? Date.now();
     }
     this.#detachedTimeoutMs = options.detachedTimeoutMs;
     this.#closeGraceMs = options.closeGraceMs ?? CLOSE_GRACE_MS;
+    this.#awaited = options.awaited;
     this.#afterOutput = options.afterOutput;
     this.#cols = options.cols;
     this.#rows = options.rows;
@@ -416,6 +441,7 @@ export class Session {
     clearTimeout(this.#staleTimer);
     this.pty.letGo();
     this.#term.close();
+    this.#replay.close();
   }
 
   /**
@@ -499,6 +525,10 @@ export class Session {
           });
         }
       }
+      // Folds made meanwhile (their marks outlive the bytes after them).
+      for (const f of this.#folds) {
+        if (f.offset >= resume!.offset) viewer.message(f.msg);
+      }
     } else {
       this.#sendSnapshot(w);
     }
@@ -526,16 +556,20 @@ export class Session {
     const sent = this.snapshot(tail).then((snap) => {
       const pending = w.pending ?? [];
       w.pending = null;
-      if (snap === null) return;
-      if (frame && w.behind) {
-        // The page keeps its history lines only if no grid change (a
-        // reflow, a cleared history) came since it got them.
-        snap.frame = { keep: w.behind.gridSeq === snap.gridSeq };
-        w.behind.gridSeq = snap.gridSeq;
-        w.behind.frame = snap.offset;
-        w.behind.framed = true;
+      // Without a snapshot (the emulator failed or closed) the window still
+      // gets what came meanwhile: it was counted as sent, and bytes it never
+      // gets it can never acknowledge (the program held back for good).
+      if (snap !== null) {
+        if (frame && w.behind) {
+          // The page keeps its history lines only if no grid change (a
+          // reflow, a cleared history) came since it got them.
+          snap.frame = { keep: w.behind.gridSeq === snap.gridSeq };
+          w.behind.gridSeq = snap.gridSeq;
+          w.behind.frame = snap.offset;
+          w.behind.framed = true;
+        }
+        w.viewer.snapshot(snap);
       }
-      w.viewer.snapshot(snap);
       for (const f of pending) {
         if (f instanceof Uint8Array) w.viewer.output(f);
         else w.viewer.message(f);
@@ -582,7 +616,13 @@ export class Session {
     clearTimeout(this.#aloneTimer);
     if (ms === undefined || !Number.isFinite(ms)) return;
     this.#aloneTimer = setTimeout(() => {
-      if (this.windows.size === 0) void this.close();
+      if (this.windows.size > 0) return;
+      // A page showing it is back (a reload that took longer than the
+      // grace): wait for it to attach, within reason.
+      const since = Date.now() - (this.detachedSince ?? Date.now());
+      if (since < AWAIT_RELOAD_MAX_MS && this.#awaited?.()) {
+        this.#endIfAlone(ms);
+      } else void this.close();
     }, ms);
   }
 
@@ -619,6 +659,31 @@ export class Session {
       ...(clearHistory ? { clearHistory: true } : {}),
       ...(eventsOff ? { eventsOff: true } : {}),
     });
+  }
+
+  /** Recent folds made by hand and where they were, for windows that resume. */
+  #folds: { offset: number; msg: FoldMessage }[] = [];
+
+  /**
+   * Window `w`'s user folded or unfolded a command group (or a span) by
+   * hand: the flag goes into the model here in the stream (so snapshots,
+   * a handover and the journal keep it) and to every other window. A
+   * read-only window's fold stays its own.
+   */
+  fold(w: Window, m: FoldMessage): void {
+    if (w.viewer.readOnly || !this.windows.has(w)) return;
+    const { line, x, kind, folded } = m;
+    const msg: FoldMessage = { type: "fold", line, x, kind, folded };
+    this.#term.setFolded({ line, x, kind }, folded);
+    this.#early = null; // a handover's early snapshot lacks it
+    this.#journal?.modelChanged();
+    this.#folds.push({ offset: this.bytesRead, msg });
+    if (this.#folds.length > MAX_FOLDS_KEPT) this.#folds.shift();
+    for (const o of this.windows) {
+      if (o === w || o.stale) continue;
+      if (o.pending !== null) o.pending.push(msg);
+      else o.viewer.message(msg);
+    }
   }
 
   /**
@@ -1086,6 +1151,7 @@ export class Session {
     // Windows waiting for a snapshot get it, and the exit after it.
     await Promise.all(this.#inflight);
     this.#term.close();
+    this.#replay.close();
     for (const w of this.windows) w.viewer.end("ended");
     return status;
   }

@@ -21,6 +21,7 @@
  * @module
  */
 import type { GraphemeSetting } from "../core/emulator/modes.ts";
+import type { MarkRef } from "../core/model/command_groups.ts";
 import type {
   BuiltTerminal,
   EmulatorHost,
@@ -45,6 +46,14 @@ export interface PlacementOptions {
   floodBytes: number;
   /** See {@link floodBytes}. */
   floodWindowMs: number;
+  /**
+   * While the emulators on the main thread together get
+   * {@link floodBytes} within {@link floodWindowMs}, one that got at
+   * least this many of them moves too: many sessions flooding at once
+   * (each below the flood) otherwise all parse on the main thread, and
+   * input, acks and every session's reading wait for it.
+   */
+  shareBytes: number;
   /** After this long without output, the emulator comes back to the main thread. */
   quietMs: number;
   /**
@@ -60,6 +69,7 @@ export interface PlacementOptions {
 export const DEFAULT_PLACEMENT: PlacementOptions = {
   floodBytes: 1 << 20,
   floodWindowMs: 500,
+  shareBytes: 32 * 1024,
   quietMs: 5000,
   maxScrollback: 100_000,
   pinned: null,
@@ -74,6 +84,12 @@ const HOSTS: Record<EmulatorPlace, new (setup: EmulatorSetup) => EmulatorHost> =
     main: MainThreadEmulator,
     thread: WorkerThreadEmulator,
   };
+
+/**
+ * Output to every emulator on the main thread in the current flood window
+ * (see {@link PlacementOptions.shareBytes}), which began at `start`.
+ */
+const mainOutput = { start: 0, bytes: 0 };
 
 /** The restores of handed-over sessions, one per turn of the event loop. */
 let restoreTurn: Promise<void> = Promise.resolve();
@@ -238,7 +254,15 @@ export class SessionEmulator {
       this.#windowBytes = 0;
     }
     this.#windowBytes += n;
-    if (this.#windowBytes >= o.floodBytes) {
+    if (now - mainOutput.start > o.floodWindowMs) {
+      mainOutput.start = now;
+      mainOutput.bytes = 0;
+    }
+    mainOutput.bytes += n;
+    if (
+      this.#windowBytes >= o.floodBytes ||
+      (mainOutput.bytes >= o.floodBytes && this.#windowBytes >= o.shareBytes)
+    ) {
       this.#windowBytes = 0;
       this.#move("thread");
       this.#armQuiet(o.quietMs);
@@ -341,6 +365,11 @@ export class SessionEmulator {
   /** See `EmulatorHost.stopElementEvents`. */
   stopElementEvents(): void {
     this.#do((t) => t.stopElementEvents());
+  }
+
+  /** See `EmulatorHost.setFolded`. */
+  setFolded(ref: MarkRef, folded: boolean): void {
+    this.#do((t) => t.setFolded(ref, folded));
   }
 
   /**

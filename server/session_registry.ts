@@ -35,6 +35,12 @@ export interface RegistryOptions {
   detachedTimeoutMs?: number;
   replayBytes?: number;
   closeGraceMs?: number;
+  /**
+   * Whether a page that shows session `id` is connected (a window channel
+   * whose layout has it): a session that lost its last window waits for
+   * that page to attach instead of ending (see Session's `awaited`).
+   */
+  awaited?: (id: number) => boolean;
   /** New sessions run the settings' `shell` when it is set. */
   shellFromSettings?: boolean;
   /** Called when the last session has ended (after at least one started). */
@@ -170,6 +176,7 @@ export class SessionRegistry {
       detachedTimeoutMs: o.detachedTimeoutMs,
       replayBytes: o.replayBytes,
       closeGraceMs: o.closeGraceMs,
+      awaited: () => o.awaited?.(s().id) ?? false,
       onSettings: (json: string) => this.settings.setFromProgram(s(), json),
       afterOutput: () => checkAfterOutput(s()),
     };

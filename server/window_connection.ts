@@ -288,6 +288,8 @@ export class WindowConnection implements Viewer {
       case "element-event":
         session.elementEvent(win, m);
         return;
+      case "fold":
+        return session.fold(win, m);
       case "pause":
         return session.pause(win, m.paused);
       case "key":

@@ -7,6 +7,7 @@
  * @module
  */
 import type { DefaultColors } from "../core/emulator/colors.ts";
+import type { MarkRef } from "../core/model/command_groups.ts";
 import { MAX_SNAPSHOT_CHARS } from "./snapshot_cap.ts";
 import { EMULATOR_LOW, EmulatorBacklog } from "./emulator_backlog.ts";
 import type {
@@ -113,6 +114,11 @@ export class WorkerThreadEmulator implements EmulatorHost {
   /** See `EmulatorHost.stopElementEvents`. */
   stopElementEvents(): void {
     this.#post({ t: "events-off", id: this.#id });
+  }
+
+  /** See `EmulatorHost.setFolded`. */
+  setFolded(ref: MarkRef, folded: boolean): void {
+    this.#post({ t: "fold", id: this.#id, ref, folded });
   }
 
   setCellSize(width: number, height: number): void {

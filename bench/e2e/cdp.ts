@@ -111,11 +111,16 @@ export class RawPage {
   #targetId: string;
   /** Script bodies served instead of the network's, by URL. */
   #scripts = new Map<string, string>();
+  /** The chunks of the heap snapshot being taken. */
+  #snapshotParts: string[] | null = null;
 
   constructor(conn: Connection, session: string, targetId: string) {
     this.#conn = conn;
     this.#session = session;
     this.#targetId = targetId;
+    conn.on("HeapProfiler.addHeapSnapshotChunk", (p, s) => {
+      if (s === session) this.#snapshotParts?.push(p.chunk as string);
+    });
     conn.on("Runtime.exceptionThrown", (p, s) => {
       if (s !== session) return;
       const d = p.exceptionDetails as {
@@ -305,6 +310,23 @@ export class RawPage {
     return h.usedSize as number;
   }
 
+  /**
+   * A heap snapshot of the page (the `.heapsnapshot` JSON text), after a
+   * full garbage collection.
+   */
+  async heapSnapshot(): Promise<string> {
+    const parts: string[] = [];
+    this.#snapshotParts = parts;
+    await this.send("HeapProfiler.enable");
+    await this.send("HeapProfiler.collectGarbage");
+    await this.send("HeapProfiler.takeHeapSnapshot", {
+      reportProgress: false,
+      captureNumericValue: false,
+    });
+    this.#snapshotParts = null;
+    return parts.join("");
+  }
+
   async close(): Promise<void> {
     await this.#conn.send("Target.closeTarget", { targetId: this.#targetId });
   }
@@ -374,6 +396,11 @@ export class RawBrowser {
     const conn = await Connection.open(`ws://127.0.0.1:${port}${path}`);
     const v = await conn.send("Browser.getVersion");
     return new RawBrowser(conn, child, dir, String(v.product));
+  }
+
+  /** The process id of the browser (its renderers are its descendants). */
+  get pid(): number {
+    return this.#child.pid;
   }
 
   /** A new tab of `viewport` size, attached and ready for {@link RawPage.goto}. */

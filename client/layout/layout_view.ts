@@ -86,6 +86,7 @@ export class LayoutView {
     };
     const root = build(layout.root);
     placeChildren(this.container, [root]);
+    this.#landmarks(single);
     for (const [id, el] of this.#stacks) {
       if (!seenStacks.has(id)) (el.remove(), this.#stacks.delete(id));
     }
@@ -94,6 +95,31 @@ export class LayoutView {
     }
     for (const id of this.#tabs.keys()) {
       if (!seenTabs.has(id)) this.#tabs.delete(id);
+    }
+  }
+
+  /**
+   * The page's main landmark: the terminal while the window has one pane
+   * (client/a11y/view_a11y.ts makes it so); with more, the layout, named
+   * "Terminals", with each terminal a region in it. (Else the first
+   * terminal's pane may be a tab not shown, and the page has no main
+   * landmark: axe's landmark-one-main; the tab bars and splitters would
+   * be outside every landmark: axe's region.)
+   */
+  #landmarks(single: boolean): void {
+    const c = this.container;
+    if (single) {
+      c.removeAttribute("role");
+      c.removeAttribute("aria-label");
+    } else {
+      c.setAttribute("role", "main");
+      c.setAttribute("aria-label", "Terminals");
+    }
+    const terminals = c.querySelectorAll<HTMLElement>(
+      '[aria-roledescription="terminal"]',
+    );
+    for (const t of terminals) {
+      t.setAttribute("role", single ? "main" : "region");
     }
   }
 
@@ -228,6 +254,7 @@ export class LayoutView {
       const bar = this.#doc.createElement("div");
       bar.className = "dt-tabbar";
       bar.setAttribute("role", "tablist");
+      bar.setAttribute("aria-label", "Tabs");
       const body = this.#doc.createElement("div");
       body.className = "dt-stack-body";
       el.append(bar, body);
@@ -238,11 +265,13 @@ export class LayoutView {
     const focused = node.panes.some((p) => p.id === focus);
     el.classList.toggle("dt-stack-focused", focused);
     placeChildren(bar, node.panes.map((p) => this.#tab(p, node, focus)));
+    const single = this.container.classList.contains("dt-single");
     const elements = node.panes.map((p) => {
       const pe = this.#host.paneElement(p);
       const shown = p.id === node.shown;
       if (pe.hidden === shown) pe.hidden = !shown;
       pe.classList.toggle("dt-pane-focused", p.id === focus);
+      labelPanel(pe, p.id, single);
       return pe;
     });
     placeChildren(body, elements);
@@ -255,17 +284,22 @@ export class LayoutView {
       tab = this.#doc.createElement("div");
       tab.className = "dt-tab";
       tab.setAttribute("role", "tab");
+      tab.id = tabId(pane.id);
+      tab.setAttribute("aria-controls", panelId(pane.id));
+      tab.setAttribute("aria-keyshortcuts", "Delete");
       tab.dataset.pane = String(pane.id);
       const marks = this.#doc.createElement("span");
       marks.className = "dt-tab-marks";
       const label = this.#doc.createElement("span");
       label.className = "dt-tab-label";
-      const close = this.#doc.createElement("button");
-      close.type = "button";
+      // For the pointer only: a tab's children are presentational (no
+      // control may be nested in it: axe's nested-interactive); the
+      // keyboard closes a tab with Delete (aria-keyshortcuts), or the menu.
+      const close = this.#doc.createElement("span");
       close.className = "dt-tab-close";
       close.textContent = "\u00d7";
-      close.title = "Close";
-      close.setAttribute("aria-label", "Close tab");
+      close.title = "Close (Delete)";
+      close.setAttribute("aria-hidden", "true");
       close.addEventListener("pointerdown", (e) => e.stopPropagation());
       close.addEventListener("mousedown", (e) => e.preventDefault());
       close.addEventListener("click", () => this.#host.closePane(pane.id));
@@ -340,6 +374,31 @@ export function placeChildren(parent: HTMLElement, items: HTMLElement[]): void {
   });
   while (parent.children.length > items.length) {
     parent.lastElementChild!.remove();
+  }
+}
+
+/** The id of pane `pane`'s tab element. */
+function tabId(pane: number): string {
+  return `dt-tab-${pane}`;
+}
+
+/** The id of pane `pane`'s element (its tab's panel). */
+function panelId(pane: number): string {
+  return `dt-pane-${pane}`;
+}
+
+/**
+ * Pane element `el` as its tab's panel (`tabpanel`, named by the tab);
+ * while the window has one pane there is no tab bar, and no panel.
+ */
+function labelPanel(el: HTMLElement, pane: number, single: boolean): void {
+  el.id = panelId(pane);
+  if (single) {
+    el.removeAttribute("role");
+    el.removeAttribute("aria-labelledby");
+  } else {
+    el.setAttribute("role", "tabpanel");
+    el.setAttribute("aria-labelledby", tabId(pane));
   }
 }
 

@@ -10,10 +10,21 @@
  */
 import type { BufferView } from "../../core/terminal_view.ts";
 import type { RowPainter } from "../style_runs.ts";
-import type { RowGrid } from "./row_grid.ts";
+import { MAX_DRAWN_CHUNKS, type RowGrid } from "./row_grid.ts";
 
 /** Idle work draws dormant history for at most this long per idle callback. */
 const IDLE_FILL_MS = 8;
+
+/**
+ * Drawn chunks away from the end beyond MAX_DRAWN_CHUNKS that a frame lets
+ * pass before it turns the far ones back into text itself: output that
+ * never pauses for the idle time (a log at 80 KB/s) draws every line as
+ * rows, and without this they stayed rows up to the scrollback (issue 37:
+ * a renderer at 610-660 MB PSS after 10 minutes; 10,000 rows of about 10
+ * nodes each). Every this many chunks (64 lines each), one frame pays for
+ * turning them to text (their lines' text and one text node each).
+ */
+const FRAME_DEMOTE_SLACK = 4;
 
 /** Where the view is, for turning far chunks back into text. */
 export interface ViewPlace {
@@ -52,6 +63,27 @@ export class HistoryFill {
   /** The view moved or lines came: far chunks may go back to text again. */
   viewMoved(): void {
     this.#demoted = false;
+  }
+
+  /** Drawn chunks away from the end when a frame last turned some to text. */
+  #keptDrawn = 0;
+
+  /**
+   * In a frame, right after the grid's sync: when more than
+   * MAX_DRAWN_CHUNKS + FRAME_DEMOTE_SLACK chunks away from the end are
+   * drawn (and FRAME_DEMOTE_SLACK more than a frame could not turn
+   * before: a selection, marks or the view hold them), turn the far ones
+   * back into text now rather than in idle time, which steady output
+   * never leaves.
+   */
+  bound(buf: BufferView, place: () => ViewPlace): void {
+    const drawn = this.grid.drawnAway();
+    if (drawn < this.#keptDrawn) this.#keptDrawn = drawn;
+    const limit = Math.max(MAX_DRAWN_CHUNKS, this.#keptDrawn) +
+      FRAME_DEMOTE_SLACK;
+    if (drawn <= limit) return;
+    const { view, selection } = place();
+    this.#keptDrawn = drawn - this.grid.demote(buf, view, selection);
   }
 
   /** Whether idle work is left. */

@@ -61,7 +61,7 @@ const TEXT_AFTER_ROWS = 2 * 64;
  * idle time the farthest drawn chunks (scrolled past earlier) go back to
  * text, unless the selection touches them.
  */
-const MAX_DRAWN_CHUNKS = 6;
+export const MAX_DRAWN_CHUNKS = 6;
 
 /**
  * Chunks this close to the end of the history (or reported in view) are
@@ -430,10 +430,7 @@ export class RowGrid {
     let drawnCount = 0;
     for (let i = 0, start = 0; i < this.chunks.length; i++) {
       const n = this.sizes[i];
-      if (
-        !this.dormant.has(this.chunks[i]) &&
-        start + n <= this.els.length - TEXT_AFTER_ROWS
-      ) {
+      if (this.#drawnAway(i, start)) {
         drawnCount++;
         const d = start + n <= view ? view - start - n : start - view;
         if (d > 2 * CHUNK) far.push([d, i, start]);
@@ -460,6 +457,26 @@ export class RowGrid {
       turned++;
     }
     return turned;
+  }
+
+  /** Whether chunk `i` (first row `start`) is drawn as rows above the last TEXT_AFTER_ROWS. */
+  #drawnAway(i: number, start: number): boolean {
+    return !this.dormant.has(this.chunks[i]) &&
+      start + this.sizes[i] <= this.els.length - TEXT_AFTER_ROWS;
+  }
+
+  /**
+   * How many chunks are drawn as rows above the last TEXT_AFTER_ROWS
+   * (what {@link demote} brings down to MAX_DRAWN_CHUNKS). Only right
+   * after sync().
+   */
+  drawnAway(): number {
+    let n = 0;
+    for (let i = 0, start = 0; i < this.chunks.length; i++) {
+      if (this.#drawnAway(i, start)) n++;
+      start += this.sizes[i];
+    }
+    return n;
   }
 
   /**

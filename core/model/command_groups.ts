@@ -344,3 +344,66 @@ export function foldLines(
   const end = f.end === null ? length : f.end.line;
   return end > first ? { first, end } : null;
 }
+
+// ─── Folds made by hand ────────────────────────────────────────────────
+
+/** Kinds of the marks a fold made by hand is kept on. */
+export const FOLD_MARK_KINDS: ReadonlySet<string> = new Set([
+  "group-start",
+  "prompt-start",
+  "prompt",
+  "fold-button-start",
+]);
+
+/**
+ * Names a mark across copies of the model (the server's and each window's):
+ * its line as an absolute number (the buffer's `trimmed` plus its index,
+ * which output and history trimming leave unchanged), its column and kind.
+ */
+export interface MarkRef {
+  line: number;
+  x: number;
+  kind: string;
+}
+
+/** A buffer as {@link setMarkFolded} reads it (a `BufferView` fits). */
+export interface MarkedLines extends LineSource {
+  readonly trimmed: number;
+}
+
+/** The reference of `mark`, at line index `index` of `buf`. */
+export function markRef(
+  buf: MarkedLines,
+  index: number,
+  mark: LineMark,
+): MarkRef {
+  return { line: buf.trimmed + index, x: mark.x, kind: mark.kind };
+}
+
+/** The mark `ref` names in `buf` (one a fold may be kept on), or null. */
+export function findFoldMark(
+  buf: MarkedLines,
+  ref: MarkRef,
+): LineMark | null {
+  if (!FOLD_MARK_KINDS.has(ref.kind)) return null;
+  const i = ref.line - buf.trimmed;
+  if (!Number.isSafeInteger(i) || i < 0 || i >= buf.length) return null;
+  const marks = buf.getLine(i).extras?.marks;
+  return marks?.find((m) => m.x === ref.x && m.kind === ref.kind) ?? null;
+}
+
+/**
+ * Fold (`true`) or unfold the group or span whose mark `ref` names: the
+ * flag {@link LineMark.folded}. Returns false when `buf` has no such mark
+ * (trimmed away, or not there yet).
+ */
+export function setMarkFolded(
+  buf: MarkedLines,
+  ref: MarkRef,
+  folded: boolean,
+): boolean {
+  const mark = findFoldMark(buf, ref);
+  if (mark === null) return false;
+  mark.folded = folded;
+  return true;
+}

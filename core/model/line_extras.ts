@@ -27,6 +27,14 @@ export interface LineMark {
   kind: string;
   /** Parameters of the sequence (aid, cl, exit code...), as given. */
   attrs?: Record<string, string>;
+  /**
+   * Folded by hand (the user's fold button or key), on the mark that starts
+   * a command group or a DomTerm fold button: true folded, false unfolded
+   * (a span the program hid at first, shown by the user); absent: as the
+   * program made it. Part of the model, so snapshots carry it (see
+   * `core/model/command_groups.ts`, `setMarkFolded`).
+   */
+  folded?: boolean;
 }
 
 /**

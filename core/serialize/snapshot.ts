@@ -10,6 +10,11 @@
  * wrap, line size, grapheme clusters and extras. Images are written once
  * in a table, however many lines share them.
  *
+ * Additions that older readers can leave out keep the version: a mark's
+ * `folded` (a fold made by hand) came within version 1; a snapshot without
+ * it reads as before, and an older reader drops it (the fold is lost, the
+ * rest is the same).
+ *
  * Reading checks every value: a snapshot may come from elsewhere, and a
  * malformed one throws an Error that says what is wrong, instead of making
  * a terminal that breaks later.
@@ -610,6 +615,11 @@ function readMarks(v: unknown, what: string): LineMark[] {
         attrs[k] = str(val, `${what}[${i}].attrs.${k}`, 1 << 16);
       }
       mark.attrs = attrs;
+    }
+    // Added within version 1 (older snapshots have none; older readers
+    // leave it out): a fold made by hand.
+    if (o.folded !== undefined) {
+      mark.folded = bool(o.folded, `${what}[${i}].folded`);
     }
     return mark;
   });

@@ -3,40 +3,19 @@
  * handler, and turn mistakes into exit statuses: 2 for a usage error
  * (one line, then a hint), 1 for a runtime error.
  *
+ * Each handler's module is imported when its command runs, never before
+ * (issue 31 §7): `domterm list` or a second `domterm` loads the control
+ * socket's client, not the server (server/cli/serve.ts) and its ~200
+ * modules. The specifiers are literal, so `deno compile` and
+ * `deno bundle` still take them in (tests/server/cli/lazy_imports_test.ts
+ * checks what this module loads up front).
+ *
  * @module
  */
 import type { Asset } from "../http.ts";
-import { runMain } from "../cli.ts";
-import { completion } from "../commands/completion.ts";
-import { freshLine } from "../commands/fresh_line.ts";
-import { hcat } from "../commands/hcat.ts";
-import { inspect } from "../commands/inspect.ts";
-import { html } from "../commands/html.ts";
-import { imgcat } from "../commands/imgcat.ts";
-import { inputMode } from "../commands/input_mode.ts";
-import { installDesktop } from "../commands/install_desktop.ts";
-import { isDomterm } from "../commands/is_domterm.ts";
-import {
-  attach,
-  detach,
-  kill,
-  killServer,
-  list,
-  nameWindow,
-  newSession,
-  restartServer,
-  save,
-} from "../commands/sessions.ts";
-import { settingsCommand } from "../commands/settings.ts";
-import { forget, listRestorable, restore } from "../commands/journal.ts";
-import { shellIntegration } from "../commands/shell_integration.ts";
-import { pythonPath } from "../commands/python_path.ts";
-import { viewSaved } from "../commands/view_saved.ts";
-import { runSshStdio } from "../ssh/stdio.ts";
-import { looksLikeHost } from "../ssh/target.ts";
-import { share } from "../commands/share.ts";
-import { hashPasswordCommand } from "../commands/hash_password.ts";
 import { RuntimeDirError } from "../control.ts";
+import { runMain } from "../cli.ts";
+import { looksLikeHost } from "../ssh/target.ts";
 import { CommandError, UsageError } from "./errors.ts";
 import type { CliContext, Handler } from "./handler.ts";
 import { commandHelp, mainHelp, usageLine } from "./help.ts";
@@ -67,35 +46,76 @@ function help(a: ParsedArgs): Promise<number> {
   return Promise.resolve(0);
 }
 
+/** A handler whose module is imported on its first call. */
+function lazy<M>(load: () => Promise<M>, pick: (m: M) => Handler): Handler {
+  return async (a, ctx) => await pick(await load())(a, ctx);
+}
+
+const sessions = () => import("../commands/sessions.ts");
+const journal = () => import("../commands/journal.ts");
+
 /** Every subcommand's handler: the type makes one per table entry. */
 const HANDLERS: Readonly<Record<CommandName, Handler>> = {
   // `--restorable`: the journals (server/commands/journal.ts).
-  "list": (a) => flag(a, "restorable") ? listRestorable(a) : list(a),
-  "attach": attach,
-  "new": newSession,
-  "name-window": nameWindow,
-  "detach": detach,
-  "kill": kill,
-  "input-mode": inputMode,
-  "save": save,
-  "view-saved": viewSaved,
-  "restore": restore,
-  "forget": forget,
-  "kill-server": killServer,
-  "restart-server": restartServer,
-  "settings": settingsCommand,
-  "share": share,
-  "hash-password": hashPasswordCommand,
-  "is-domterm": isDomterm,
-  "html": html,
-  "hcat": hcat,
-  "inspect": inspect,
-  "imgcat": imgcat,
-  "fresh-line": freshLine,
-  "shell-integration": shellIntegration,
-  "python-path": pythonPath,
-  "completion": completion,
-  "install-desktop": installDesktop,
+  "list": (a, ctx) =>
+    flag(a, "restorable")
+      ? lazy(journal, (m) => m.listRestorable)(a, ctx)
+      : lazy(sessions, (m) => m.list)(a, ctx),
+  "attach": lazy(sessions, (m) => m.attach),
+  "new": lazy(sessions, (m) => m.newSession),
+  "name-window": lazy(sessions, (m) => m.nameWindow),
+  "detach": lazy(sessions, (m) => m.detach),
+  "kill": lazy(sessions, (m) => m.kill),
+  "input-mode": lazy(
+    () => import("../commands/input_mode.ts"),
+    (m) => m.inputMode,
+  ),
+  "save": lazy(sessions, (m) => m.save),
+  "view-saved": lazy(
+    () => import("../commands/view_saved.ts"),
+    (m) => m.viewSaved,
+  ),
+  "restore": lazy(journal, (m) => m.restore),
+  "forget": lazy(journal, (m) => m.forget),
+  "kill-server": lazy(sessions, (m) => m.killServer),
+  "restart-server": lazy(sessions, (m) => m.restartServer),
+  "settings": lazy(
+    () => import("../commands/settings.ts"),
+    (m) => m.settingsCommand,
+  ),
+  "share": lazy(() => import("../commands/share.ts"), (m) => m.share),
+  "hash-password": lazy(
+    () => import("../commands/hash_password.ts"),
+    (m) => m.hashPasswordCommand,
+  ),
+  "is-domterm": lazy(
+    () => import("../commands/is_domterm.ts"),
+    (m) => m.isDomterm,
+  ),
+  "html": lazy(() => import("../commands/html.ts"), (m) => m.html),
+  "hcat": lazy(() => import("../commands/hcat.ts"), (m) => m.hcat),
+  "inspect": lazy(() => import("../commands/inspect.ts"), (m) => m.inspect),
+  "imgcat": lazy(() => import("../commands/imgcat.ts"), (m) => m.imgcat),
+  "fresh-line": lazy(
+    () => import("../commands/fresh_line.ts"),
+    (m) => m.freshLine,
+  ),
+  "shell-integration": lazy(
+    () => import("../commands/shell_integration.ts"),
+    (m) => m.shellIntegration,
+  ),
+  "python-path": lazy(
+    () => import("../commands/python_path.ts"),
+    (m) => m.pythonPath,
+  ),
+  "completion": lazy(
+    () => import("../commands/completion.ts"),
+    (m) => m.completion,
+  ),
+  "install-desktop": lazy(
+    () => import("../commands/install_desktop.ts"),
+    (m) => m.installDesktop,
+  ),
   "help": help,
 };
 
@@ -134,10 +154,14 @@ async function runCommand(
   }
 }
 
-/** Run `domterm` with `argv` (without the program's name); resolves with the exit status. */
+/**
+ * Run `domterm` with `argv` (without the program's name); resolves with the
+ * exit status. `assets` loads the embedded client, when a command needs it
+ * (the server, `install-desktop`).
+ */
 export async function main(
   argv: string[],
-  assets: Record<string, Asset>,
+  assets: () => Promise<Readonly<Record<string, Asset>>>,
 ): Promise<number> {
   try {
     return await dispatch(argv, assets);
@@ -153,11 +177,14 @@ export async function main(
 
 async function dispatch(
   argv: string[],
-  assets: Record<string, Asset>,
+  assets: () => Promise<Readonly<Record<string, Asset>>>,
 ): Promise<number> {
   const ctx: CliContext = { assets };
   // Internal: what the local domterm runs on a remote host through ssh.
-  if (argv[0] === "ssh-stdio") return await runSshStdio(argv.slice(1));
+  if (argv[0] === "ssh-stdio") {
+    const { runSshStdio } = await import("../ssh/stdio.ts");
+    return await runSshStdio(argv.slice(1));
+  }
   // A subcommand is only ever the first argument: `domterm -- list` runs `list`.
   const spec = findCommand(argv[0]);
   if (spec !== undefined) return await runCommand(spec, argv.slice(1), ctx);

@@ -8,8 +8,11 @@ import type { ParsedArgs } from "./parse.ts";
 
 /** What handlers may need besides their arguments. */
 export interface CliContext {
-  /** The embedded client (static/gen/assets.ts). */
-  readonly assets: Readonly<Record<string, Asset>>;
+  /**
+   * Loads the embedded client (static/gen/assets.ts, 0.3 MB): only the
+   * commands that serve or install it pay for it.
+   */
+  readonly assets: () => Promise<Readonly<Record<string, Asset>>>;
 }
 
 /** Runs a parsed command line; resolves with the exit status. */

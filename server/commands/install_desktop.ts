@@ -119,7 +119,7 @@ export async function installDesktop(
     } else await updateDatabase(dirname(paths.entry));
     return 0;
   }
-  const asset = ctx.assets["/icon.svg"];
+  const asset = (await ctx.assets())["/icon.svg"];
   if (asset === undefined) {
     throw new CommandError(
       "this build has no icon.svg (run 'deno task build')",

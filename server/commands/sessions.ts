@@ -20,11 +20,7 @@ import {
 } from "../control.ts";
 import type { Side } from "../../core/layout.ts";
 import { flag, type ParsedArgs, text } from "../cli/parse.ts";
-import {
-  Terminal,
-  type TerminalSnapshot,
-} from "../../core/emulator/terminal.ts";
-import { sessionHtml, sourceSanitizer } from "../../core/serialize/html.ts";
+import type { TerminalSnapshot } from "../../core/emulator/terminal.ts";
 import { CommandError, UsageError } from "../cli/errors.ts";
 
 /** The control socket to ask: the session's own server first. */
@@ -317,6 +313,12 @@ export async function save(a: ParsedArgs): Promise<number> {
     throw new UsageError("not inside a domterm session: name one");
   }
   const res = await ask({ op: "snapshot", session });
+  // The emulator is loaded for `save` only: `list`, `new`, `attach` need
+  // just the control socket (issue 31 §7: a client command starts fast).
+  const [{ Terminal }, { sessionHtml, sourceSanitizer }] = await Promise.all([
+    import("../../core/emulator/terminal.ts"),
+    import("../../core/serialize/html.ts"),
+  ]);
   const term = Terminal.restore(res.snapshot as TerminalSnapshot);
   const html = sessionHtml(term, { sanitize: sourceSanitizer });
   try {

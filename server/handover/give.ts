@@ -35,8 +35,8 @@ import {
   type UnixStream,
 } from "./unix_socket.ts";
 
-/** Set in the next server's environment: the socket to take the sessions from. */
-export const HANDOVER_ENV = "DOMTERM_HANDOVER";
+import { HANDOVER_ENV } from "./env.ts";
+export { HANDOVER_ENV };
 /** The state format this version sends and reads. */
 export const HANDOVER_FORMAT = 1;
 /** How long the next server has to connect back (its start: ms). */

@@ -8,7 +8,9 @@
  * model is taken at quiet points (no output for a flush interval) through
  * the session's `EmulatorHost`, and during a long flood once the segment
  * since the last one is {@link SEGMENT_RATIO} times that snapshot's size
- * (at least 4 MiB, and at most every {@link FLOOD_SNAPSHOT_MS}). The working directory is read at each
+ * (at least 4 MiB, and at most every {@link FLOOD_SNAPSHOT_MS}); a fold
+ * made by hand (which changes the model, not the stream) takes one at the
+ * next flush, output or not. The working directory is read at each
  * flush and quiet point (a change rewrites `meta.json`).
  * Every file operation runs in order on one promise chain; a failure (a
  * full disk) is logged once and ends the journal, never the session.
@@ -75,6 +77,11 @@ export interface SessionJournal {
   output(chunk: Uint8Array): void;
   /** A grid change, or a clearing of the history, at this point of the stream. */
   grid(cols: number, rows: number, clearHistory: boolean): void;
+  /**
+   * The model changed outside the output (a fold made by hand): a
+   * snapshot at the next quiet point keeps it.
+   */
+  modelChanged(): void;
 }
 
 /** One session's journal directory, written as the session runs. */
@@ -95,6 +102,11 @@ export class JournalWriter implements SessionJournal {
   #snapping = false;
   /** A grid change since the last snapshot. */
   #gridChanged = false;
+  /**
+   * The model changed outside the output (a fold made by hand) since the
+   * last snapshot: the next flush takes one, output or not.
+   */
+  #modelChanged = false;
   /** The segment being appended to: its offset and size. */
   #segOffset = 0;
   #segBytes = 0;
@@ -162,6 +174,12 @@ export class JournalWriter implements SessionJournal {
     this.#timer ??= setTimeout(() => this.#tick(), this.#opts.flushMs);
   }
 
+  modelChanged(): void {
+    if (this.#ended) return;
+    this.#modelChanged = true;
+    this.#timer ??= setTimeout(() => this.#tick(), this.#opts.flushMs);
+  }
+
   /**
    * Every flush interval while output comes: write it; a long flood takes
    * a snapshot once its segment passes the bound. The first interval
@@ -179,14 +197,17 @@ export class JournalWriter implements SessionJournal {
         SEGMENT_RATIO * this.#snapBytes,
       );
       if (
-        this.#segBytes > bound &&
-        performance.now() - this.#snapAt > this.#opts.floodSnapshotMs
+        this.#modelChanged || (this.#segBytes > bound &&
+          performance.now() - this.#snapAt > this.#opts.floodSnapshotMs)
       ) {
         void this.snapshotNow();
       }
       return;
     }
-    if (this.#offset !== this.#snapOffset || this.#gridChanged) {
+    if (
+      this.#offset !== this.#snapOffset || this.#gridChanged ||
+      this.#modelChanged
+    ) {
       void this.snapshotNow();
     }
   }
@@ -228,6 +249,7 @@ export class JournalWriter implements SessionJournal {
     this.#snapOffset = offset;
     this.#snapAt = performance.now();
     this.#gridChanged = false;
+    this.#modelChanged = false;
     const request = this.#source.snapshot();
     // A new segment from here on.
     if (offset !== this.#segOffset) {
@@ -249,6 +271,10 @@ export class JournalWriter implements SessionJournal {
       await this.#chain;
     } finally {
       this.#snapping = false;
+      // A fold made meanwhile (this snapshot may not have it).
+      if (this.#modelChanged && !this.#ended) {
+        this.#timer ??= setTimeout(() => this.#tick(), this.#opts.flushMs);
+      }
     }
   }
 

@@ -292,6 +292,14 @@ const SYMBOLS = {
     result: "i32",
     nonblocking: true,
   },
+  // The same, with a timeout of 0 only, on the main thread: between turns
+  // of busy read loops, the call above's completion took up to 0.8 s to
+  // reach JavaScript (poller.ts, Poller.check).
+  pollNow: {
+    name: "poll",
+    parameters: ["buffer", "u32", "i32"],
+    result: "i32",
+  },
   // The poller's wake-up pipe: int pipe(int fds[2]).
   pipe: { parameters: ["buffer"], result: "i32" },
   kill: { parameters: ["i32", "i32"], result: "i32" },

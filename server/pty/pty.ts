@@ -62,6 +62,25 @@ const READ_CHUNK = 64 * 1024;
  * run), and go on in the order they stopped (round robin).
  */
 const TURN_BYTES = 256 * 1024;
+/**
+ * ...and for at most about this long (ms, from the turn's first read), so
+ * that on a machine short of CPU the turns stay short: between them, the
+ * readers whose PTY became ready are woken (Poller.check). With 40 PTYs
+ * flooding on a loaded machine, an idle one's echo came after 30-180 ms
+ * without this limit, 5-70 ms with it (tests/server/pty_fairness_test.ts).
+ */
+const TURN_MS = 4;
+/**
+ * A PTY over the turn's share may still read this much once per turn
+ * when it has priority: its reader was just woken from waiting (it had
+ * been idle: an echo, a prompt), or input went to it within
+ * {@link INPUT_PRIORITY_MS}. Without it, one key's echo waited for every
+ * flooding session's turn first (bench/many_sessions_bench.ts, 20
+ * sessions flooding: the echo read up to 0.45 s after its PTY was ready).
+ */
+const PRIORITY_READ = 4 * 1024;
+/** See {@link PRIORITY_READ}: Ctrl+C in a flood, and what the program answers to input. */
+const INPUT_PRIORITY_MS = 500;
 /** close(): time between SIGHUP and SIGKILL. */
 const KILL_GRACE_MS = 2000;
 
@@ -82,8 +101,33 @@ export interface Termios {
   };
 }
 
-/** What the PTYs read in the current turn (see TURN_BYTES), and the wait for the next. */
-const turn = { used: 0, next: null as Promise<void> | null };
+/**
+ * What the PTYs read in the current turn (see TURN_BYTES), the turn's
+ * number, and the wait for the next.
+ */
+const turn = {
+  used: 0,
+  id: 0,
+  /** When the turn's first read was (performance.now()). */
+  start: 0,
+  next: null as Promise<void> | null,
+};
+
+/** Whether the PTYs have had their share of this turn. */
+function turnUsed(): boolean {
+  return turn.used >= TURN_BYTES ||
+    (turn.used > 0 && performance.now() - turn.start >= TURN_MS);
+}
+
+/** `n` bytes were read: count them toward the turn's share. */
+function countRead(n: number): void {
+  if (turn.used === 0) {
+    turn.start = performance.now();
+    // The share renews in the next turn, whether or not a reader waits.
+    void nextTurn();
+  }
+  turn.used += n;
+}
 
 /** Resolves in the next turn of the event loop, with a fresh share. */
 function nextTurn(): Promise<void> {
@@ -91,6 +135,9 @@ function nextTurn(): Promise<void> {
     setImmediate(() => {
       turn.next = null;
       turn.used = 0;
+      turn.id++;
+      // Wake the readers whose PTY has output now (an idle session's echo).
+      poller().check();
       resolve();
     })
   );
@@ -163,6 +210,12 @@ export class Pty {
   #closed: Promise<ExitStatus> | null = null;
   #readBuf = new Uint8Array(READ_CHUNK);
   #readQueue: Promise<unknown> = Promise.resolve();
+  /** The reader was woken from waiting for output and has not read since. */
+  #woken = false;
+  /** Input went to the program; until then its output has priority (ms, performance.now()). */
+  #inputUntil = -Infinity;
+  /** The turn in which this PTY last read over the share (see PRIORITY_READ). */
+  #jumped = -1;
   /**
    * Called when a read finds no output waiting and starts waiting for
    * some: the program has paused or stopped writing, for now.
@@ -327,32 +380,45 @@ export class Pty {
     return result;
   }
 
+  /**
+   * Whether a read over the turn's share may go ahead (PRIORITY_READ):
+   * once per turn, for a reader just woken or a program just given input.
+   */
+  #mayJump(): boolean {
+    return this.#jumped !== turn.id &&
+      (this.#woken || performance.now() < this.#inputUntil);
+  }
+
   async #readOnce(): Promise<Uint8Array<ArrayBuffer> | null> {
     const L = libc();
     for (;;) {
       if (this.#suspended) await this.#suspended.promise;
       if (this.#closing || this.#eof) return null;
-      if (turn.used >= TURN_BYTES) {
-        await nextTurn();
-        continue;
+      let max = READ_CHUNK;
+      if (turnUsed()) {
+        if (!this.#mayJump()) {
+          await nextTurn();
+          continue;
+        }
+        max = PRIORITY_READ;
+        this.#jumped = turn.id;
       }
-      const n = Number(
-        L.symbols.read(this.#fd, this.#readBuf, BigInt(READ_CHUNK)),
-      );
+      const n = Number(L.symbols.read(this.#fd, this.#readBuf, BigInt(max)));
       if (n > 0) {
+        this.#woken = false;
         // A PTY hands out about 4 KiB per read: take what else is already
         // there, so a flood travels in fewer, larger chunks (and frames).
         let total = n;
-        while (total < READ_CHUNK) {
+        while (total < max) {
           const m = Number(L.symbols.read(
             this.#fd,
             this.#readBuf.subarray(total),
-            BigInt(READ_CHUNK - total),
+            BigInt(max - total),
           ));
           if (m <= 0) break; // EAGAIN, EOF or EIO: the next call sees it
           total += m;
         }
-        turn.used += total;
+        countRead(total);
         return this.#readBuf.slice(0, total);
       }
       if (n === 0) {
@@ -365,6 +431,7 @@ export class Pty {
         this.onReadWait?.();
         // POLLHUP / POLLERR wake it too: the next read() says EIO or EOF.
         await poller().wait(this.#fd, C.POLLIN);
+        this.#woken = true;
       } else if (err === C.EIO) {
         // Linux: every slave fd is closed (macOS reports 0 instead).
         this.#eof = true;
@@ -396,6 +463,9 @@ export class Pty {
       : data.slice();
     const gen = this.#writeGen;
     const live = () => gen === this.#writeGen && (until?.() ?? true);
+    // What the program answers (an echo, a prompt after Ctrl+C) should
+    // not wait behind other sessions' floods.
+    this.#inputUntil = performance.now() + INPUT_PRIORITY_MS;
     const result = this.#writeQueue.then(() => this.#writeAll(bytes, live));
     this.#writeQueue = result.catch(() => {});
     return result;

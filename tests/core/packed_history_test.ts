@@ -9,7 +9,11 @@
 import { assert, assertEquals, rng } from "./helpers.ts";
 import { Terminal } from "../../core/emulator/terminal.ts";
 import { modelDiff } from "../../core/serialize/model_hash.ts";
-import { Line } from "../../core/model/line.ts";
+import {
+  Line,
+  LINE_DOUBLE_BOTTOM,
+  LINE_DOUBLE_WIDTH,
+} from "../../core/model/line.ts";
 import { PackedStore, unpackInto } from "../../core/model/packed_line.ts";
 import { CELL_STRIDE } from "../../core/model/cell.ts";
 
@@ -110,9 +114,54 @@ Deno.test("packed history: a short line keeps only its content", () => {
   t.write("\x1b[32mline 12 of the history\x1b[m\r\n");
   const line = t.normalBuffer.screenLine(0);
   const packed = new PackedStore().pack(line);
-  // 22 cells, one style run: 3 + 22 + 8 units, against 80 * 16 bytes.
-  assertEquals(packed.end - packed.start, 33);
-  assert((packed.end - packed.start) * 2 < line.cols * CELL_STRIDE * 4 / 10);
+  // 22 cells, one style run: 5 + 11 (a byte a code) + 2 units, against
+  // 80 * 16 bytes.
+  assertEquals(packed.end - packed.start, 18);
+  assert((packed.end - packed.start) * 2 < line.cols * CELL_STRIDE * 4 / 20);
+});
+
+/** `text` written on a terminal of `cols` columns: its first line, packed and unpacked. */
+function roundTrip(text: string, cols: number, store = new PackedStore()) {
+  const t = new Terminal({ cols, rows: 3, scrollback: 10 });
+  t.write(text);
+  const line = t.normalBuffer.screenLine(0);
+  const packed = store.pack(line);
+  const copy = new Line(line.cols);
+  unpackInto(packed, copy);
+  assertEquals(Array.from(copy.data), Array.from(line.data));
+  assertEquals(copy.toString(), line.toString());
+  assertEquals([copy.wrapped, copy.size], [line.wrapped, line.size]);
+  assertEquals(packed.cols, line.cols);
+  return packed;
+}
+
+Deno.test("packed history: each way of storing codes and runs unpacks alike", () => {
+  // Latin-1, an odd number of cells: a byte a code, the last unit half used.
+  roundTrip("\x1b[33mcaf\u00e9 \u00ff\x1b[7mx", 20);
+  // Below U+10000 but past U+00FF: a unit a code.
+  roundTrip("\x1b[32m\u65e5\u672c\x1b[m \u2500\u2502 a", 20);
+  // A wrapped line, a double-width one.
+  assert(roundTrip("0123456789abc", 10).wrapped);
+  assertEquals(roundTrip("\x1b#6wide", 20).size, LINE_DOUBLE_WIDTH);
+  assertEquals(roundTrip("\x1b#4low", 20).size, LINE_DOUBLE_BOTTOM);
+  // Astral: two units a code.
+  roundTrip("\x1b[41m\u{1F600}\x1b[m b \u{10FFFF}", 20);
+  // Styles past 65,535 cells in one line: runs of four units.
+  const wide = 70_000;
+  let long = "";
+  for (let i = 0; i < wide; i += 7) {
+    long += `\x1b[38;2;${i % 256};${i >> 8 & 255};${i >> 16}mabcdefg`;
+  }
+  roundTrip(long.slice(0, long.length - 1), wide);
+});
+
+Deno.test("packed history: lines of one block share its styles", () => {
+  const store = new PackedStore();
+  const a = roundTrip("\x1b[31mred\x1b[44m on blue\x1b[m plain", 40, store);
+  const b = roundTrip("\x1b[44m blue\x1b[31m red on blue", 40, store);
+  assert(a.styles === b.styles);
+  // Default, red, red on blue, and blue: four styles of three words.
+  assertEquals(a.styles.length, 12);
 });
 
 Deno.test("packed history: equal to an unpacked terminal on random output", () => {

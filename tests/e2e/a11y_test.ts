@@ -360,3 +360,101 @@ Deno.test("e2e a11y: reduced motion stops blinking; forced colours keep the curs
     await t.close();
   }
 });
+
+Deno.test("e2e a11y: the alternate screen is a region 'Full-screen program' whose rows are read, and its cursor's line is announced when it changes", async () => {
+  const t = await startBash();
+  const { page } = t;
+  try {
+    await waitForRow(page, "$");
+    await page.waitForTimeout(500);
+    await record(page);
+    // A full-screen program's screen: two rows, the cursor on the second;
+    // then the cursor moves to row 4 and writes there; then it leaves.
+    await page.keyboard.type(
+      "printf '\\e[?1049h\\e[H\\e[2Jtop row\\r\\ncursor row'; sleep 2.5; " +
+        "printf '\\e[4;1Hrow four'; sleep 2.5; printf '\\e[?1049l'",
+    );
+    await page.keyboard.press("Enter");
+    await waitForRow(page, "cursor row");
+    const tree = await axTree(page);
+    const at = tree.indexOf("region: Full-screen program");
+    assert(at >= 0, tree.filter((n) => !/^InlineTextBox/.test(n)).join("\n"));
+    assert(
+      tree.slice(at).includes("StaticText: top row"),
+      "its rows are in the tree",
+    );
+    await waitForRow(page, "row four");
+    const got = await settle(page, 1000);
+    assertEquals(got.slice(0, 2), ["cursor row", "row four"]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("e2e a11y: a notification is said; the OSC 52 request is a labelled alertdialog run by the keyboard; the pager's bar is a status", async () => {
+  const t = await startBash();
+  const { page } = t;
+  try {
+    await waitForRow(page, "$");
+    await page.waitForTimeout(500);
+    // A desktop notification (OSC 9) is said in the live region too.
+    await record(page);
+    await page.keyboard.type("printf '\\e]9;build done\\a'");
+    await page.keyboard.press("Enter");
+    assertMatch((await settle(page)).join("\n"), /Notification: build done/);
+
+    // OSC 52 read, asked: an alertdialog named and described; Allow has
+    // the focus, Tab reaches Deny, Escape denies and gives the terminal
+    // its focus back.
+    await page.keyboard.type("printf '\\e]52;c;?\\e\\\\'");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector(".dt-clipboard-ask");
+    const tree = await axTree(page);
+    assert(tree.includes("alertdialog: Clipboard request"), tree.join("\n"));
+    const focused = () =>
+      page.evaluate(() =>
+        document.activeElement?.getAttribute("aria-label") ??
+          document.activeElement?.textContent
+      );
+    assertEquals(await focused(), "Allow");
+    assertEquals(
+      await page.evaluate(() =>
+        document.getElementById(
+          document.querySelector(".dt-clipboard-ask")!.getAttribute(
+            "aria-describedby",
+          )!,
+        )?.textContent
+      ),
+      "A program asks to read the clipboard.",
+    );
+    await page.keyboard.press("Tab");
+    assertEquals(await focused(), "Deny");
+    await page.keyboard.press("Escape");
+    await page.waitForSelector(".dt-clipboard-ask", { state: "detached" });
+    assertEquals(await focused(), "Terminal input");
+
+    // The automatic pager (the menu's entry, by the keyboard): its bar is
+    // a status that says why it stopped and its keys; `a` goes on.
+    await page.keyboard.press("Shift+F10");
+    await page.waitForSelector(".dt-menu");
+    await page.locator(".dt-menu-item", { hasText: "Automatic pager" })
+      .focus();
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("seq 1 2000");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector(".dt-pager:not([hidden])");
+    const status = (await axTree(page)).filter((n) => /^status: /.test(n));
+    const bar = await page.evaluate(() =>
+      document.querySelector(".dt-pager")!.textContent
+    );
+    assertMatch(bar ?? "", /Space next page.*a pager off/);
+    assert(
+      (await page.getAttribute(".dt-pager", "role")) === "status",
+      JSON.stringify(status),
+    );
+    await page.keyboard.press("a");
+    await waitForRow(page, "2000", 30_000);
+  } finally {
+    await t.close();
+  }
+});

@@ -1,6 +1,7 @@
 /**
  * axe-core (npm, pinned in deno.json) on the real page: a session, the
- * menu open, the find bar open and the settings page, in both themes. No
+ * menu open, the find bar open and the settings page, in both themes; and a
+ * window with two tabs and a split (tab lists, panels, a splitter). No
  * serious or critical violations. The source is injected over CDP (the
  * page's Content-Security-Policy allows no inline script). Every
  * violation found, of any impact, is printed.
@@ -10,6 +11,7 @@ import { join } from "node:path";
 import { assertEquals } from "../assert.ts";
 import type { Page } from "playwright-core";
 import { startDomterm, waitForRow } from "./domterm.ts";
+import { run, waitConnectedPanes, waitPaneRow } from "./panes_helpers.ts";
 
 interface Violation {
   id: string;
@@ -95,6 +97,49 @@ Deno.test("e2e axe-core: no serious or critical violations with a session, the m
       await screenshot(page, `axe-${scheme}-settings.png`);
       await page.keyboard.press("Escape");
       await page.waitForSelector(".dt-settings", { state: "hidden" });
+    }
+    console.log(report.join("\n"));
+    assertEquals(bad, []);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("e2e axe-core: no serious or critical violations on a window with two tabs and a split, in both themes", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "domterm-e2e-axe-panes-" });
+  await Deno.writeTextFile(join(dir, ".bashrc"), "PS1='$ '\n");
+  const t = await startDomterm(["bash"], {
+    env: { HOME: dir, INPUTRC: "/dev/null", LANG: "C.UTF-8" },
+    viewport: { width: 1000, height: 600 },
+  });
+  const { page } = t;
+  const report: string[] = [];
+  const bad: string[] = [];
+  try {
+    await waitConnectedPanes(page, 1);
+    await page.keyboard.press("Control+Shift+T");
+    await waitConnectedPanes(page, 2);
+    await page.keyboard.press("Control+Shift+N");
+    const layout = await waitConnectedPanes(page, 3);
+    await run(page, "ls -l / | head -3; false");
+    await waitPaneRow(page, layout.focus, "$");
+    for (const scheme of ["dark", "light"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForTimeout(300);
+      // A tab has the focus (its ring drawn), as when a user tabs to it.
+      await page.focus(".dt-tab[tabindex='0']");
+      await page.keyboard.press("ArrowRight");
+      const vs = await check(page);
+      for (const v of vs) {
+        const line =
+          `${scheme}, two tabs and a split: ${v.impact} ${v.id} (${v.help}): ${
+            v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")
+          }`;
+        report.push(line);
+        if (v.impact === "serious" || v.impact === "critical") bad.push(line);
+      }
+      if (vs.length === 0) report.push(`${scheme}: no violations`);
+      await screenshot(page, `axe-${scheme}-panes.png`);
     }
     console.log(report.join("\n"));
     assertEquals(bad, []);

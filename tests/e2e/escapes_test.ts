@@ -35,7 +35,20 @@ Deno.test("e2e: CSI 8 t resizes the grid, at most to what fits", async () => {
       "printf '\\033[8;500;500t'; sleep 0.5; stty size",
     );
     await t.page.keyboard.press("Enter");
-    await waitForRow(t.page, `${fit.rows} ${fit.cols}`);
+    // The size stty reports is what fits the window now (measured again:
+    // under load the cell may have been measured anew meanwhile).
+    const sizeRow = await t.page.waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll("#terminal .dt-row")).map((r) =>
+          (r.textContent ?? "").trim()
+        ).find((x) => /^\d+ \d+$/.test(x) && x !== "10 40") ?? null,
+      undefined,
+      { timeout: 20_000 },
+    ).then((h) => h.jsonValue() as Promise<string>);
+    const fitNow = await t.page.evaluate(() =>
+      (globalThis as unknown as Inspected).domtermInspect.fit()
+    ) as { cols: number; rows: number };
+    assertEquals(sizeRow, `${fitNow.rows} ${fitNow.cols}`);
     // A pixel report follows the measured cell, not the 8x16 default.
     const px = await t.page.evaluate(() => {
       const d = (globalThis as unknown as Inspected).domtermInspect;

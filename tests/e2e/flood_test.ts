@@ -155,6 +155,41 @@ function installProbes(page: Page): Promise<void> {
   }, PROMPT);
 }
 
+/** Ctrl-C samples per program; their median must be under CTRL_C_MS. */
+const CTRL_C_TRIES = 3;
+/** Any one Ctrl-C to prompt, at most: longer is a stall. */
+const CTRL_C_STALL_MS = 1000;
+
+/** Start `cmd` again, let it flood for a second, Ctrl-C: ms to the prompt. */
+async function floodThenCtrlC(page: Page, cmd: string): Promise<number> {
+  const lines = () =>
+    page.evaluate(() => {
+      const b = (globalThis as unknown as Inspected).domtermInspect.term.buffer;
+      return b.trimmed + b.length;
+    });
+  const before = await lines();
+  await page.keyboard.type(cmd);
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(
+    (n) => {
+      const b = (globalThis as unknown as Inspected).domtermInspect.term.buffer;
+      return b.trimmed + b.length > n + 200;
+    },
+    before,
+    { timeout: 20_000 },
+  );
+  await new Promise((r) => setTimeout(r, 1000));
+  await page.keyboard.press("Control+c");
+  await page.waitForFunction(
+    () =>
+      (globalThis as unknown as { floodProbe: Probe }).floodProbe
+        .promptAfterCtrlC >= 0,
+    undefined,
+    { timeout: 20_000 },
+  );
+  return (await probe(page)).promptAfterCtrlC;
+}
+
 type Probe = {
   frames: number[];
   watching: boolean;
@@ -213,14 +248,22 @@ Deno.test("flood: the page stays responsive and Ctrl-C stops yes, base64 and cat
         // The wheel (scrolls back into the history) and a mouse selection.
         const box = (await page.locator("#terminal").boundingBox())!;
         await page.mouse.move(box.x + 200, box.y + 200);
-        await page.mouse.wheel(0, -600);
-        await page.waitForFunction(
-          () =>
-            (globalThis as unknown as { floodProbe: Probe }).floodProbe
-              .scrollAfterWheel >= 0,
-          undefined,
-          { timeout: 10_000 },
-        );
+        // Three turns of the wheel: the median is what a user feels.
+        const wheels: number[] = [];
+        for (let i = 0; i < SELECTIONS; i++) {
+          await page.mouse.wheel(0, -600);
+          await page.waitForFunction(
+            () =>
+              (globalThis as unknown as { floodProbe: Probe }).floodProbe
+                .scrollAfterWheel >= 0,
+            undefined,
+            { timeout: 10_000 },
+          );
+          wheels.push((await probe(page)).scrollAfterWheel);
+        }
+        const wheelMedian = wheels.slice().sort((a, b) => a - b)[
+          wheels.length >> 1
+        ];
         // Selections: three drags, each from a different row. One sample is
         // at the mercy of one long frame; the median is what a user feels.
         const selections: number[] = [];
@@ -278,18 +321,29 @@ Deno.test("flood: the page stays responsive and Ctrl-C stops yes, base64 and cat
             }`,
           );
         });
-        const ms = (await probe(page)).promptAfterCtrlC;
+        const first = (await probe(page)).promptAfterCtrlC;
+        // Two more floods, each stopped after a second: the median of the
+        // three is what a user feels (one sample is at the mercy of one
+        // long frame: 64-251 ms for cat on a quiet machine, 350 once in a
+        // full run).
+        const ctrlC = [first];
+        for (let k = 1; k < CTRL_C_TRIES; k++) {
+          ctrlC.push(await floodThenCtrlC(page, cmd));
+        }
+        const ms = ctrlC.slice().sort((a, b) => a - b)[ctrlC.length >> 1];
         console.log(
           `  ${
             cmd.split(" ")[0]
           }: ${p1.frames.length} frames in ${WATCH_MS} ms, ` +
             `longest gap ${maxGap.toFixed(0)} ms; wheel -> scroll ${
-              p1.scrollAfterWheel.toFixed(0)
+              wheels.map((x) => x.toFixed(0)).join("/")
             } ms; mousedown -> selection ${
               selections.map((x) => x.toFixed(0)).join("/")
             } ms; history in view drawn within ${
               drawnAfter.toFixed(0)
-            } ms; Ctrl-C -> prompt ${ms.toFixed(0)} ms`,
+            } ms; Ctrl-C -> prompt ${
+              ctrlC.map((x) => x.toFixed(0)).join("/")
+            } ms`,
         );
         // The flood stopped: nothing arrives after the prompt.
         await new Promise((r) => setTimeout(r, 500));
@@ -304,8 +358,12 @@ Deno.test("flood: the page stays responsive and Ctrl-C stops yes, base64 and cat
         );
         assert(maxGap < FRAME_GAP_MS, `longest frame gap ${maxGap} ms`);
         assert(
-          p1.scrollAfterWheel < STALL_MS,
-          `wheel answered in ${p1.scrollAfterWheel} ms`,
+          wheelMedian < STALL_MS,
+          `wheel answered in ${wheels.join(", ")} ms`,
+        );
+        assert(
+          Math.max(...wheels) < FRAME_GAP_MS,
+          `a wheel turn waited ${wheels.join(", ")} ms`,
         );
         assert(
           selectMedian < STALL_MS,
@@ -315,7 +373,11 @@ Deno.test("flood: the page stays responsive and Ctrl-C stops yes, base64 and cat
           selections[selections.length - 1] < FRAME_GAP_MS,
           `a selection waited ${selections.join(", ")} ms`,
         );
-        assert(ms < CTRL_C_MS, `Ctrl-C -> prompt took ${ms} ms`);
+        assert(ms < CTRL_C_MS, `Ctrl-C -> prompt took ${ctrlC.join(", ")} ms`);
+        assert(
+          Math.max(...ctrlC) < CTRL_C_STALL_MS,
+          `a Ctrl-C waited ${ctrlC.join(", ")} ms`,
+        );
         // Clear the selection for the next round.
         await page.evaluate(() => getSelection()?.removeAllRanges());
       });

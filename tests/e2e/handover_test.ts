@@ -63,7 +63,8 @@ async function shellNumber(
 
 /** The page's model and the server's, once the page has all the server read. */
 async function models(page: Page, s: HandoverServer, session: number) {
-  for (let i = 0; i < 600; i++) {
+  // Polled every 20 ms (60 s in all).
+  for (let i = 0; i < 3000; i++) {
     const res = await request(socketPath(s.dir), { op: "snapshot", session });
     const offset = await inspect(page, (d) => d.position().offset);
     if (res?.ok && offset === res.offset) {
@@ -76,7 +77,7 @@ async function models(page: Page, s: HandoverServer, session: number) {
         server: Terminal.restore(res.snapshot as TerminalSnapshot),
       };
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`the page of session ${session} never caught up`);
 }

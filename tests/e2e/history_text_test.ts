@@ -138,3 +138,51 @@ Deno.test("history kept as text: bounded nodes; copy, scrolling and find see eve
     await t.close();
   }
 });
+
+/**
+ * Output that never pauses for the idle time (IDLE_QUIET_MS) but is slow
+ * enough that every frame draws its lines as rows (a soak: issue 37 §6, a
+ * renderer at 610-660 MB after 10 minutes at 80 KB/s): the far rows still
+ * go back to text while it runs, so the rows drawn stay bounded instead of
+ * growing with the scrollback.
+ */
+const STEADY = `for i in $(seq 100 399); do seq -f "steady $i %g" 1 10; ` +
+  `sleep 0.05; done; echo END; sleep 600`;
+
+Deno.test("history kept as text: steady output never idle keeps the rows bounded", async () => {
+  const t = await startDomterm(["/bin/sh", "-c", STEADY], {
+    viewport: { width: 800, height: 900 },
+  });
+  try {
+    const seen = await t.page.evaluate(async () => {
+      const dt = (globalThis as unknown as Dt).domtermInspect;
+      const rows = () =>
+        document.querySelectorAll(".dt-viewport .dt-row").length;
+      let peak = 0, lines = 0, samples = 0;
+      const end = performance.now() + 120_000;
+      while (performance.now() < end) {
+        await new Promise((r) => setTimeout(r, 100));
+        const text = dt.screenText();
+        if (text.some((l) => l === "END")) break;
+        lines = dt.term.normalBuffer.length;
+        // Once the history holds a few screens, the rows are bounded.
+        if (lines < 600) continue;
+        peak = Math.max(peak, rows());
+        samples++;
+      }
+      return { peak, lines, samples, screenRows: dt.term.rows };
+    });
+    assert(seen.lines >= 2500, `${seen.lines} lines seen before END`);
+    assert(seen.samples > 10, `${seen.samples} samples`);
+    // The screen, the chunks near the end (TEXT_AFTER_ROWS and the last,
+    // partial one) and at most MAX_DRAWN_CHUNKS + 4 more of 64 rows (831
+    // rows seen with 52 a screen), with room: not the 3,000 lines of the
+    // history (2,937 rows before frames turned far chunks to text).
+    assert(
+      seen.peak <= seen.screenRows + 3 * 64 + 14 * 64,
+      `${seen.peak} rows drawn at most (${seen.screenRows} rows a screen)`,
+    );
+  } finally {
+    await t.close();
+  }
+});

@@ -1,7 +1,8 @@
 /**
  * Restore after a crash, end to end: a bash session (shell integration
  * on) prints styled text, an OSC 72 table, an image (OSC 1337 File=), a
- * link, a failed command, a folded DomTerm span, changes directory and
+ * link, a failed command, a folded DomTerm span, a command folded by a
+ * click on its button, changes directory and
  * starts a flood; the server is killed with SIGKILL mid-flood; the next
  * `domterm` brings the session back by itself, and a window attached to
  * it shows the scrollback as it was drawn (model and DOM), the divider,
@@ -13,6 +14,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../assert.ts";
 import { spawnServer, startDomterm, waitForRow } from "./domterm.ts";
 import { request } from "../../server/control.ts";
+import { seqFoldState } from "./fold_state.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -97,6 +99,15 @@ Deno.test("e2e journal: kill -9 mid-flood, the next domterm restores the session
         .some((i) => i.complete && i.naturalWidth === 40)
     );
     const before = await page.evaluate(spanState);
+    // A command folded by hand (the session's: the journal keeps it).
+    await type("seq 3", "3");
+    await page.locator(".dt-row", { hasText: "$ seq 3" })
+      .locator(".dt-fold-button").click();
+    assertEquals(
+      await page.evaluate(seqFoldState, 3),
+      { expanded: "false", shown: [] },
+      "folded by the click",
+    );
     // A flood (paced: the history keeps it and what came before), killed
     // in the middle with the server.
     await type(
@@ -166,6 +177,11 @@ Deno.test("e2e journal: kill -9 mid-flood, the next domterm restores the session
         .some((i) => i.complete && i.naturalWidth === 40)
     );
     assertEquals(await page.evaluate(spanState), before, "the span as it was");
+    assertEquals(
+      await page.evaluate(seqFoldState, 3),
+      { expanded: "false", shown: [] },
+      "the command folded by hand comes back folded",
+    );
     const drawn = await page.evaluate(() => {
       const rows = Array.from(
         document.querySelectorAll<HTMLElement>(".dt-row"),

@@ -77,6 +77,24 @@ async function historyFile(dir: string): Promise<string> {
   }
 }
 
+/**
+ * The history file once `done(text)` holds (the server writes it after it
+ * took the line, tmp file then rename): polls it instead of sleeping.
+ */
+async function waitForHistory(
+  dir: string,
+  done: (text: string) => boolean,
+  timeout = 10_000,
+): Promise<string> {
+  const end = Date.now() + timeout;
+  let text = await historyFile(dir);
+  while (!done(text) && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 20));
+    text = await historyFile(dir);
+  }
+  return text;
+}
+
 async function withDomterm(
   command: string[],
   fn: (t: Running, dir: string) => Promise<void>,
@@ -134,8 +152,9 @@ Deno.test("e2e line editor: cat in automatic mode edits locally, echoes once, Ct
     await waitForRow(page, "$");
     assertEquals(await countRows(page, ">hello big cat"), 2);
     // The line is in cat's history, in the file under XDG_DATA_HOME.
-    await page.waitForTimeout(200);
-    const file = JSON.parse(await historyFile(dir));
+    const file = JSON.parse(
+      await waitForHistory(dir, (t) => t.includes(">hello big cat")),
+    );
     assertEquals(file.programs.cat, [">hello big cat"]);
   });
 });

@@ -425,12 +425,20 @@ Deno.test("e2e panes: a tab not shown draws nothing, marks its tab, and draws at
     viewport: { width: 900, height: 500 },
   });
   const { page } = dt;
+  // Pane a prints once this file exists: after its tab went behind the new
+  // one (a fixed sleep 1.5 before: slower, and too short under load).
+  const dir = await Deno.makeTempDir({ prefix: "domterm-e2e-panes-" });
+  const gate = `${dir}/go`;
   try {
     let layout = await waitPanes(page, 1);
     const a = layout.focus;
-    await run(page, "sleep 1.5; seq -f 'late-%g' 1 5");
+    await run(
+      page,
+      `while [ ! -e ${gate} ]; do sleep 0.05; done; seq -f 'late-%g' 1 5`,
+    );
     await page.keyboard.press("Control+Shift+T");
     layout = await waitPanes(page, 2);
+    await Deno.writeTextFile(gate, "");
     // Pane a's output comes while its tab is behind the new one.
     await waitRow(page, a, "late-5");
     const hidden = await texts(page, a);
@@ -461,6 +469,7 @@ Deno.test("e2e panes: a tab not shown draws nothing, marks its tab, and draws at
     assert(!seen!.marks.includes("\u25cf"), "the mark goes once seen");
   } finally {
     await dt.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });
 

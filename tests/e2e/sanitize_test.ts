@@ -10,8 +10,8 @@ import {
   deepStrictEqual as assertEquals,
   ok as assert,
 } from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium } from "./chromium.ts";
+import type { BrowserContext, Page } from "playwright-core";
+import { sharedChromium } from "./chromium.ts";
 import { XSS_CORPUS } from "./fixtures/xss_corpus.ts";
 import type {
   PayloadReport,
@@ -41,8 +41,9 @@ interface Env {
 }
 
 /**
- * Serve the harness from 127.0.0.1:0, open it in Chromium with every other
- * URL routed to an abort, run `fn`, always close browser and server.
+ * Serve the harness from 127.0.0.1:0, open it in a fresh context of the
+ * file's shared Chromium with every other URL routed to an abort, run `fn`,
+ * always close context and server.
  */
 async function withPage(fn: (env: Env) => Promise<void>): Promise<void> {
   const js = await harnessScript();
@@ -65,12 +66,12 @@ async function withPage(fn: (env: Env) => Promise<void>): Promise<void> {
       return new Response("not here", { status: 404 });
     },
   );
-  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
   try {
     const origin = `http://127.0.0.1:${server.addr.port}`;
     const harness = new Set([`${origin}/`, `${origin}/h.js`]);
-    browser = await launchChromium();
-    const page = await browser.newPage();
+    context = await (await sharedChromium()).newContext();
+    const page = await context.newPage();
     const env: Env = { page, origin, requests: [], blocked: [], served };
     page.on("request", (r) => {
       const url = r.url();
@@ -86,7 +87,7 @@ async function withPage(fn: (env: Env) => Promise<void>): Promise<void> {
     await page.waitForFunction(() => "runPayload" in globalThis);
     await fn(env);
   } finally {
-    await browser?.close();
+    await context?.close();
     await server.shutdown();
   }
 }

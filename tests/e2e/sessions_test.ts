@@ -133,6 +133,9 @@ Deno.test("e2e sessions: kill -9 of the browser during a flood; a new window sho
   const server = await startServer();
   const marker = `domterm-test-${crypto.randomUUID()}`;
   let browser = await launchChromium([`--${marker}`]);
+  // The window after the kill opens on the file's shared browser (the
+  // next tests use it too): one launch fewer.
+  let shared = false;
   try {
     let page = await openPage(browser, server.url);
     const session = await sessionOf(page);
@@ -162,7 +165,8 @@ Deno.test("e2e sessions: kill -9 of the browser during a flood; a new window sho
     assertEquals(attach.code, 0, new TextDecoder().decode(attach.stderr));
     const url = new TextDecoder().decode(attach.stdout).trim();
 
-    browser = await launchChromium();
+    browser = await sharedChromium();
+    shared = true;
     page = await openPage(browser, url);
     await waitForRow(page, String(FLOOD_LINES), 60_000);
     const { page: p, server: s } = await pageModel(page, server, session);
@@ -173,7 +177,8 @@ Deno.test("e2e sessions: kill -9 of the browser during a flood; a new window sho
     // The same shell answers.
     assertEquals(await shellPid(page, "after"), pid);
   } finally {
-    await browser.close().catch(() => {});
+    if (shared) await closePages(browser);
+    else await browser.close().catch(() => {});
     await stopServer(server);
   }
 });
@@ -222,10 +227,15 @@ Deno.test("e2e sessions: a tab reload during a flood reattaches to the same shel
     await type(page, FLOOD);
     await waitForRow(page, "5000", 30_000).catch(() => {});
     await page.reload();
-    await page.waitForFunction(() =>
-      "domtermInspect" in globalThis &&
-      (globalThis as unknown as Inspected)
-        .domtermInspect.connected
+    // 60 s like the flood's end below: at load 45 on 2 cores the reloaded
+    // page took over the default 30 s to connect during the flood.
+    await page.waitForFunction(
+      () =>
+        "domtermInspect" in globalThis &&
+        (globalThis as unknown as Inspected)
+          .domtermInspect.connected,
+      undefined,
+      { timeout: 60_000 },
     );
     assertEquals(await sessionOf(page), session);
     await waitForRow(page, String(FLOOD_LINES), 60_000);

@@ -5,10 +5,12 @@
  */
 import { assert, assertEquals } from "../assert.ts";
 import {
+  checkedRun,
   closingCounts,
   FIRST_DIRS,
   parallelFiles,
   SERIAL_FILES,
+  SLOWEST_FILES,
   testFiles,
 } from "../../scripts/run_tests.ts";
 
@@ -31,6 +33,63 @@ Deno.test("run_tests: every test file runs once, in one of the two runs", () => 
   const ranks = parallel.map(rank);
   assertEquals(ranks, ranks.slice().sort((a, b) => a - b));
   assert(parallel[0].startsWith(FIRST_DIRS[0]), parallel[0]);
+});
+
+Deno.test("run_tests: the slowest files start first, slowest first", () => {
+  const all = testFiles("tests/");
+  for (const f of SLOWEST_FILES) {
+    assert(all.includes(f), `${f} (slowest) is a test file`);
+    assert(!SERIAL_FILES.includes(f), `${f} is in the parallel run`);
+    assert(f.startsWith(FIRST_DIRS[0]), `${f} is in the first folder`);
+  }
+  assertEquals(
+    parallelFiles().slice(0, SLOWEST_FILES.length),
+    SLOWEST_FILES,
+  );
+});
+
+Deno.test("run_tests: the type check runs beside the tests; a failed one stops them", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "domterm-check-" });
+  const marker = `domterm-check-${crypto.randomUUID()}`;
+  try {
+    Deno.writeTextFileSync(`${dir}/bad.ts`, `export const n: number = "no";\n`);
+    // A test that would run for 1000 s: the failed check must stop it.
+    Deno.writeTextFileSync(
+      `${dir}/slow_test.ts`,
+      `Deno.test("runs long", async () => {
+  await new Deno.Command("sh", { args: ["-c", "sleep 1000; : ${marker}"] })
+    .spawn().status;
+});
+`,
+    );
+    const t0 = Date.now();
+    const { checked, run } = await checkedRun(
+      [`${dir}/bad.ts`],
+      ["test", "-A", "--no-check", `${dir}/slow_test.ts`],
+    );
+    assertEquals(checked, false);
+    assertEquals(run.ok, false);
+    assert(Date.now() - t0 < 120_000, "stopped when the check failed");
+    assertEquals(run.failures.at(-1), `deno check ${dir}/bad.ts`);
+    const left = await new Deno.Command("pgrep", { args: ["-f", marker] })
+      .output();
+    assertEquals(new TextDecoder().decode(left.stdout), "", "sleep was killed");
+    // A check that passes leaves the run alone.
+    Deno.writeTextFileSync(`${dir}/good.ts`, `export const n: number = 1;\n`);
+    Deno.writeTextFileSync(
+      `${dir}/quick_test.ts`,
+      `Deno.test("quick", () => {});\n`,
+    );
+    const good = await checkedRun(
+      [`${dir}/good.ts`],
+      ["test", "-A", "--no-check", `${dir}/quick_test.ts`],
+    );
+    assertEquals(good.checked, true);
+    assertEquals(good.run.ok, true);
+    assertEquals(good.run.counts, { passed: 1, failed: 0, ignored: 0 });
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });
 
 Deno.test("run_tests: the closing line's counts, colours and all", () => {
@@ -70,9 +129,13 @@ Deno.test("hangs forever", async () => {
         "run",
         "-A",
         new URL("../../scripts/run_tests.ts", import.meta.url).pathname,
+        "--no-check",
         `${dir}/hang_test.ts`,
       ],
-      env: { RUN_TESTS_STALL_MS: "3000" },
+      // --no-check and 10 s: under load (2 cores, load 40) the type check of
+      // the file alone took 17 s, and a stall before the first test starts
+      // names no test ('still running: unknown').
+      env: { RUN_TESTS_STALL_MS: "10000" },
       stdin: "null",
       stdout: "piped",
       stderr: "piped",
@@ -81,7 +144,7 @@ Deno.test("hangs forever", async () => {
     assertEquals(out.code, 1, text);
     assert(Date.now() - t0 < 60_000, "stopped soon after the stall");
     assert(
-      /no test finished for 3 s; stopping this run \(still running: 'hangs forever'\)/
+      /no test finished for 10 s; stopping this run \(still running: 'hangs forever'\)/
         .test(text),
       text,
     );
@@ -107,6 +170,7 @@ Deno.test("fails on purpose", () => { throw new Error("no"); });
         "run",
         "-A",
         new URL("../../scripts/run_tests.ts", import.meta.url).pathname,
+        "--no-check",
         `${dir}/fail_test.ts`,
       ],
       stdin: "null",

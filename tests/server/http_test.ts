@@ -181,6 +181,31 @@ Deno.test("server: broken control messages get an error and lose nothing", async
   }
 });
 
+Deno.test("server: the client's files are revalidated (ETag, 304), never sent twice unchanged", async () => {
+  const s = serve(["/bin/sh"]);
+  try {
+    const r = await fetch(`http://127.0.0.1:${s.port}/`);
+    assertEquals(r.status, 200);
+    assertEquals(await r.text(), ASSETS["/"].body);
+    assertEquals(r.headers.get("cache-control"), "no-cache");
+    const etag = r.headers.get("etag");
+    assertMatch(etag ?? "", /^"[0-9a-f]{24}"$/);
+    const again = await fetch(`http://127.0.0.1:${s.port}/`, {
+      headers: { "if-none-match": etag! },
+    });
+    assertEquals(again.status, 304);
+    assertEquals(await again.text(), "");
+    assertEquals(again.headers.get("etag"), etag);
+    const other = await fetch(`http://127.0.0.1:${s.port}/`, {
+      headers: { "if-none-match": '"0000"' },
+    });
+    assertEquals(other.status, 200);
+    assertEquals(await other.text(), ASSETS["/"].body);
+  } finally {
+    await s.shutdown();
+  }
+});
+
 Deno.test("server: a window closed on purpose ends its session and leaves no child", async () => {
   const s = serve(["/bin/sh", "-c", "sleep 60"], { closeGraceMs: 200 });
   try {

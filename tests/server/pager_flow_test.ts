@@ -8,7 +8,7 @@ import { assert, assertEquals } from "../assert.ts";
 import { startServer } from "../../server/http.ts";
 import { STALE_MS } from "../../server/session.ts";
 import type { ServerMessage } from "../../core/protocol.ts";
-import { TestClient } from "./ws_client.ts";
+import { autoAck, TestClient } from "./ws_client.ts";
 
 const ASSETS = {
   "/": { type: "text/html", body: "<!DOCTYPE html><title>t</title>" },
@@ -29,18 +29,6 @@ async function hello(c: TestClient, key: string, session?: number) {
   await c.opened;
   c.send({ type: "hello", key, cols: 80, rows: 24, session });
   await c.until(() => readyOf(c) !== undefined, "ready");
-}
-
-/** Acknowledge everything `c` gets, at once; returns the stop function. */
-function autoAck(c: TestClient): () => void {
-  let acked = 0;
-  const t = setInterval(() => {
-    if (c.outputLength > acked && c.closeCode === null) {
-      c.send({ type: "ack", bytes: c.outputLength - acked });
-      acked = c.outputLength;
-    }
-  }, 5);
-  return () => clearInterval(t);
 }
 
 Deno.test("pager flow: a paused window holds the program back and is never made stale; after pause false it may be", async () => {

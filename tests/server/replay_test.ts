@@ -5,7 +5,14 @@
 import v8 from "node:v8";
 import vm from "node:vm";
 import { assert, assertEquals } from "../assert.ts";
-import { type ReplayEntry, ReplayLog } from "../../server/replay.ts";
+import {
+  REPLAY_BUDGET,
+  REPLAY_BYTES,
+  REPLAY_FLOOR,
+  ReplayBudget,
+  type ReplayEntry,
+  ReplayLog,
+} from "../../server/replay.ts";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (e: ReplayEntry) =>
@@ -62,4 +69,44 @@ Deno.test("replay log: the bytes it dropped are not kept alive", async () => {
   gc();
   assert(first!.deref() === undefined, "the first read was collected");
   assertEquals(log.since(log.start, 0)?.length, 64);
+});
+
+Deno.test("replay log: logs that share a budget keep their share, and trim to it when another joins", () => {
+  const budget = new ReplayBudget(120, 30);
+  const a = new ReplayLog(100, 0, budget);
+  for (let i = 0; i < 10; i++) a.pushBytes(bytes("0123456789"));
+  // Alone: its own capacity (100) is below the budget.
+  assertEquals(a.bytes, 100);
+  assertEquals(a.start, 0);
+  const b = new ReplayLog(100, 0, budget);
+  // Two logs: 60 each; the first let its oldest 40 bytes go at once.
+  assertEquals(a.bytes, 60);
+  assertEquals(a.start, 40);
+  assertEquals(a.since(39, 0), null);
+  assertEquals(a.since(40, 0)?.map(text).join(""), "0123456789".repeat(6));
+  for (let i = 0; i < 10; i++) b.pushBytes(bytes("abcdefghij"));
+  assertEquals(b.bytes, 60);
+  // Five logs: never under the floor (30), whatever their number.
+  const more = [1, 2, 3].map(() => new ReplayLog(100, 0, budget));
+  assertEquals(budget.share, 30);
+  assertEquals([a.bytes, b.bytes], [30, 30]);
+  // Logs that leave give their share back to the next bytes.
+  for (const l of [...more, b]) l.close();
+  for (let i = 0; i < 10; i++) a.pushBytes(bytes("0123456789"));
+  assertEquals(a.bytes, 100);
+  // A log of no budget keeps its capacity.
+  assertEquals(new ReplayLog(100).limit, 100);
+});
+
+Deno.test("replay log: the server's budget keeps 4 MiB a session up to 8 sessions, and at least twice the flow-control window", () => {
+  assertEquals(REPLAY_BUDGET / REPLAY_BYTES, 8);
+  const budget = new ReplayBudget();
+  const logs = Array.from(
+    { length: 20 },
+    () => new ReplayLog(REPLAY_BYTES, 0, budget),
+  );
+  assertEquals(logs[0].limit, REPLAY_FLOOR);
+  assertEquals(REPLAY_FLOOR, 2 << 20);
+  for (const l of logs.slice(8)) l.close();
+  assertEquals(logs[0].limit, REPLAY_BYTES);
 });

@@ -136,6 +136,45 @@ Deno.test("session emulator: pinned to the main thread, or with a scrollback too
   }
 });
 
+Deno.test("session emulator: many sessions flooding together, each below the flood, move to the thread; a quiet one stays", async () => {
+  // 2 MiB in half a second in all, 128 KiB each: none is a flood alone.
+  const options = { floodBytes: 1 << 20, floodWindowMs: 500, quietMs: 150 };
+  const floods = Array.from(
+    { length: 16 },
+    (_, i) =>
+      new SessionEmulator(7100 + i, 80, 24, 100, () => {}, undefined, options),
+  );
+  const quiet = new SessionEmulator(
+    7199,
+    80,
+    24,
+    100,
+    () => {},
+    undefined,
+    options,
+  );
+  const line = enc.encode("y".repeat(1023) + "\n");
+  try {
+    for (let k = 0; k < 128; k++) {
+      for (const f of floods) f.write(line);
+      quiet.write(enc.encode("$ "));
+    }
+    await Promise.all(floods.map((f) => f.settled()));
+    assertEquals(floods.map((f) => f.place), floods.map(() => "thread"));
+    assertEquals(quiet.place, "main");
+    // Once quiet, they come back.
+    await until(
+      () => floods.every((f) => f.place === "main"),
+      "back",
+      60_000,
+    );
+  } finally {
+    for (const f of floods) f.close();
+    quiet.close();
+  }
+  await until(() => !emulatorThreadRunning(), "the thread ends", 60_000);
+});
+
 Deno.test("session emulator: closed during a move, what waited is answered and no thread is left behind", async () => {
   const emu = new SessionEmulator(7004, 80, 24, 100, () => {}, undefined, {
     ...QUICK,

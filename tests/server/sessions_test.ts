@@ -14,7 +14,7 @@ import {
 } from "../../core/protocol.ts";
 import { Terminal } from "../../core/emulator/terminal.ts";
 import { modelDiff, modelHash } from "../../core/serialize/model_hash.ts";
-import { TestClient } from "./ws_client.ts";
+import { autoAck, TestClient } from "./ws_client.ts";
 
 const ASSETS = {
   "/": { type: "text/html", body: "<!DOCTYPE html><title>t</title>" },
@@ -69,18 +69,6 @@ async function serverModel(
   const snap = await session.snapshot();
   assert(snap !== null, "the session has a model");
   return Terminal.restore(JSON.parse(snap.json));
-}
-
-/** A client that acknowledges everything it gets, at once. */
-function autoAck(c: TestClient): () => void {
-  let acked = 0;
-  const t = setInterval(() => {
-    if (c.outputLength > acked && c.closeCode === null) {
-      c.send({ type: "ack", bytes: c.outputLength - acked });
-      acked = c.outputLength;
-    }
-  }, 5);
-  return () => clearInterval(t);
 }
 
 Deno.test("sessions: a dropped connection detaches; attaching again shows the same screen and the program goes on", async () => {

@@ -387,3 +387,61 @@ Deno.test("windows: layouts() and restore() keep what still runs", async () => {
     await server.shutdown();
   }
 });
+
+Deno.test("window channel: a reload slower than the close grace keeps the session (its window's page is back)", async () => {
+  const server = startServer({
+    command: "sh",
+    args: [],
+    assets: ASSETS,
+    log: () => {},
+    shellIntegration: false,
+    closeGraceMs: 300,
+  });
+  const a = new Page(server);
+  const b = new Page(server);
+  const t1 = new TestClient(`ws://127.0.0.1:${server.port}/ws`);
+  const t2 = new TestClient(`ws://127.0.0.1:${server.port}/ws`);
+  try {
+    await a.hello(server.key, null);
+    const id = panes(a.last.layout)[0].session;
+    const hello = (t: TestClient) => {
+      t.send({
+        type: "hello",
+        key: server.key,
+        cols: 80,
+        rows: 24,
+        session: id,
+      });
+      return t.until(() => t.messages.some((m) => m.type === "ready"), "ready");
+    };
+    const session = server.registry.get(id)!;
+    let ended = false;
+    session.finished.then(() => ended = true);
+    await t1.opened;
+    await hello(t1);
+    // The page reloads: its terminal says it is closing, both sockets go.
+    t1.send({ type: "closing" });
+    await t1.close();
+    await a.c.close();
+    // The new page's window channel is back within the grace, its terminal
+    // only well after it.
+    await new Promise((r) => setTimeout(r, 100));
+    await b.hello(server.key, 1);
+    await new Promise((r) => setTimeout(r, 900));
+    assert(!ended, "the session still runs");
+    await t2.opened;
+    await hello(t2);
+    // With no page of its window back, a closed last window still ends it.
+    t2.send({ type: "closing" });
+    await t2.close();
+    await b.c.close();
+    const status = await Promise.race([
+      session.finished,
+      new Promise<null>((r) => setTimeout(() => r(null), 5000)),
+    ]);
+    assert(status !== null, "the session ended after the grace");
+  } finally {
+    for (const c of [a.c, b.c, t1, t2]) await c.close();
+    await server.shutdown();
+  }
+});

@@ -134,3 +134,15 @@ export async function rawUpgrade(
   conn.close();
   return new TextDecoder().decode(buf.subarray(0, n ?? 0)).split("\r\n")[0];
 }
+
+/** Acknowledge everything `c` gets, at once (every 5 ms); returns the stop function. */
+export function autoAck(c: TestClient): () => void {
+  let acked = 0;
+  const t = setInterval(() => {
+    if (c.outputLength > acked && c.closeCode === null) {
+      c.send({ type: "ack", bytes: c.outputLength - acked });
+      acked = c.outputLength;
+    }
+  }, 5);
+  return () => clearInterval(t);
+}

@@ -1,0 +1,143 @@
+/**
+ * The server's memory per idle session (issue 39 target 6, issue 37 §1): a
+ * real server process, sessions that each printed 10,000 coloured lines and
+ * lost their window, resident memory from /proc. What a session then keeps
+ * is its model (the history packed: `core/model/packed_line.ts`), its replay
+ * log (`server/replay.ts`) and its PTY; 2.2-2.9 MB measured when this test
+ * was written (docs/benchmarks.md, "Server footprint"), 3.6 MB before the
+ * packed history shrank. The limit is twice that, so that only a real
+ * regression fails: a history kept as cell arrays again costs 16 bytes a
+ * cell (12.8 MB for 10,000 80-column lines).
+ *
+ * The emulators stay on the main thread (`DOMTERM_EMULATOR_MAIN_THREAD=1`):
+ * the emulator thread, started and ended with floods, would add or take 15
+ * MB at random between two readings. Linux only (reads /proc).
+ */
+import { assert } from "../assert.ts";
+import { startServerProcess } from "./server_process.ts";
+
+/** MB per idle session of 10,000 coloured lines, at most. */
+const LIMIT_MB = 6;
+const LINES = 10_000;
+const MORE = 5;
+
+/** A window that acknowledges every frame (flow control) and keeps the tail of the text. */
+class Window {
+  readonly ws: WebSocket;
+  readonly ready: Promise<void>;
+  tail = "";
+  #decoder = new TextDecoder();
+  #waiter: (() => void) | null = null;
+
+  constructor(url: string) {
+    const u = new URL(url);
+    const key = new URLSearchParams(u.hash.slice(1)).get("key")!;
+    this.ws = new WebSocket(`ws://${u.host}/ws`);
+    this.ws.binaryType = "arraybuffer";
+    const ready = Promise.withResolvers<void>();
+    this.ready = ready.promise;
+    this.ws.onopen = () =>
+      this.ws.send(JSON.stringify({ type: "hello", key, cols: 80, rows: 24 }));
+    this.ws.onmessage = (ev) => {
+      if (typeof ev.data === "string") {
+        if (JSON.parse(ev.data).type === "ready") ready.resolve();
+        return;
+      }
+      const b = new Uint8Array(ev.data as ArrayBuffer);
+      this.ws.send(JSON.stringify({ type: "ack", bytes: b.length }));
+      this.tail = (this.tail + this.#decoder.decode(b, { stream: true }))
+        .slice(-4096);
+      this.#waiter?.();
+    };
+  }
+
+  /** Type `text`, then wait (at most `ms`) until the output ends with `marker`. */
+  async run(text: string, marker: string, ms = 120_000): Promise<void> {
+    this.ws.send(new TextEncoder().encode(text));
+    const deadline = Date.now() + ms;
+    while (!this.tail.includes(marker)) {
+      assert(Date.now() < deadline, `no ${marker}: ${this.tail.slice(-200)}`);
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, 200);
+        this.#waiter = () => {
+          clearTimeout(t);
+          r();
+        };
+      });
+    }
+  }
+
+  async close(): Promise<void> {
+    const closed = new Promise((r) => this.ws.onclose = r);
+    this.ws.close();
+    await closed;
+  }
+}
+
+function rssMb(pid: number): number {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+/** The lowest RSS over 3 s, after 2 s to settle (packing, a full GC). */
+async function settledRss(pid: number): Promise<number> {
+  await new Promise((r) => setTimeout(r, 2000));
+  let rss = rssMb(pid);
+  for (let i = 0; i < 6; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    rss = Math.min(rss, rssMb(pid));
+  }
+  return rss;
+}
+
+/** A new session that prints LINES coloured lines, its window then gone. */
+async function sessionWithHistory(url: string): Promise<void> {
+  const w = new Window(url);
+  await w.ready;
+  await w.run(
+    `stty -echo; awk 'BEGIN{for(i=1;i<=${LINES};i++) printf "\\033[3%dm%06d\\033[0m a line of coloured history \\033[1mbold\\033[0m \\033[4munder\\033[0m\\n", i%8, i}'; echo HIST''-DONE\r`,
+    "HIST-DONE",
+  );
+  await w.close();
+}
+
+Deno.test({
+  name:
+    `server footprint: each further idle session of ${LINES} coloured lines costs at most ${LIMIT_MB} MB of resident memory`,
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    const dir = Deno.makeTempDirSync({ prefix: "domterm-footprint-" });
+    const { child, url } = await startServerProcess(dir, ["/bin/sh"], {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: dir,
+      DOMTERM_RUNTIME_DIR: dir,
+      DOMTERM_SOCKET: "",
+      XDG_STATE_HOME: `${dir}/state`,
+      PS1: "$ ",
+      DOMTERM_EMULATOR_MAIN_THREAD: "1",
+    });
+    try {
+      // The first session grows the heap and malloc's arenas once.
+      await sessionWithHistory(url);
+      const one = await settledRss(child.pid);
+      for (let i = 0; i < MORE; i++) await sessionWithHistory(url);
+      const all = await settledRss(child.pid);
+      const each = (all - one) / MORE;
+      console.log(
+        `server RSS ${one.toFixed(1)} MB with 1 session, ${
+          all.toFixed(1)
+        } MB with ${MORE + 1}: ${each.toFixed(2)} MB each`,
+      );
+      assert(
+        each <= LIMIT_MB,
+        `${each.toFixed(2)} MB a session (limit ${LIMIT_MB})`,
+      );
+    } finally {
+      child.kill("SIGTERM");
+      await child.status;
+      await child.stdout.cancel().catch(() => {});
+      await child.stderr.cancel().catch(() => {});
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
+});
