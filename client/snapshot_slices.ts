@@ -14,6 +14,7 @@ import type { Terminal } from "../core/emulator/terminal.ts";
 import type { Line } from "../core/model/line.ts";
 import {
   readNormalLines,
+  readSnapshotExt,
   type TerminalSnapshot,
 } from "../core/serialize/snapshot.ts";
 
@@ -117,6 +118,14 @@ export class HistorySlices {
     const lines = this.#read.flat();
     this.#read = [];
     const end = this.snap.normal.trimmed + this.#next + lines.length;
-    if (this.term.prependHistory(lines, end) > 0) this.onSlice();
+    // Their ids are the snapshot's: output parsed since may have freed
+    // and reused some (core/emulator/ext_sweep.ts).
+    let ext;
+    try {
+      ext = readSnapshotExt(this.snap);
+    } catch {
+      return;
+    }
+    if (this.term.prependHistory(lines, end, ext) > 0) this.onSlice();
   }
 }

@@ -9,12 +9,18 @@
 import type { Params } from "../parser/handler.ts";
 import { A_EXT_SHIFT, A_GLYPH_MASK, A_PROTECTED } from "../model/cell.ts";
 import type { Emulator } from "./context.ts";
+import { sweepExt } from "./ext_sweep.ts";
 import { applySgr } from "./sgr.ts";
 import type { TerminalState } from "./state.ts";
 
 /** The ATTR word the pen, link and error flag give (interning the extended style). */
 export function penAttr(s: TerminalState): number {
-  const id = s.ext.intern(s.pen.underlineColor, s.link, s.linkId);
+  let id = s.ext.intern(s.pen.underlineColor, s.link, s.linkId);
+  if (id < 0) {
+    // The table reached its limit: free what nothing holds (ext_sweep.ts).
+    sweepExt(s);
+    id = s.ext.intern(s.pen.underlineColor, s.link, s.linkId, false);
+  }
   return (s.pen.flags & 0xffff & ~A_GLYPH_MASK) | s.errorOutput |
     (id << A_EXT_SHIFT);
 }

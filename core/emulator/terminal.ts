@@ -62,6 +62,8 @@ import {
 } from "./modes.ts";
 import { splitOsc } from "./osc.ts";
 import { setLink, sgr, updateAttr } from "./pen.ts";
+import type { ExtTable } from "./ext_table.ts";
+import { remapExtIds } from "./ext_sweep.ts";
 import { el } from "./erase.ts";
 import {
   flush as flushPretty,
@@ -325,15 +327,19 @@ export class Terminal implements TerminalView {
    * `end`) above its history, as many as its history limit leaves room
    * for, the newest of them first. Returns how many went in: none when
    * they do not join up (`end` is not the buffer's first line). The
-   * caller checks that they have this terminal's width.
+   * caller checks that they have this terminal's width. `ext` is the table
+   * their ids come from when it may not be this terminal's (the snapshot's,
+   * `readSnapshotExt`: this terminal may have freed and reused ids since
+   * it loaded it); they get this terminal's ids for the same entries.
    */
-  prependHistory(lines: Line[], end: number): number {
+  prependHistory(lines: Line[], end: number, ext?: ExtTable): number {
     const buf = this.#s.normal.buffer;
     if (end !== buf.trimmed || lines.length === 0) return 0;
     const room = Math.max(0, buf.scrollback - buf.historyLength);
     const n = Math.min(room, lines.length);
     if (n === 0) return 0;
     const all = lines.slice(lines.length - n);
+    if (ext !== undefined) remapExtIds(all, ext, this.#s.ext);
     for (let i = 0; i < buf.length; i++) all.push(buf.getLine(i));
     const s = this.#s;
     s.normal.buffer = Buffer.fromLines(
@@ -365,6 +371,8 @@ export class Terminal implements TerminalView {
       ? keptHistory(old, state.normal.buffer)
       : null;
     if (kept !== null) {
+      // They carry this terminal's ids: give them the frame's.
+      remapExtIds(kept.lines, this.#s.ext, state.ext);
       const buf = state.normal.buffer;
       for (let i = 0; i < buf.length; i++) kept.lines.push(buf.getLine(i));
       state.normal.buffer = Buffer.fromLines(
@@ -484,12 +492,15 @@ export class Terminal implements TerminalView {
 
   /**
    * Sizes of the emulator's internal tables, to check that they stay
-   * bounded: title stack entries, extended-style entries, XTSAVE entries,
-   * writes queued from callbacks, bytes the parser holds.
+   * bounded: title stack entries, extended-style ids (the highest handed
+   * out; the entries held; sweeps run), XTSAVE entries, writes queued from
+   * callbacks, bytes the parser holds.
    */
   get stats(): {
     titleStack: number;
     extStyles: number;
+    extLive: number;
+    extSweeps: number;
     savedModes: number;
     pendingWrites: number;
     parserBytes: number;
@@ -497,6 +508,8 @@ export class Terminal implements TerminalView {
     return {
       titleStack: this.#s.titleStack.length,
       extStyles: this.#s.ext.size,
+      extLive: this.#s.ext.live,
+      extSweeps: this.#s.ext.sweeps,
       savedModes: this.#s.savedModes.size,
       pendingWrites: this.#pending.length,
       parserBytes: this.#parser.retainedBytes,

@@ -12,8 +12,18 @@
 import type { BufferView } from "../terminal_view.ts";
 import { CELL_STRIDE } from "./cell.ts";
 import { Line } from "./line.ts";
-import { copyCells, eraseCells, resizeLine } from "./line_ops.ts";
-import { PackedLine, PackedStore, unpackInto } from "./packed_line.ts";
+import {
+  copyCells,
+  eraseCells,
+  mapLineExtAttrs,
+  resizeLine,
+} from "./line_ops.ts";
+import {
+  mapPackedAttrs,
+  PackedLine,
+  PackedStore,
+  unpackInto,
+} from "./packed_line.ts";
 import { reflow, type ReflowPoint } from "./reflow.ts";
 
 /** Default scrollback limit of the normal buffer, in lines. */
@@ -240,6 +250,32 @@ export class Buffer implements BufferView {
       return 1;
     }
     return 0;
+  }
+
+  /**
+   * Pass every ATTR word that has an extended-style id (its high 16 bits)
+   * to `visit`, newest line first (the screen from its bottom row up, then
+   * the history), packed lines' style runs included, and store what it
+   * returns in its place (see `mapLineExtAttrs`, `mapPackedAttrs`).
+   * `onLine` sees each line that is a `Line` after its cells (packed ones
+   * have no extras), for what else it holds. Unpacks nothing. For the
+   * extended-style sweep (`core/emulator/ext_sweep.ts`).
+   */
+  mapExtAttrs(
+    visit: (attr: number) => number,
+    onLine?: (line: Line) => void,
+  ): void {
+    let packedChanged = false;
+    for (let i = this.#count - 1; i >= 0; i--) {
+      const l = this.#ring[(this.#head + i) & this.#mask];
+      if (l instanceof PackedLine) {
+        if (mapPackedAttrs(l, visit)) packedChanged = true;
+      } else if (l !== undefined) {
+        mapLineExtAttrs(l, visit);
+        onLine?.(l);
+      }
+    }
+    if (packedChanged) this.#packed?.forgetStyles();
   }
 
   /** Screen row `y` (0 = top of the screen). */

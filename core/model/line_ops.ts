@@ -244,3 +244,24 @@ export function resizeLine(line: Line, cols: number): void {
     orphanToBlank(line, cols - 1);
   }
 }
+
+/**
+ * Pass the ATTR word of each cell of `line` that has an extended-style id
+ * (high 16 bits) to `visit` and store what it returns (the line is damaged
+ * when one changes). Its pretty-printed block, if any, is the caller's.
+ */
+export function mapLineExtAttrs(
+  line: Line,
+  visit: (attr: number) => number,
+): void {
+  const d = line.data;
+  for (let i = ATTR, e = line.hi * CELL_STRIDE; i < e; i += CELL_STRIDE) {
+    const a = d[i];
+    if (a < 0x10000) continue;
+    const b = visit(a);
+    if (b !== a) {
+      d[i] = b;
+      line.dirty = true;
+    }
+  }
+}

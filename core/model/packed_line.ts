@@ -100,6 +100,16 @@ export class PackedStore {
   #recentB = -1;
 
   /**
+   * Forget which styles the current block's palette holds (after
+   * {@link mapPackedAttrs} changed entries of it): styles packed from now
+   * on get new entries.
+   */
+  forgetStyles(): void {
+    this.#index = new Map();
+    this.#recentA = this.#recentB = -1;
+  }
+
+  /**
    * Pack `line` (which must have no `extras`: marks and embeds are kept on
    * `Line`s, whose identity they rely on). The line itself is not changed.
    */
@@ -238,6 +248,43 @@ export class PackedStore {
     }
     return i;
   }
+}
+
+/**
+ * Pass the ATTR word of each style run of `packed` that has an
+ * extended-style id (high 16 bits) to `visit`, and store what it returns in
+ * the block's style palette (shared by the block's lines: a palette entry
+ * may change only where every line that uses it would change alike).
+ * Returns true when an entry changed: its {@link PackedStore} must then
+ * {@link PackedStore.forgetStyles}.
+ */
+export function mapPackedAttrs(
+  packed: PackedLine,
+  visit: (attr: number) => number,
+): boolean {
+  const u = packed.units;
+  const start = packed.start;
+  const format = u[start];
+  const used = u[start + 1] * 0x10000 + u[start + 2];
+  const codes = format & BYTE_CODES
+    ? (used + 1) >> 1
+    : format & WIDE_CODES
+    ? 2 * used
+    : used;
+  const short = (format & SHORT_RUNS) !== 0;
+  const styles = packed.styles;
+  let changed = false;
+  for (let p = start + HEADER + codes; p < packed.end; p += short ? 2 : 4) {
+    const k = 3 * (short ? u[p + 1] : u[p + 2] * 0x10000 + u[p + 3]) + 2;
+    const a = styles[k];
+    if (a >>> 16 === 0) continue;
+    const b = visit(a);
+    if (b !== a) {
+      styles[k] = b;
+      changed = true;
+    }
+  }
+  return changed;
 }
 
 /**

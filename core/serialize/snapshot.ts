@@ -1025,6 +1025,15 @@ export function readSnapshot(snapshot: unknown): ReadSnapshot {
   return { state, parser: o.parser as ParserState };
 }
 
+/**
+ * The extended-style table of `snapshot`, whose lines' ids point into it
+ * (for `Terminal.prependHistory` of lines from {@link readNormalLines}).
+ * Throws a {@link SnapshotError} as {@link readSnapshot} does.
+ */
+export function readSnapshotExt(snapshot: TerminalSnapshot): ExtTable {
+  return readExt(snapshot.ext);
+}
+
 /** The snapshot's `ext`: the extended styles (underline colours, links). */
 function readExt(v: unknown): ExtTable {
   const ext = new ExtTable();
