@@ -255,12 +255,17 @@ export function mapLineExtAttrs(
   visit: (attr: number) => number,
 ): void {
   const d = line.data;
+  // Runs of cells share their word: ask once a run.
+  let from = -1, to = -1;
   for (let i = ATTR, e = line.hi * CELL_STRIDE; i < e; i += CELL_STRIDE) {
     const a = d[i];
     if (a < 0x10000) continue;
-    const b = visit(a);
-    if (b !== a) {
-      d[i] = b;
+    if (a !== from) {
+      from = a;
+      to = visit(a);
+    }
+    if (to !== a) {
+      d[i] = to;
       line.dirty = true;
     }
   }
