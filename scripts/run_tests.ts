@@ -36,8 +36,9 @@ export const DEFAULT_JOBS = 2;
 export const SERIAL_FILES: string[] = [
   // Ctrl-C stops a flood within 300 ms.
   "tests/e2e/flood_test.ts",
-  // Frames during a flood are spaced by their cost, cheap ones 20 a second.
-  "tests/e2e/renderer_test.ts",
+  // Frames during a flood are spaced by their cost, cheap ones 20 a second
+  // (the renderer's other tests, renderer_test.ts, run in the parallel run).
+  "tests/e2e/renderer_frames_test.ts",
   // The page answers within 200 ms during a large paste; the prompt within 1 s.
   "tests/e2e/paste_test.ts",
   // With predictions a key shows within 60 ms (median).
