@@ -52,7 +52,9 @@ export const SERIAL_FILES: string[] = [
   "tests/server/commands_timing_test.ts",
   // The emulator moves back to the main thread after 150 ms of quiet.
   "tests/server/session_emulator_test.ts",
-  // At most 3 notifications within the rate limit's interval.
+  // At most 3 notifications within the rate limit's interval; a command
+  // over 1 s notifies, a short one not (the window's other tests,
+  // window_page_test.ts, run in the parallel run).
   "tests/e2e/window_ui_test.ts",
   // A zoom has refitted the grid two frames later; the bell's flash ends
   // within 2 s (the page's other features, ui_test.ts, run in the parallel
