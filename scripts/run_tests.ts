@@ -36,8 +36,9 @@ export const DEFAULT_JOBS = 2;
 export const SERIAL_FILES: string[] = [
   // Ctrl-C stops a flood within 300 ms.
   "tests/e2e/flood_test.ts",
-  // Frames during a flood are spaced by their cost, cheap ones 20 a second.
-  "tests/e2e/renderer_test.ts",
+  // Frames during a flood are spaced by their cost, cheap ones 20 a second
+  // (the renderer's other tests, renderer_test.ts, run in the parallel run).
+  "tests/e2e/renderer_frames_test.ts",
   // The page answers within 200 ms during a large paste; the prompt within 1 s.
   "tests/e2e/paste_test.ts",
   // With predictions a key shows within 60 ms (median).
@@ -46,14 +47,19 @@ export const SERIAL_FILES: string[] = [
   "tests/server/emulator_host_test.ts",
   // An echo with many sessions open comes within 2 s.
   "tests/server/many_sessions_test.ts",
-  // A command through the control socket answers within 3 s.
-  "tests/server/commands_test.ts",
+  // is-domterm on a silent terminal gives up within 3 s (the other
+  // subcommand tests, commands_test.ts, run in the parallel run).
+  "tests/server/commands_timing_test.ts",
   // The emulator moves back to the main thread after 150 ms of quiet.
   "tests/server/session_emulator_test.ts",
-  // At most 3 notifications within the rate limit's interval.
+  // At most 3 notifications within the rate limit's interval; a command
+  // over 1 s notifies, a short one not (the window's other tests,
+  // window_page_test.ts, run in the parallel run).
   "tests/e2e/window_ui_test.ts",
-  // A zoom has refitted the grid two frames later.
-  "tests/e2e/ui_test.ts",
+  // A zoom has refitted the grid two frames later; the bell's flash ends
+  // within 2 s (the page's other features, ui_test.ts, run in the parallel
+  // run).
+  "tests/e2e/ui_timing_test.ts",
   // tmux has renamed the window after its shell by the time of the split.
   "tests/programs/tmux_test.ts",
   // Sets XDG_CONFIG_HOME for this process.

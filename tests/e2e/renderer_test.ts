@@ -1,77 +1,12 @@
 /**
  * The DOM renderer in a real headless Chromium: the harness under
  * fixtures/renderer/ is bundled for the browser and served with
- * static/domterm.css; tests drive it through `page.evaluate`.
+ * static/domterm.css; tests drive it through `page.evaluate`
+ * (renderer_page.ts). The frame-spacing test, which counts frames in a
+ * time, is in renderer_frames_test.ts (run alone).
  */
-import { bundleForBrowser } from "./bundle.ts";
-import type { Browser, BrowserContext, Page } from "playwright-core";
 import { assert, assertEquals } from "../assert.ts";
-import { sharedChromium } from "./chromium.ts";
-import type { Harness } from "./fixtures/renderer/harness.ts";
-
-declare global {
-  // The harness, in the page.
-  var dt: Harness;
-}
-
-const ROOT = new URL("../../", import.meta.url);
-const FIXTURES = new URL("./fixtures/renderer/", import.meta.url);
-
-/** Bundle the harness for the browser, once per run. */
-function bundle(): Promise<string> {
-  return bundleForBrowser(new URL("harness.ts", FIXTURES));
-}
-
-interface Ctx {
-  page: Page;
-  browser: Browser;
-}
-
-/** Serve the harness page, open it in a fresh context of the shared Chromium, run `fn`, close everything. */
-async function withPage(
-  fn: (c: Ctx) => Promise<void>,
-  viewport = { width: 800, height: 480 },
-  deviceScaleFactor = 1,
-): Promise<void> {
-  const js = await bundle();
-  const html = await Deno.readTextFile(new URL("index.html", FIXTURES));
-  const css = await Deno.readTextFile(new URL("static/domterm.css", ROOT));
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    (req) => {
-      const path = new URL(req.url).pathname;
-      if (path === "/") {
-        return new Response(html, {
-          headers: { "content-type": "text/html" },
-        });
-      }
-      if (path === "/domterm.css") {
-        return new Response(css, { headers: { "content-type": "text/css" } });
-      }
-      if (path === "/harness.js") {
-        return new Response(js, {
-          headers: { "content-type": "text/javascript" },
-        });
-      }
-      return new Response("not found", { status: 404 });
-    },
-  );
-  let context: BrowserContext | null = null;
-  try {
-    const browser = await sharedChromium();
-    context = await browser.newContext({ viewport, deviceScaleFactor });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(`http://127.0.0.1:${server.addr.port}/`);
-    await page.waitForFunction(() => "dt" in globalThis);
-    await fn({ page, browser });
-    assertEquals(errors, [], "no errors in the page");
-  } finally {
-    await context?.close();
-    await server.shutdown();
-  }
-}
+import { withPage } from "./renderer_page.ts";
 
 Deno.test("renderer: one row per line, style runs as spans, colours and attributes", async () => {
   await withPage(async ({ page }) => {
@@ -1218,52 +1153,6 @@ if (Deno.env.get("DT_BENCH")) {
     },
   });
 }
-
-Deno.test("renderer: following a flood, costly frames are spaced by their cost, cheap ones come 20 a second", async () => {
-  await withPage(async ({ page }) => {
-    const renders = await page.evaluate(async () => {
-      const { t, r } = dt.real(80, 24, 1000);
-      const lines = Array.from({ length: 200 }, (_, i) => `line ${i}\r\n`)
-        .join("");
-      /** Renders during 1.5 s of flooding, each made to cost `ms`. */
-      const flood = async (ms: number) => {
-        let n = 0;
-        r.onRender = () => {
-          n++;
-          const end = performance.now() + ms;
-          while (performance.now() < end) { /* a costly frame */ }
-        };
-        const t0 = performance.now();
-        // Output comes as the page's connection hands it on: in tasks
-        // (message-channel posts) between which frames get their turn.
-        const ch = new MessageChannel();
-        const next = () =>
-          new Promise((ok) => {
-            ch.port1.onmessage = ok;
-            ch.port2.postMessage(0);
-          });
-        while (performance.now() - t0 < 1500) {
-          t.write(lines);
-          r.schedule();
-          await next();
-        }
-        r.onRender = null;
-        // Let the flood end (a quiet frame resets the measured cost).
-        await new Promise((ok) => setTimeout(ok, 200));
-        return n;
-      };
-      return { cheap: await flood(0), costly: await flood(40) };
-    });
-    // Cheap: about 1500 / 50 ms. Costly (40 ms each): at least 160 ms
-    // apart (a quarter of the time drawing), so about 1500 / 160; a fixed
-    // 50 ms cap would give about 1500 / 50.
-    assert(renders.cheap >= 15, JSON.stringify(renders));
-    assert(
-      renders.costly >= 3 && renders.costly <= 14,
-      JSON.stringify(renders),
-    );
-  });
-});
 
 Deno.test("renderer: fallback glyphs stay in their cells (issue 32)", async () => {
   await withPage(async ({ page }) => {

@@ -3,15 +3,12 @@
  * `fresh-line`), run as real processes: on a pseudo-terminal that the test
  * plays the terminal of (a core Terminal answering queries, as the client
  * does), on a silent pseudo-terminal, and with standard output a pipe.
+ * How quickly is-domterm gives up on a silent terminal is timed in
+ * commands_timing_test.ts (run alone).
  */
 import { assert, assertEquals, assertMatch } from "../assert.ts";
-import { Terminal } from "../../core/emulator/terminal.ts";
-import { libc } from "../../server/pty/libc.ts";
-import { Pty } from "../../server/pty/pty.ts";
 import { sniffImage } from "../../server/commands/imgcat.ts";
-
-// Open libc before any test: it is a process-lifetime resource.
-libc();
+import { onPty } from "./domterm_on_pty.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 const dec = new TextDecoder();
@@ -38,58 +35,10 @@ async function run(args: string[], input?: string | Uint8Array) {
   };
 }
 
-/**
- * Run `domterm ARGS` on a pseudo-terminal. With `answer`, its output goes
- * through a core Terminal whose replies are written back (like domterm's
- * client); without, nobody answers. Resolves with the exit code, the
- * output and the time it took.
- */
-async function onPty(args: string[], answer: boolean) {
-  const env = Deno.env.toObject();
-  delete env.DOMTERM;
-  const started = performance.now();
-  const pty = Pty.spawn({
-    command: Deno.execPath(),
-    args: ["run", "-A", MAIN, ...args],
-    env,
-    cols: 80,
-    rows: 24,
-  });
-  try {
-    const term = new Terminal({
-      cols: 80,
-      rows: 24,
-      reply: (s) => void pty.write(s).catch(() => {}),
-    });
-    let output = "";
-    const timer = setTimeout(() => pty.kill("SIGKILL"), 20_000);
-    try {
-      for (let c = await pty.read(); c; c = await pty.read()) {
-        output += dec.decode(c, { stream: true });
-        if (answer) term.write(c);
-      }
-      const status = await pty.exited;
-      return { code: status.code, output, ms: performance.now() - started };
-    } finally {
-      clearTimeout(timer);
-    }
-  } finally {
-    await pty.close();
-  }
-}
-
 Deno.test("is-domterm: exits 0 on a terminal that answers DA2 like domterm", async () => {
   const r = await onPty(["is-domterm"], true);
   assertEquals(r.code, 0, r.output);
   assert(r.output.includes("\x1b[>c"), "sends the DA2 query");
-});
-
-Deno.test("is-domterm: exits 1 quickly when the terminal does not answer", async () => {
-  const r = await onPty(["is-domterm"], false);
-  assertEquals(r.code, 1, r.output);
-  // ~500 ms of waiting plus Deno's start-up.
-  assert(r.ms < 3000, `took ${r.ms} ms`);
-  assert(!r.output.includes("domterm"), "prints nothing without --verbose");
 });
 
 Deno.test("is-domterm: --verbose says why; not a terminal is 'no'", async () => {

@@ -1,0 +1,80 @@
+/**
+ * The renderer harness page for the renderer e2e tests
+ * (renderer_test.ts, and renderer_frames_test.ts, which the suite runs
+ * alone because it counts frames in a time): the harness under
+ * fixtures/renderer/ bundled for the browser and served with
+ * static/domterm.css, opened in a fresh context of the file's shared
+ * Chromium.
+ *
+ * @module
+ */
+import { bundleForBrowser } from "./bundle.ts";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { assertEquals } from "../assert.ts";
+import { sharedChromium } from "./chromium.ts";
+import type { Harness } from "./fixtures/renderer/harness.ts";
+
+declare global {
+  // The harness, in the page.
+  var dt: Harness;
+}
+
+const ROOT = new URL("../../", import.meta.url);
+const FIXTURES = new URL("./fixtures/renderer/", import.meta.url);
+
+/** Bundle the harness for the browser, once per run. */
+function bundle(): Promise<string> {
+  return bundleForBrowser(new URL("harness.ts", FIXTURES));
+}
+
+/** What a test gets: the harness page and the shared browser it is in. */
+export interface Ctx {
+  page: Page;
+  browser: Browser;
+}
+
+/** Serve the harness page, open it in a fresh context of the shared Chromium, run `fn`, close everything. */
+export async function withPage(
+  fn: (c: Ctx) => Promise<void>,
+  viewport = { width: 800, height: 480 },
+  deviceScaleFactor = 1,
+): Promise<void> {
+  const js = await bundle();
+  const html = await Deno.readTextFile(new URL("index.html", FIXTURES));
+  const css = await Deno.readTextFile(new URL("static/domterm.css", ROOT));
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (req) => {
+      const path = new URL(req.url).pathname;
+      if (path === "/") {
+        return new Response(html, {
+          headers: { "content-type": "text/html" },
+        });
+      }
+      if (path === "/domterm.css") {
+        return new Response(css, { headers: { "content-type": "text/css" } });
+      }
+      if (path === "/harness.js") {
+        return new Response(js, {
+          headers: { "content-type": "text/javascript" },
+        });
+      }
+      return new Response("not found", { status: 404 });
+    },
+  );
+  let context: BrowserContext | null = null;
+  try {
+    const browser = await sharedChromium();
+    context = await browser.newContext({ viewport, deviceScaleFactor });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(`http://127.0.0.1:${server.addr.port}/`);
+    await page.waitForFunction(() => "dt" in globalThis);
+    await fn({ page, browser });
+    assertEquals(errors, [], "no errors in the page");
+  } finally {
+    await context?.close();
+    await server.shutdown();
+  }
+}
