@@ -74,6 +74,8 @@ export interface ViewInspect {
   readonly pagerAutomatic: boolean;
   /** The connection holds output back (the pager asked it to). */
   readonly outputHeld: boolean;
+  /** The older history of the last snapshot is still loading (in slices). */
+  readonly historyLoading: boolean;
   /** The element that draws buffer line `line` (absolute index), if drawn. */
   rowElement(line: number): HTMLElement | null;
   /** Scroll buffer line `line` into view and return its element. */
@@ -186,6 +188,9 @@ function viewInspect(v: TerminalView): ViewInspect {
     },
     get outputHeld() {
       return v.conn.held;
+    },
+    get historyLoading() {
+      return v.historyLoading;
     },
     rowElement: (line) => v.renderer.rowElement(line) ?? null,
     revealLine: (line) => v.renderer.revealLine(line),

@@ -2,7 +2,8 @@
  * A large snapshot is loaded in slices, the newest first, so that the
  * page never stops drawing for it (docs/protocol.md, "Frames"): the
  * screen and the newest {@link FIRST_HISTORY} history lines at once, then
- * {@link SLICE_LINES} older lines read per animation frame, put above the
+ * older lines read per animation frame ({@link SLICE_LINES} at a time, for
+ * up to {@link SLICE_BUDGET_MS} of the frame), put above the
  * history in one go once all are read (`Terminal.prependHistory`). Output that comes
  * meanwhile is parsed as usual; a slice that no longer joins up (the
  * history was cleared, or trimmed past it) or a width change ends the
@@ -20,8 +21,14 @@ import {
 
 /** History lines loaded with the screen. */
 export const FIRST_HISTORY = 256;
-/** History lines loaded per animation frame after that. */
+/** History lines read at a time after that. */
 export const SLICE_LINES = 1000;
+/**
+ * Time an animation frame spends reading slices (at least one slice). At
+ * one slice per frame a 50,000-line history took 50 frames, seconds on a
+ * busy page, during which the history was missing its older part.
+ */
+export const SLICE_BUDGET_MS = 6;
 /** A slice waits at most this long for an animation frame (a hidden page draws none). */
 const SLICE_WAIT_MS = 100;
 
@@ -93,20 +100,24 @@ export class HistorySlices {
       this.#done = true;
       return;
     }
-    // Read a slice per animation frame (the costly part), newest first;
-    // put them all in at the end, in one go (one redraw, not one per
-    // slice: a redraw starts from empty rows).
-    const to = this.#next, from = Math.max(0, to - SLICE_LINES);
-    try {
-      this.#read.unshift(readNormalLines(snap, from, to));
-    } catch {
-      // A malformed line: the history stops at the last good slice.
-      this.#next = to;
-      this.#finish();
-      return;
-    }
-    this.#next = from;
-    if (from === 0) this.#finish();
+    // Read slices for up to SLICE_BUDGET_MS of this animation frame (the
+    // costly part), newest first; put them all in at the end, in one go
+    // (one redraw, not one per slice: a redraw starts from empty rows).
+    const start = performance.now();
+    do {
+      const to = this.#next, from = Math.max(0, to - SLICE_LINES);
+      try {
+        this.#read.unshift(readNormalLines(snap, from, to));
+      } catch {
+        // A malformed line: the history stops at the last good slice.
+        this.#finish();
+        return;
+      }
+      this.#next = from;
+    } while (
+      this.#next > 0 && performance.now() - start < SLICE_BUDGET_MS
+    );
+    if (this.#next === 0) this.#finish();
     else this.#schedule();
   }
 

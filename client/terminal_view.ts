@@ -548,6 +548,11 @@ export class TerminalView {
   /** The history of the last snapshot still loading, if any. */
   #slices: HistorySlices | null = null;
 
+  /** The older history of the last snapshot is still loading. */
+  get historyLoading(): boolean {
+    return this.#slices?.loading ?? false;
+  }
+
   #loadSnapshot(
     snapshot: TerminalSnapshot,
     droppedLines?: number,

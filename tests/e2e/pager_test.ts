@@ -442,6 +442,11 @@ Deno.test("e2e pager: a reload while paused keeps the automatic pager, pauses ag
     await page.keyboard.press("a");
     await waitForRow(page, "100000", 60_000);
     await waitCursorLine(page, PROMPT, 20_000);
+    // The snapshot's older history loads in slices (client/snapshot_slices.ts).
+    await page.waitForFunction(() =>
+      // deno-lint-ignore no-explicit-any
+      !(globalThis as any).domtermInspect.historyLoading
+    );
     assertSeq(await bufferLines(page), 100000);
   } finally {
     await run.close();
