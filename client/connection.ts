@@ -240,6 +240,9 @@ export class Connection {
           this.#send(this.#pendingResize);
           this.#pendingResize = null;
         }
+        // At once: the server's first sample of this link's round trip
+        // (server/frames/policy.ts, DrainMeter).
+        this.#send({ type: "ack", bytes: 0 });
         if (this.#attempt > 0) this.#handlers.reconnecting?.(null, 0);
         this.#attempt = 0;
         break;
