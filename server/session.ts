@@ -979,6 +979,11 @@ export class Session {
     await this.finished;
   }
 
+  /** Whether window `w`'s link is not loopback (its acks' round trip: DrainMeter). */
+  linkRemote(w: Window): boolean {
+    return this.#meter(w).remote;
+  }
+
   /** Each window's link, measured (server/frames/policy.ts). */
   #meters = new WeakMap<Window, DrainMeter>();
 
