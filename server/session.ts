@@ -1031,14 +1031,35 @@ export class Session {
    */
   #checkStale(): void {
     if (!this.#paused || this.#closing) return;
+    const held = now() - this.#pausedAt;
+    let next = Infinity;
     for (const w of this.windows) {
+      const m = this.#meter(w);
       if (
-        !w.stale && !w.paused && !w.viewer.readOnly &&
-        w.sent - w.acked >
-          this.#meter(w).limit(this.#high) * this.#low / this.#high
-      ) this.#fallBehind(w);
+        w.stale || w.paused || w.viewer.readOnly ||
+        w.sent - w.acked <= m.limit(this.#high) * this.#low / this.#high
+      ) continue;
+      // A remote window waits less (DrainMeter.staleAfter).
+      const after = m.staleAfter(STALE_MS);
+      if (held >= after - 1) this.#fallBehind(w);
+      else next = Math.min(next, after - held);
     }
     this.#checkFlow();
+    if (this.#paused && next < Infinity) {
+      this.#staleTimer = setTimeout(() => this.#checkStale(), next);
+    }
+  }
+
+  /** When reading was last held back (flow control). */
+  #pausedAt = 0;
+
+  /** How long reading may be held before #checkStale looks: the least of the windows'. */
+  #staleDelay(): number {
+    let ms = STALE_MS;
+    for (const w of this.windows) {
+      ms = Math.min(ms, this.#meter(w).staleAfter(STALE_MS));
+    }
+    return ms;
   }
 
   #staleTimer: ReturnType<typeof setTimeout> | undefined;
@@ -1149,7 +1170,11 @@ export class Session {
       if (!this.#closing && this.#over(this.#high, true)) {
         this.#paused = true;
         clearTimeout(this.#staleTimer);
-        this.#staleTimer = setTimeout(() => this.#checkStale(), STALE_MS);
+        this.#pausedAt = now();
+        this.#staleTimer = setTimeout(
+          () => this.#checkStale(),
+          this.#staleDelay(),
+        );
         await new Promise<void>((r) => this.#resume = r);
       }
       // The emulator here must keep up too (emulator_host.ts, EMULATOR_HIGH).

@@ -81,6 +81,12 @@ export const PROBE_WINDOW = 64 * 1024;
  */
 export const DRAIN_TARGET_MS = 250;
 
+/** Round trips a remote window may hold the program back (see DrainMeter.staleAfter). */
+export const STALE_RTTS = 3;
+
+/** ... and at least this long. */
+export const STALE_MIN_MS = 300;
+
 /** Output in flight from which the link, not the program, sets the pace. */
 const BUSY_MIN = 16 * 1024;
 
@@ -105,6 +111,7 @@ export class DrainMeter {
   /** Stream offsets at the end of recent sends, and their times. */
   #ends: number[] = [];
   #times: number[] = [];
+  /** Busy since this ack's time; 0: busy, no ack yet; -1: not busy. */
   #busySince = -1;
   #bytes = 0;
   #ms = 0;
@@ -119,7 +126,9 @@ export class DrainMeter {
     }
     this.#ends.push(end);
     this.#times.push(now);
-    if (this.#busySince < 0 && lag >= BUSY_MIN) this.#busySince = now;
+    // Busy from here, but the time until the first ack is a round trip
+    // more than draining: the rate is measured from that ack on.
+    if (lag >= BUSY_MIN && this.#busySince < 0) this.#busySince = 0;
   }
 
   /** `bytes` were acknowledged, up to offset `acked`; `lag` is in flight. */
@@ -131,8 +140,10 @@ export class DrainMeter {
     }
     if (sentAt >= 0) this.rtt = Math.min(this.rtt, now - sentAt);
     if (this.#busySince < 0) return;
-    this.#bytes += bytes;
-    this.#ms += now - this.#busySince;
+    if (this.#busySince > 0) {
+      this.#bytes += bytes;
+      this.#ms += now - this.#busySince;
+    }
     if (this.#ms > MEASURE_SPAN_MS) {
       this.#bytes /= 2;
       this.#ms /= 2;
@@ -161,6 +172,18 @@ export class DrainMeter {
     const probe = Math.min(high, PROBE_WINDOW);
     if (rate === null) return probe;
     return Math.min(high, Math.max(probe, rate * DRAIN_TARGET_MS));
+  }
+
+  /**
+   * How long this window may hold the program back before it is fed
+   * frames, for a session whose wait is `staleMs` (STALE_MS): that on
+   * loopback; on a remote link a few round trips (STALE_RTTS), at least
+   * STALE_MIN_MS: a probe window not acknowledged by then is not a page
+   * that is only briefly behind.
+   */
+  staleAfter(staleMs: number): number {
+    if (!this.remote) return staleMs;
+    return Math.min(staleMs, Math.max(STALE_MIN_MS, STALE_RTTS * this.rtt));
   }
 
   /**

@@ -92,3 +92,36 @@ Deno.test("drain meter: time with little in flight (the program quiet) does not 
   m.acked(3, 10_000_000, 0, 51_000);
   assertEquals(m.rate, rate);
 });
+
+Deno.test("drain meter: the first ack of a busy stretch (a round trip late, acking older bytes) does not count", () => {
+  const m = new DrainMeter();
+  m.sent(0, 0, 0);
+  m.acked(0, 0, 0, 100);
+  // A flood starts: 64 KiB out; the first ack, a round trip later, is for
+  // the 5 bytes of the command's echo.
+  m.sent(65_541, 65_536, 1000);
+  m.acked(5, 5, 65_536, 1120);
+  assertEquals(m.rate, null);
+  let acked = 5;
+  for (let t = 1120 + 64; t < 1600; t += 64) {
+    acked += 16_000;
+    m.acked(16_000, acked, 65_541 - acked, t);
+  }
+  const rate = m.rate!;
+  assert(rate > 200 && rate < 300, `rate ${rate} bytes/ms`);
+});
+
+Deno.test("drain meter: a remote window holds the program back a few round trips, a loopback one STALE_MS", () => {
+  const local = new DrainMeter();
+  local.sent(0, 0, 0);
+  local.acked(0, 0, 0, 3);
+  assertEquals(local.staleAfter(1500), 1500);
+  const remote = new DrainMeter();
+  remote.sent(0, 0, 0);
+  remote.acked(0, 0, 0, 120);
+  assertEquals(remote.staleAfter(1500), 360);
+  const far = new DrainMeter();
+  far.sent(0, 0, 0);
+  far.acked(0, 0, 0, 900);
+  assertEquals(far.staleAfter(1500), 1500);
+});
