@@ -984,6 +984,15 @@ export class Session {
     return this.#meter(w).remote;
   }
 
+  /**
+   * Window `w` came straight to the loopback listener (not through a port
+   * forward): its link is never taken for a slow one, whatever its acks'
+   * round trip on a loaded machine.
+   */
+  linkDirect(w: Window): void {
+    this.#meter(w).direct = true;
+  }
+
   /** Each window's link, measured (server/frames/policy.ts). */
   #meters = new WeakMap<Window, DrainMeter>();
 

@@ -117,6 +117,8 @@ export class DrainMeter {
   #ms = 0;
   /** Least round trip seen (ms); Infinity before the first. */
   rtt = Infinity;
+  /** Known to be on this machine's loopback (server/remote/gate.ts: `direct`): never remote. */
+  direct = false;
 
   /** Output up to stream offset `end` was sent; `lag` is in flight. */
   sent(end: number, lag: number, now: number): void {
@@ -157,7 +159,7 @@ export class DrainMeter {
 
   /** Not on loopback: its acks came back no faster than REMOTE_RTT_MS. */
   get remote(): boolean {
-    return this.rtt !== Infinity && this.rtt >= REMOTE_RTT_MS;
+    return !this.direct && this.rtt !== Infinity && this.rtt >= REMOTE_RTT_MS;
   }
 
   /**

@@ -125,3 +125,13 @@ Deno.test("drain meter: a remote window holds the program back a few round trips
   far.acked(0, 0, 0, 900);
   assertEquals(far.staleAfter(1500), 1500);
 });
+
+Deno.test("drain meter: a page known to be direct on loopback is never remote, however slow its acks", () => {
+  const m = new DrainMeter();
+  m.direct = true;
+  m.sent(0, 0, 0);
+  m.acked(0, 0, 0, 500);
+  assert(!m.remote);
+  assertEquals(m.limit(HIGH_WATER), HIGH_WATER);
+  assertEquals(m.staleAfter(1500), 1500);
+});
