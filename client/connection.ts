@@ -19,6 +19,7 @@
 import type {
   ClientMessage,
   ColorsMessage,
+  DeflatedMessage,
   HelloMessage,
   OpenMessage,
   ServerMessage,
@@ -183,7 +184,13 @@ export class Connection {
     });
     ws.onopen = () => {
       const { cols, rows } = this.#size();
-      const hello: HelloMessage = { type: "hello", key: this.#key, cols, rows };
+      const hello: HelloMessage = {
+        type: "hello",
+        key: this.#key,
+        cols,
+        rows,
+        deflate: true,
+      };
       // A session this starts answers its program's first colour query.
       if (this.#colors !== null) {
         const { type: _, ...colors } = this.#colors;
@@ -202,24 +209,57 @@ export class Connection {
       ws.send(JSON.stringify(hello));
       performance.mark("domterm:hello"); // bench/attach_bench.ts
     };
+    let deflatedNext = false;
     ws.onmessage = (ev) => {
       if (ws !== this.#ws) return;
       if (typeof ev.data === "string") {
-        let msg: ServerMessage;
+        let msg: ServerMessage | DeflatedMessage;
         try {
           msg = JSON.parse(ev.data);
         } catch {
           return;
         }
-        this.#enqueue(() => this.#deliver(msg));
+        if (msg.type === "deflated") deflatedNext = true;
+        else this.#receive(ws, () => this.#deliver(msg as ServerMessage));
         return;
       }
-      this.#enqueue(new Uint8Array(ev.data as ArrayBuffer));
+      const data = new Uint8Array(ev.data as ArrayBuffer);
+      if (!deflatedNext) return this.#receive(ws, data);
+      deflatedNext = false;
+      this.#receive(
+        ws,
+        inflateMessage(data).then((text) => {
+          const msg = JSON.parse(text) as ServerMessage;
+          return () => this.#deliver(msg);
+        }).catch(() => null), // as an unreadable text frame: dropped
+      );
     };
     ws.onclose = (ev) => {
       if (ws !== this.#ws) return;
-      this.#enqueue(() => this.#onClose(ev.code, ev.reason));
+      this.#receive(ws, () => this.#onClose(ev.code, ev.reason));
     };
+  }
+
+  /** Deflated messages being decoded, and what came after them. */
+  #decoding = 0;
+  #decoded: Promise<void> = Promise.resolve();
+
+  /**
+   * Queue what socket `ws` received, in the order it came: a deflated
+   * message is decoded first (asynchronously), and what follows it waits.
+   */
+  #receive(
+    ws: WebSocket,
+    item: Uint8Array | (() => void) | Promise<(() => void) | null>,
+  ): void {
+    if (!(item instanceof Promise) && this.#decoding === 0) {
+      return this.#enqueue(item);
+    }
+    this.#decoding++;
+    this.#decoded = this.#decoded.then(() => item).then((it) => {
+      this.#decoding--;
+      if (it !== null && ws === this.#ws) this.#enqueue(it);
+    });
   }
 
   #deliver(msg: ServerMessage): void {
@@ -240,6 +280,9 @@ export class Connection {
           this.#send(this.#pendingResize);
           this.#pendingResize = null;
         }
+        // At once: the server's first sample of this link's round trip
+        // (server/frames/policy.ts, DrainMeter).
+        this.#send({ type: "ack", bytes: 0 });
         if (this.#attempt > 0) this.#handlers.reconnecting?.(null, 0);
         this.#attempt = 0;
         break;
@@ -511,6 +554,16 @@ export class Connection {
       this.#unacked = 0;
     }
   }
+}
+
+/** The JSON text of a `deflated` message's binary frame (raw deflate, UTF-8). */
+export async function inflateMessage(data: Uint8Array): Promise<string> {
+  const stream = new Blob([data as Uint8Array<ArrayBuffer>]).stream()
+    .pipeThrough(new DecompressionStream("deflate-raw"))
+    .pipeThrough(new TextDecoderStream());
+  let text = "";
+  for await (const part of stream) text += part;
+  return text;
 }
 
 /** A frame is acknowledged at the next animation frame, or after this long. */

@@ -95,7 +95,28 @@ export interface HelloMessage {
    * program's first byte on.
    */
   colors?: Omit<ColorsMessage, "type">;
+  /**
+   * The page reads {@link DeflatedMessage}s: the server may send it large
+   * messages deflated when its link is not loopback.
+   */
+  deflate?: boolean;
 }
+
+/**
+ * Server -> client, to a page whose hello had `deflate`: the next binary
+ * frame is not output but a server message's JSON text, UTF-8, compressed
+ * with raw deflate (RFC 1951, one message per frame, ended by a final
+ * block). Sent for snapshots of at least {@link DEFLATE_MIN} characters to
+ * a window whose link is remote (server/frames/policy.ts). Not in
+ * {@link ServerMessage}: the connection decodes it and hands on the
+ * message it carries, in order.
+ */
+export interface DeflatedMessage {
+  type: "deflated";
+}
+
+/** Messages shorter than this are never deflated (the saving is a few packets at most). */
+export const DEFLATE_MIN = 4096;
 
 /** Client -> server: the window's text area changed size. */
 export interface ResizeMessage {
@@ -698,6 +719,7 @@ export function parseClientMessage(text: string): ClientMessage | string {
           cols: o.cols,
           rows: o.rows,
         };
+        if (o.deflate === true) h.deflate = true;
         if (o.session !== undefined) {
           if (!isSize(o.session, 1e9)) return "hello: bad session";
           h.session = o.session;

@@ -70,9 +70,15 @@ import {
 } from "./replay.ts";
 import { SizeSettler } from "./size_settle.ts";
 import { EventTap } from "./frame_events.ts";
-import { frameHistoryTail, nextForBehind } from "./frames/policy.ts";
+import {
+  DrainMeter,
+  frameHistoryTail,
+  nextForBehind,
+} from "./frames/policy.ts";
 import type { SessionSnapshot, Viewer, Window } from "./viewer.ts";
 import type { SessionJournal } from "./journal/writer.ts";
+
+const now = () => performance.now();
 
 export type { SessionSnapshot, Viewer, Window } from "./viewer.ts";
 
@@ -508,6 +514,8 @@ export class Session {
       command: this.command,
       ...ready,
     });
+    // The page acknowledges `ready` at once: the link's first round trip.
+    this.#meter(w).sent(this.bytesRead, 0, now());
     if (entries) {
       w.sent = w.acked = resume!.offset;
       for (const e of entries) {
@@ -784,7 +792,16 @@ export class Session {
    * `frame` the frame made at that offset (it loaded it).
    */
   ack(w: Window, bytes: number, frame?: number): void {
+    const before = w.acked;
     w.acked = Math.min(w.sent, w.acked + bytes);
+    if (!w.stale) {
+      this.#meter(w).acked(
+        w.acked - before,
+        w.acked,
+        w.sent - w.acked,
+        now(),
+      );
+    }
     if (frame !== undefined && w.behind?.frame === frame) {
       w.behind.frame = null;
     }
@@ -962,19 +979,52 @@ export class Session {
     await this.finished;
   }
 
-  /** How far behind the windows that hold reading back are: those not fed frames. */
-  #lag(): number {
-    let lag = 0;
+  /** Whether window `w`'s link is not loopback (its acks' round trip: DrainMeter). */
+  linkRemote(w: Window): boolean {
+    return this.#meter(w).remote;
+  }
+
+  /**
+   * Window `w` came straight to the loopback listener (not through a port
+   * forward): its link is never taken for a slow one, whatever its acks'
+   * round trip on a loaded machine.
+   */
+  linkDirect(w: Window): void {
+    this.#meter(w).direct = true;
+  }
+
+  /** Each window's link, measured (server/frames/policy.ts). */
+  #meters = new WeakMap<Window, DrainMeter>();
+
+  #meter(w: Window): DrainMeter {
+    let m = this.#meters.get(w);
+    if (m === undefined) this.#meters.set(w, m = new DrainMeter());
+    return m;
+  }
+
+  /**
+   * Whether a window that holds reading back (not fed frames) is more than
+   * `level` (#high or #low) behind, scaled to its own link: a remote one
+   * may have less in flight (DrainMeter.limit). A slow link's window past
+   * its limit is fed frames from here (`fallBehind`), not held for.
+   */
+  #over(level: number, fallBehind = false): boolean {
+    let over = false;
     for (const w of this.windows) {
-      if (!w.stale && !w.viewer.readOnly) {
-        lag = Math.max(lag, w.sent - w.acked);
-      }
+      if (w.stale || w.viewer.readOnly) continue;
+      const m = this.#meter(w);
+      const limit = m.limit(this.#high);
+      if (w.sent - w.acked <= level * limit / this.#high) continue;
+      if (fallBehind && !w.paused && m.slow(this.#high)) this.#fallBehind(w);
+      else over = true;
     }
-    return lag;
+    return over;
   }
 
   #checkFlow(): void {
-    if (this.#paused && !this.#holdForReload && this.#lag() <= this.#low) {
+    if (
+      this.#paused && !this.#holdForReload && !this.#over(this.#low, true)
+    ) {
       this.#paused = false;
       clearTimeout(this.#staleTimer);
       const r = this.#resume;
@@ -990,13 +1040,35 @@ export class Session {
    */
   #checkStale(): void {
     if (!this.#paused || this.#closing) return;
+    const held = now() - this.#pausedAt;
+    let next = Infinity;
     for (const w of this.windows) {
+      const m = this.#meter(w);
       if (
-        !w.stale && !w.paused && !w.viewer.readOnly &&
-        w.sent - w.acked > this.#low
-      ) this.#fallBehind(w);
+        w.stale || w.paused || w.viewer.readOnly ||
+        w.sent - w.acked <= m.limit(this.#high) * this.#low / this.#high
+      ) continue;
+      // A remote window waits less (DrainMeter.staleAfter).
+      const after = m.staleAfter(STALE_MS);
+      if (held >= after - 1) this.#fallBehind(w);
+      else next = Math.min(next, after - held);
     }
     this.#checkFlow();
+    if (this.#paused && next < Infinity) {
+      this.#staleTimer = setTimeout(() => this.#checkStale(), next);
+    }
+  }
+
+  /** When reading was last held back (flow control). */
+  #pausedAt = 0;
+
+  /** How long reading may be held before #checkStale looks: the least of the windows'. */
+  #staleDelay(): number {
+    let ms = STALE_MS;
+    for (const w of this.windows) {
+      ms = Math.min(ms, this.#meter(w).staleAfter(STALE_MS));
+    }
+    return ms;
   }
 
   #staleTimer: ReturnType<typeof setTimeout> | undefined;
@@ -1015,9 +1087,13 @@ export class Session {
       }
       this.#tapEvents(msg);
     }
+    const t = bytes ? now() : 0;
     for (const w of this.windows) {
       if (w.stale) continue;
-      if (bytes) w.sent += msg.length;
+      if (bytes) {
+        w.sent += msg.length;
+        this.#meter(w).sent(w.sent, w.sent - w.acked, t);
+      }
       if (w.pending !== null) w.pending.push(msg);
       else if (bytes) w.viewer.output(msg);
       else w.viewer.message(msg);
@@ -1100,10 +1176,14 @@ export class Session {
       check();
     });
     for (;;) {
-      if (this.#lag() > this.#high && !this.#closing) {
+      if (!this.#closing && this.#over(this.#high, true)) {
         this.#paused = true;
         clearTimeout(this.#staleTimer);
-        this.#staleTimer = setTimeout(() => this.#checkStale(), STALE_MS);
+        this.#pausedAt = now();
+        this.#staleTimer = setTimeout(
+          () => this.#checkStale(),
+          this.#staleDelay(),
+        );
         await new Promise<void>((r) => this.#resume = r);
       }
       // The emulator here must keep up too (emulator_host.ts, EMULATOR_HIGH).

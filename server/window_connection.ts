@@ -20,6 +20,7 @@ import {
   CLOSE_NO_SESSION,
   CLOSE_RESTARTING,
   CLOSE_SESSION_ENDED,
+  DEFLATE_MIN,
   encodeServerMessage,
   type HelloMessage,
   parseClientMessage,
@@ -36,7 +37,12 @@ import { openLink, processCwd } from "./opener.ts";
 import type { Session } from "./session.ts";
 import type { SessionRegistry } from "./session_registry.ts";
 import type { SessionSnapshot, Viewer, ViewerEnd, Window } from "./viewer.ts";
-import { closeAfterFinal, sendBytes, sendText } from "./socket_send.ts";
+import {
+  closeAfterFinal,
+  sendBytes,
+  sendDeflated,
+  sendText,
+} from "./socket_send.ts";
 import { LOGIN_ENDED, LoginWatch } from "./remote/login_watch.ts";
 import type { HelloGrant, RemoteGate, UpgradeGrant } from "./remote/gate.ts";
 import { dropForReadOnly } from "./remote/read_only.ts";
@@ -113,14 +119,24 @@ export class WindowConnection implements Viewer {
 
   snapshot(snap: SessionSnapshot): void {
     // The snapshot is already JSON: the message goes around it.
-    this.#sendText(encodeServerMessage({
+    const text = encodeServerMessage({
       type: "snapshot",
       offset: snap.offset,
       gridSeq: snap.gridSeq,
       ...(snap.droppedLines > 0 ? { droppedLines: snap.droppedLines } : {}),
       ...(snap.frame ? { frame: snap.frame } : {}),
-    }, snap.json));
+    }, snap.json);
+    // Deflated for a page that reads it, over a link that is not loopback
+    // (docs/protocol.md, "Compression").
+    if (
+      this.#deflate && text.length >= DEFLATE_MIN && this.#win !== null &&
+      this.#session?.linkRemote(this.#win)
+    ) sendDeflated(this.#socket, text);
+    else this.#sendText(text);
   }
+
+  /** The page's hello said it reads deflated messages. */
+  #deflate = false;
 
   message(msg: ServerMessage): void {
     this.#sendText(encodeServerMessage(msg));
@@ -189,6 +205,7 @@ export class WindowConnection implements Viewer {
   #hello(m: HelloMessage, grant: HelloGrant): void {
     clearTimeout(this.#helloTimer);
     this.#readOnly = grant.readOnly;
+    this.#deflate = m.deflate === true;
     if (grant.viaLogin) {
       this.#login.start();
     }
@@ -216,6 +233,7 @@ export class WindowConnection implements Viewer {
         : undefined,
     );
     this.#win = win;
+    if (this.#upgrade.direct) s.linkDirect(win);
     if (m.colors !== undefined && !this.#readOnly) {
       registry.noteColors(m.colors);
       s.setColors(win, m.colors);

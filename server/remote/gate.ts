@@ -43,6 +43,12 @@ export interface UpgradeGrant {
   /** That login's session id (see {@link RemoteGate.loginAlive}). */
   loginId?: string;
   address: string;
+  /**
+   * A page on this machine that came straight to our loopback listener
+   * (its Host names our port): never a slow link (server/frames/policy.ts).
+   * Not set through a port forward or a proxy, which may be one.
+   */
+  direct?: boolean;
 }
 
 /** What a hello may open. */
@@ -381,9 +387,11 @@ export class RemoteGate {
       return text(403, "forbidden origin");
     }
     const login = this.config.password === null ? null : this.session(req);
+    const direct = loopback && _port !== undefined &&
+      loopbackHostPort(host) === String(_port);
     return login
-      ? { loggedIn: true, loginId: login.id, address }
-      : { loggedIn: false, address };
+      ? { loggedIn: true, loginId: login.id, address, direct }
+      : { loggedIn: false, address, direct };
   }
 
   /**
