@@ -747,9 +747,19 @@ export class Session {
    */
   pause(w: Window, paused: boolean): void {
     w.paused = paused;
-    // No longer paused, it no longer holds reading: fed frames if behind.
-    if (!paused) this.#checkFlow();
-    else if (w.stale && !w.viewer.readOnly) this.#replayTo(w);
+    if (!paused) {
+      // No longer paused, it holds reading back as any window behind does:
+      // fed frames if still behind STALE_MS from now (a page shows the
+      // output it held at once, and its pager may stop again a screenful
+      // later: it must not skip it). The timer that would have looked
+      // found it paused and was not armed again.
+      w.pauseEnded = now();
+      this.#checkFlow();
+      if (this.#paused) {
+        clearTimeout(this.#staleTimer);
+        this.#checkStale();
+      }
+    } else if (w.stale && !w.viewer.readOnly) this.#replayTo(w);
   }
 
   /**
@@ -1040,7 +1050,6 @@ export class Session {
    */
   #checkStale(): void {
     if (!this.#paused || this.#closing) return;
-    const held = now() - this.#pausedAt;
     let next = Infinity;
     for (const w of this.windows) {
       const m = this.#meter(w);
@@ -1048,6 +1057,7 @@ export class Session {
         w.stale || w.paused || w.viewer.readOnly ||
         w.sent - w.acked <= m.limit(this.#high) * this.#low / this.#high
       ) continue;
+      const held = now() - Math.max(this.#pausedAt, w.pauseEnded ?? 0);
       // A remote window waits less (DrainMeter.staleAfter).
       const after = m.staleAfter(STALE_MS);
       if (held >= after - 1) this.#fallBehind(w);

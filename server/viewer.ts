@@ -107,6 +107,11 @@ export interface Window {
    */
   paused?: boolean;
   /**
+   * When its pager last let output go on (ms, performance.now()): the time
+   * it may hold reading back before it is fed frames counts from then.
+   */
+  pauseEnded?: number;
+  /**
    * Waiting for its snapshot: what the stream brings meanwhile waits here
    * (in order) and follows the snapshot.
    */
