@@ -7,7 +7,10 @@
  *
  * Run: `deno run -A bench/emulator_thread_bench.ts [--mb 30] [--piece 65536]
  * [--stream lines|ls|yes|cjk] [--cols 80] [--runs 3]`. Prints ms of the
- * thread's CPU per MB for each run and their median.
+ * thread's CPU per MB for each run and their median, and this process's
+ * resident memory: before the run, its peak during the run (sampled every
+ * 20 ms) and 1 s after it (the thread's buffers are what a flood costs
+ * the server beyond its model: issue 39 target 6).
  *
  * @module
  */
@@ -79,6 +82,12 @@ function workerCpuMs(): number {
   return ms;
 }
 
+/** This process's resident memory, MB. */
+function rssMb(): number {
+  const status = Deno.readTextFileSync("/proc/self/status");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
 const data = flood(values.stream!);
 const results: number[] = [];
 // Keeps the thread (which ends with its last terminal) across the runs.
@@ -95,6 +104,9 @@ for (let run = 0; run < Number(values.runs); run++) {
     reply: () => {},
   });
   await term.snapshot();
+  const rss0 = rssMb();
+  let peak = rss0;
+  const sampler = setInterval(() => peak = Math.max(peak, rssMb()), 20);
   const cpu0 = workerCpuMs();
   const t0 = performance.now();
   for (let i = 0; i < data.length; i += piece) {
@@ -106,6 +118,9 @@ for (let run = 0; run < Number(values.runs); run++) {
   await term.snapshot(); // answered after everything before it was parsed
   const wall = performance.now() - t0;
   const cpu = workerCpuMs() - cpu0;
+  clearInterval(sampler);
+  await new Promise((r) => setTimeout(r, 1000));
+  const after = rssMb();
   term.close();
   const perMb = cpu / (size / MB);
   results.push(perMb);
@@ -113,7 +128,9 @@ for (let run = 0; run < Number(values.runs); run++) {
     `run ${run + 1}: emulator thread ${perMb.toFixed(1)} ms CPU per MB ` +
       `(${values.stream}, ${piece}-byte pieces), ${
         (size / MB / (wall / 1000)).toFixed(1)
-      } MB/s`,
+      } MB/s; RSS ${rss0.toFixed(0)} MB before, peak ${peak.toFixed(0)}, ${
+        after.toFixed(0)
+      } 1 s after`,
   );
 }
 keeper.close();

@@ -129,6 +129,8 @@ const FLOOD_PIECE = 4096;
 const LOOKAHEAD = 8 << 20;
 const HOLD_IDLE_MS = 10;
 const HOLD_MAX_MS = 300;
+/** The largest piece a write usually brings: a PTY read (server/pty/pty.ts). */
+const MAX_PIECE = 64 << 10;
 
 interface Held {
   pieces: Uint8Array[];
@@ -165,11 +167,12 @@ function release(id: number): void {
   let data = h.pieces[0];
   if (h.pieces.length > 1) {
     // One buffer for every batch: the emulator keeps nothing of what it
-    // parses, and a fresh 8 MiB each time cost page faults.
+    // parses, and a fresh 8 MiB each time cost page faults. A batch is
+    // released at LOOKAHEAD, so it is at most that and the piece that
+    // crossed it: sized for that, not doubled (a doubled buffer was 16 MiB
+    // whenever the pieces did not add up to exactly 8 MiB).
     if (scratch.length < h.bytes) {
-      let size = scratch.length || LOOKAHEAD;
-      while (size < h.bytes) size *= 2;
-      scratch = new Uint8Array(size);
+      scratch = new Uint8Array(Math.max(h.bytes, LOOKAHEAD + MAX_PIECE));
     }
     data = scratch.subarray(0, h.bytes);
     let at = 0;

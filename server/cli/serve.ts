@@ -41,6 +41,7 @@ import type { CliOptions } from "./options.ts";
 import type { RemoteGate } from "../remote/gate.ts";
 import { sshRequest } from "../ssh/request.ts";
 import { openWindow } from "./open_window.ts";
+import { fullGcWhenQuiet } from "../full_gc.ts";
 
 /** The command a session runs by default: $SHELL, else /bin/sh. */
 export function defaultCommand(): string[] {
@@ -217,6 +218,9 @@ async function serve(
   } else {
     launcher = await openWindow(url, opts);
   }
+  // What starting up left (modules' top levels, the journals read) is
+  // garbage an idle server would keep, and its grown heap with it.
+  fullGcWhenQuiet();
   await idle;
   await control.close();
   store.close();
