@@ -8,7 +8,9 @@
  *   (the target: under 300 ms).
  *
  * Times are the page's: from the keydown event to the DOM holding the
- * echo (or the prompt). Run: `deno run -A bench/panes_bench.ts [--keys N]`.
+ * echo (or the prompt). Run: `deno run -A bench/panes_bench.ts [--keys N]
+ * [--main PATH]` (`--main`: another checkout's main.ts, e.g. the code
+ * before a change, to compare on the same machine at the same load).
  *
  * @module
  */
@@ -21,6 +23,10 @@ import { panes } from "../core/layout.ts";
 const KEYS = Number(
   Deno.args[Deno.args.indexOf("--keys") + 1] ?? "",
 ) || 40;
+/** `--main PATH`: the server of another checkout (to compare with the code before). */
+const MAIN = Deno.args.includes("--main")
+  ? Deno.args[Deno.args.indexOf("--main") + 1]
+  : undefined;
 
 function median(xs: number[]): number {
   const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
@@ -172,7 +178,13 @@ async function keyToEcho(page: Page, pane: number, n: number) {
   return { out, arrived };
 }
 
-const { child, url } = await spawnServer(["--", "sh"], { PS1: "$ ", ENV: "" });
+// Another checkout's server serves that checkout's page (static/gen of
+// it must be built: `deno task build` there).
+const { child, url } = await spawnServer(
+  ["--", "sh"],
+  { PS1: "$ ", ENV: "" },
+  MAIN,
+);
 const browser = await launchChromium();
 try {
   const page = await browser.newPage({

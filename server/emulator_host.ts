@@ -201,6 +201,13 @@ export interface EmulatorHost {
    * more comes soon.
    */
   idle(): void;
+  /**
+   * The program just got input: what it answers (an echo, a prompt, a
+   * reply to a query) should not wait behind other sessions' floods. A
+   * host that parses several sessions' output in one queue puts this
+   * one's first for a while (`main_thread_emulator.ts`).
+   */
+  prioritize?(): void;
   /** Bytes written and not parsed yet. */
   readonly backlog: number;
   /**

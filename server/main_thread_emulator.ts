@@ -8,7 +8,11 @@
  * {@link PIECE_BYTES}, with a turn of the event loop between slices
  * (`core/time_sliced_queue.ts`): so parsing never holds up reading the
  * PTY, sending to the windows, input or acknowledgements for longer than a
- * slice (a snapshot, done in one go, is the exception).
+ * slice (a snapshot, done in one go, is the exception). The work of a
+ * session whose program got input in the last {@link INPUT_PRIORITY_MS}
+ * goes first (`prioritize`, from `Session.input`): its echo, prompt or
+ * reply to a query is not parsed after megabytes of other sessions'
+ * floods (tests/server/emulator_priority_test.ts).
  *
  * A session's emulator runs here while its output is light
  * (`session_emulator.ts`): here it runs at the browser's priority and
@@ -50,7 +54,52 @@ const GC_AFTER_GROWTH = 2 << 20;
 /** V8's heap right after the last full collection here, bytes. */
 let heapAfterGc = 0;
 
-/** The work of all the emulators here, in order. */
+/**
+ * An emulator whose program got input within this long (ms) queues its
+ * work in {@link urgent}, before the other emulators' (see
+ * {@link MainThreadEmulator.prioritize}).
+ */
+export const INPUT_PRIORITY_MS = 500;
+/**
+ * While {@link urgent} has had work for this long (ms) without a break
+ * (a program typed into that floods), the others' output is parsed again
+ * beside it (turn about) rather than after it.
+ */
+const URGENT_ALONE_MS = 100;
+
+/** When {@link urgent} last began to have work (performance.now()). */
+let urgentSince = 0;
+
+/** Parse `piece` of `term`'s output; both queues hand their output on here. */
+function take(piece: Uint8Array, term: MainThreadEmulator): number {
+  term.parse(piece);
+  return piece.length;
+}
+
+/**
+ * The work of the emulators whose program got input just now: each slice
+ * of it runs before any more output of {@link queue} is parsed. An
+ * emulator's work is all in one of the two queues at a time, so each
+ * emulator's work stays in order.
+ */
+const urgent = new TimeSlicedQueue<MainThreadEmulator>({
+  sliceMs: SLICE_MS,
+  pieceBytes: PIECE_BYTES,
+  now: () => performance.now(),
+  later: (slice) => setImmediate(slice),
+  take: (piece, term) => {
+    // A program typed into that floods: the others go on beside it.
+    if (
+      queue.paused && performance.now() - urgentSince >= URGENT_ALONE_MS
+    ) queue.resume();
+    return take(piece, term);
+  },
+  done: (term) => term.done(),
+  // The others' output, held while this had work, goes on.
+  stopped: () => queue.resume(),
+});
+
+/** The work of all the other emulators here, in order. */
 const queue = new TimeSlicedQueue<MainThreadEmulator>({
   sliceMs: SLICE_MS,
   pieceBytes: PIECE_BYTES,
@@ -58,10 +107,13 @@ const queue = new TimeSlicedQueue<MainThreadEmulator>({
   // Not setTimeout(0): nested timers are clamped to 4 ms, which would
   // leave the emulators idle half the time during a flood.
   later: (slice) => setImmediate(slice),
-  take: (piece, term) => {
-    term.parse(piece);
-    return piece.length;
-  },
+  // Taking nothing pauses this queue until `urgent` stops, or has had
+  // work for URGENT_ALONE_MS: an echo is not parsed after megabytes of
+  // other floods.
+  take: (piece, term) =>
+    urgent.length > 0 && performance.now() - urgentSince < URGENT_ALONE_MS
+      ? 0
+      : take(piece, term),
   done: (term) => term.done(),
 });
 
@@ -117,6 +169,10 @@ function packIdle(): void {
 export class MainThreadEmulator implements EmulatorHost {
   /** Pieces of work of this emulator in the queue. */
   queued = 0;
+  /** The queue that holds this emulator's work (the one its next work goes to while it has some). */
+  #queue = queue;
+  /** Until when its new work goes to {@link urgent} (see {@link prioritize}). */
+  #urgentUntil = -Infinity;
   #term: Terminal | null;
   #backlog = new EmulatorBacklog();
   #packedLines = 0;
@@ -169,10 +225,31 @@ export class MainThreadEmulator implements EmulatorHost {
     return this.#term?.skippedOutput ?? 0;
   }
 
+  /**
+   * The program got input: for {@link INPUT_PRIORITY_MS}, this
+   * emulator's work goes to {@link urgent} (from its next piece of work
+   * once it has none queued: its work stays in order), where it is done
+   * before the other emulators' output.
+   */
+  prioritize(): void {
+    this.#urgentUntil = performance.now() + INPUT_PRIORITY_MS;
+  }
+
+  /** The queue for this emulator's next piece of work (see {@link prioritize}). */
+  #next(): TimeSlicedQueue<MainThreadEmulator> {
+    if (this.queued === 0) {
+      this.#queue = performance.now() < this.#urgentUntil ? urgent : queue;
+    }
+    if (this.#queue === urgent && urgent.length === 0) {
+      urgentSince = performance.now();
+    }
+    this.queued++;
+    return this.#queue;
+  }
+
   /** Queue `run` after the work queued so far (it runs even once closed or failed). */
   #task(run: () => void): void {
-    this.queued++;
-    queue.pushTask(run, this);
+    this.#next().pushTask(run, this);
   }
 
   #later(f: (t: Terminal) => void): void {
@@ -184,8 +261,7 @@ export class MainThreadEmulator implements EmulatorHost {
   write(data: Uint8Array): void {
     if (this.#term === null || data.length === 0) return;
     this.#backlog.add(data.length);
-    this.queued++;
-    queue.pushData(data, this);
+    this.#next().pushData(data, this);
   }
 
   /** Nothing to do: this emulator does not hold output back. */

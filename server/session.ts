@@ -855,6 +855,8 @@ export class Session {
   /** Input from window `w` (or from elsewhere with null) for the program. */
   async input(data: Uint8Array, w: Window | null = null): Promise<void> {
     if (w !== null) this.focus(w);
+    // What the program answers is parsed before other sessions' floods.
+    this.#term.prioritize();
     await this.#write(data);
   }
 

@@ -333,6 +333,11 @@ export class SessionEmulator {
     this.#do((t) => t.idle());
   }
 
+  /** See `EmulatorHost.prioritize`. */
+  prioritize(): void {
+    this.#do((t) => t.prioritize?.());
+  }
+
   /** Bytes written and not parsed yet. */
   get backlog(): number {
     return this.#inner.backlog + this.#waitingBytes;

@@ -22,6 +22,11 @@ const ENV = { PS1: "$ ", ENV: "" };
  * there too, before and after; so this asserts what held: every prompt
  * back within 20 s (no pane starved, no flow-control stall). The figure
  * is printed; bench/panes_bench.ts measures it with key-to-echo.
+ *
+ * Checked again by five runs in a row at load 16-35 (2 cores): the
+ * slowest pane of each run took 1.9, 14.8, 11.9, 4.4 and 4.0 s (medians
+ * of the four 1.7-9.4 s), so no tighter bound holds on such a machine;
+ * on a quiet one the bench measured 84-410 ms.
  */
 const LIMIT_MS = 20_000;
 
