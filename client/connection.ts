@@ -33,6 +33,7 @@ import {
   WS_PATH,
 } from "../core/protocol.ts";
 import { TimeSlicedQueue } from "../core/time_sliced_queue.ts";
+import { startupMark } from "./startup_marks.ts";
 
 /**
  * Acknowledge processed output at least every this many bytes: half of
@@ -147,12 +148,109 @@ export class Connection {
     size: () => { cols: number; rows: number },
     handlers: ConnectionHandlers,
     session: number | null = null,
+    helloWaits = false,
   ) {
     this.#key = key;
     this.#size = size;
     this.#handlers = handlers;
+    this.#helloWaits = helloWaits;
     this.position = { session, offset: 0, gridSeq: 0 };
+    startupMark("connect");
     this.#open();
+  }
+
+  /**
+   * A connection opened before its view exists (issue 31 §7): the window
+   * makes it as it starts, beside its window channel, and the view of
+   * the first pane of the first layout takes it over ({@link adopt}).
+   * The socket's handshake no longer waits for the layout; and when the
+   * page knows its session already (`#session=N`: a second `domterm`,
+   * `domterm new`, `attach`), neither does the hello: the session's
+   * snapshot is on its way while the window channel asks for the layout.
+   * Without a session (`session` null: the window's hello makes one, or a
+   * reload's layout names them) the hello waits for {@link adopt}. What
+   * arrives before then is kept and handed on, in order, at adoption.
+   */
+  static early(
+    key: string,
+    size: () => { cols: number; rows: number },
+    session: number | null,
+  ): Connection {
+    const kept: ((h: ConnectionHandlers) => void)[] = [];
+    const conn = new Connection(
+      key,
+      size,
+      {
+        output: (data) => {
+          const copy = data.slice();
+          kept.push((h) => h.output(copy));
+        },
+        message: (msg) => kept.push((h) => h.message(msg)),
+        closed: (code, reason) => kept.push((h) => h.closed(code, reason)),
+        reconnecting: (ms, attempt, reason, gone) =>
+          kept.push((h) => h.reconnecting?.(ms, attempt, reason, gone)),
+      },
+      session,
+      session === null,
+    );
+    conn.#kept = kept;
+    return conn;
+  }
+
+  /**
+   * An {@link early} connection's waiting hello goes now, for `session`
+   * (the window's first layout named it), before its view is built.
+   */
+  helloFor(session: number): void {
+    if (!this.#helloWaits) return;
+    this.#helloWaits = false;
+    this.position.session = session;
+    const ws = this.#ws;
+    if (ws?.readyState === WebSocket.OPEN) this.#hello(ws);
+    else if (ws?.readyState !== WebSocket.CONNECTING) {
+      // Closed or closing (the server waits 10 s for a hello): a new
+      // one. (Still opening: its open sends the hello.)
+      this.#ws = null;
+      this.#open();
+    }
+  }
+
+  /** What an early connection received before it was adopted. */
+  #kept: ((h: ConnectionHandlers) => void)[] | null = null;
+  /** An early connection's hello waits for its session ({@link adopt}). */
+  #helloWaits = false;
+  /** The grid the last hello gave. */
+  #helloSize = { cols: 0, rows: 0 };
+
+  /**
+   * The view of an {@link early} connection takes it over, for `session`
+   * (the one it was opened for, if it was): the size is the view's from
+   * now on (a resize follows when the hello gave another); a waiting
+   * hello goes now; what came so far is handed to `handlers` in a
+   * microtask (once the view that calls this from its constructor is
+   * whole), and the rest as it comes.
+   */
+  adopt(
+    handlers: ConnectionHandlers,
+    size: () => { cols: number; rows: number },
+    session: number,
+  ): void {
+    this.#size = size;
+    const ws = this.#ws;
+    if (this.#helloWaits) this.helloFor(session);
+    else if (ws?.readyState === WebSocket.OPEN) {
+      const { cols, rows } = size();
+      const said = this.#helloSize;
+      if (cols !== said.cols || rows !== said.rows) {
+        this.sendResize(cols, rows);
+      }
+    }
+    queueMicrotask(() => {
+      const kept = this.#kept ?? [];
+      this.#kept = null;
+      this.#handlers = handlers;
+      for (const k of kept) k(handlers);
+    });
   }
 
   /** True while a socket is open and attached. */
@@ -182,25 +280,8 @@ export class Connection {
       if (!opened) this.#failedOpens++;
     });
     ws.onopen = () => {
-      const { cols, rows } = this.#size();
-      const hello: HelloMessage = { type: "hello", key: this.#key, cols, rows };
-      // A session this starts answers its program's first colour query.
-      if (this.#colors !== null) {
-        const { type: _, ...colors } = this.#colors;
-        hello.colors = colors;
-      }
-      const p = this.position;
-      if (p.session !== null) {
-        hello.session = p.session;
-        // Before the page had any of the stream it asks for a snapshot.
-        if (this.#hasStream) {
-          hello.offset = p.offset;
-          hello.gridSeq = p.gridSeq;
-        }
-      }
-      this.#helloColors = this.#colors ? JSON.stringify(this.#colors) : "";
-      ws.send(JSON.stringify(hello));
-      performance.mark("domterm:hello"); // bench/attach_bench.ts
+      startupMark("socket-open");
+      if (!this.#helloWaits) this.#hello(ws);
     };
     ws.onmessage = (ev) => {
       if (ws !== this.#ws) return;
@@ -214,18 +295,48 @@ export class Connection {
         this.#enqueue(() => this.#deliver(msg));
         return;
       }
+      startupMark("first-output");
       this.#enqueue(new Uint8Array(ev.data as ArrayBuffer));
     };
     ws.onclose = (ev) => {
       if (ws !== this.#ws) return;
+      // An early socket left waiting for its hello: adopt opens another.
+      if (this.#helloWaits) {
+        this.#ws = null;
+        return;
+      }
       this.#enqueue(() => this.#onClose(ev.code, ev.reason));
     };
+  }
+
+  #hello(ws: WebSocket): void {
+    const { cols, rows } = this.#size();
+    const hello: HelloMessage = { type: "hello", key: this.#key, cols, rows };
+    // A session this starts answers its program's first colour query.
+    if (this.#colors !== null) {
+      const { type: _, ...colors } = this.#colors;
+      hello.colors = colors;
+    }
+    const p = this.position;
+    if (p.session !== null) {
+      hello.session = p.session;
+      // Before the page had any of the stream it asks for a snapshot.
+      if (this.#hasStream) {
+        hello.offset = p.offset;
+        hello.gridSeq = p.gridSeq;
+      }
+    }
+    this.#helloColors = this.#colors ? JSON.stringify(this.#colors) : "";
+    this.#helloSize = { cols, rows };
+    ws.send(JSON.stringify(hello));
+    performance.mark("domterm:hello"); // bench/attach_bench.ts
   }
 
   #deliver(msg: ServerMessage): void {
     const p = this.position;
     switch (msg.type) {
       case "ready":
+        startupMark("ready");
         p.session = msg.session;
         if (msg.resumed) {
           p.offset = msg.offset;
