@@ -8,10 +8,18 @@
  * the first pane takes that connection over: one hello, and the session
  * works through it. These are orderings of the page's start-up marks
  * (client/startup_marks.ts), not timings.
+ *
+ * And the server's own Chromium starts before the server is ready
+ * (server/cli/open_window.ts, startEarlyWindow): its launcher waits for
+ * the URL, then goes on to the page.
  */
 import { assert } from "../assert.ts";
+import { privateRuntimeEnv } from "../runtime_dir.ts";
+import { sharedChromium } from "./chromium.ts";
 import { openPage, startDomterm, waitForRow } from "./domterm.ts";
 import type { Page } from "playwright-core";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
 /** The page's start-up marks: each name's times, ms from its start. */
 function marks(page: Page): Promise<Record<string, number[]>> {
@@ -56,5 +64,69 @@ Deno.test("e2e startup: the first terminal's socket opens before the layout come
     await waitForRow(t.page, "early-42");
   } finally {
     await t.close();
+  }
+});
+
+Deno.test("e2e startup: the server's Chromium starts before the server is ready, on a launcher that waits for the URL, and reaches the prompt", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "domterm-early-" });
+  // A "Chromium" (found as CHROME_PATH, as domterm finds its own) that
+  // notes its launcher, and whether the launcher had a URL when called.
+  const fake = `${dir}/chromium.sh`;
+  await Deno.writeTextFile(
+    fake,
+    "#!/bin/sh\n" +
+      'for a; do case "$a" in --app=file://*) f="${a#--app=file://}";; esac; done\n' +
+      `if grep -q 'launch=' "$f"; then w=url; else w=waits; fi\n` +
+      `echo "$w $f" > ${dir}/called.tmp && mv ${dir}/called.tmp ${dir}/called\n`,
+    { mode: 0o755 },
+  );
+  const server = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "--", "bash", "--norc", "-i"],
+    env: privateRuntimeEnv({
+      PS1: "$ ",
+      CHROME_PATH: fake,
+      XDG_CONFIG_HOME: `${dir}/config`,
+    }),
+    stdin: "null",
+    stdout: "null",
+    stderr: "inherit",
+  }).spawn();
+  try {
+    let called = "";
+    for (let i = 0; i < 3000 && !called; i++) {
+      called = await Deno.readTextFile(`${dir}/called`).catch(() => "");
+      if (!called) await new Promise((r) => setTimeout(r, 10));
+    }
+    const [when, launcher] = called.trim().split(" ");
+    // Called before the server had a URL: its launcher waits for it.
+    assert(when === "waits", `the browser was called with ${called}`);
+    const browser = await sharedChromium();
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`file://${launcher}`);
+      await page.waitForURL((u) => u.protocol === "http:", {
+        timeout: 30_000,
+      });
+      await waitForRow(page, "$", 30_000);
+      // The script with the URL (a one-time token) goes once the window
+      // connected.
+      const js = launcher.replace(/\.html$/, ".js");
+      let gone = false;
+      for (let i = 0; i < 500 && !gone; i++) {
+        gone = !(await Deno.stat(js).then(() => true, () => false));
+        if (!gone) await new Promise((r) => setTimeout(r, 20));
+      }
+      assert(
+        gone,
+        "the launcher's script is removed once the window connected",
+      );
+    } finally {
+      await context.close();
+    }
+  } finally {
+    server.kill("SIGTERM");
+    await server.status;
+    await Deno.remove(dir, { recursive: true });
   }
 });
