@@ -161,96 +161,53 @@ export class Connection {
 
   /**
    * A connection opened before its view exists (issue 31 §7): the window
-   * makes it as it starts, beside its window channel, and the view of
-   * the first pane of the first layout takes it over ({@link adopt}).
-   * The socket's handshake no longer waits for the layout; and when the
-   * page knows its session already (`#session=N`: a second `domterm`,
-   * `domterm new`, `attach`), neither does the hello: the session's
-   * snapshot is on its way while the window channel asks for the layout.
-   * Without a session (`session` null: the window's hello makes one, or a
-   * reload's layout names them) the hello waits for {@link adopt}. What
-   * arrives before then is kept and handed on, in order, at adoption.
+   * makes it as it starts, beside its window channel, so that the
+   * socket's handshake does not wait for the layout; the view of the
+   * first pane of the first layout takes it over ({@link adopt}) and its
+   * hello goes then, with the view's size. (A hello sent sooner, with a
+   * size guessed before the view existed, was followed by a resize to the
+   * view's: a width change while a large history still loads in slices
+   * ends that loading, client/snapshot_slices.ts, and the page kept 283 of
+   * 10,026 lines in tests/e2e/sessions_test.ts.) `session`: the one the
+   * page was opened for (`#session=N`), if any; a view of another session
+   * does not take it.
    */
-  static early(
-    key: string,
-    size: () => { cols: number; rows: number },
-    session: number | null,
-  ): Connection {
-    const kept: ((h: ConnectionHandlers) => void)[] = [];
-    const conn = new Connection(
+  static early(key: string, session: number | null): Connection {
+    const none = () => {};
+    return new Connection(
       key,
-      size,
-      {
-        output: (data) => {
-          const copy = data.slice();
-          kept.push((h) => h.output(copy));
-        },
-        message: (msg) => kept.push((h) => h.message(msg)),
-        closed: (code, reason) => kept.push((h) => h.closed(code, reason)),
-        reconnecting: (ms, attempt, reason, gone) =>
-          kept.push((h) => h.reconnecting?.(ms, attempt, reason, gone)),
-      },
+      () => ({ cols: 0, rows: 0 }),
+      { output: none, message: none, closed: none },
       session,
-      session === null,
+      true,
     );
-    conn.#kept = kept;
-    return conn;
   }
 
-  /**
-   * An {@link early} connection's waiting hello goes now, for `session`
-   * (the window's first layout named it), before its view is built.
-   */
-  helloFor(session: number): void {
-    if (!this.#helloWaits) return;
-    this.#helloWaits = false;
-    this.position.session = session;
-    const ws = this.#ws;
-    if (ws?.readyState === WebSocket.OPEN) this.#hello(ws);
-    else if (ws?.readyState !== WebSocket.CONNECTING) {
-      // Closed or closing (the server waits 10 s for a hello): a new
-      // one. (Still opening: its open sends the hello.)
-      this.#ws = null;
-      this.#open();
-    }
-  }
-
-  /** What an early connection received before it was adopted. */
-  #kept: ((h: ConnectionHandlers) => void)[] | null = null;
-  /** An early connection's hello waits for its session ({@link adopt}). */
+  /** An early connection's hello waits for its view ({@link adopt}). */
   #helloWaits = false;
-  /** The grid the last hello gave. */
-  #helloSize = { cols: 0, rows: 0 };
 
   /**
-   * The view of an {@link early} connection takes it over, for `session`
-   * (the one it was opened for, if it was): the size is the view's from
-   * now on (a resize follows when the hello gave another); a waiting
-   * hello goes now; what came so far is handed to `handlers` in a
-   * microtask (once the view that calls this from its constructor is
-   * whole), and the rest as it comes.
+   * The view of an {@link early} connection takes it over, for `session`:
+   * its handlers and size from now on, and the hello goes now (or as the
+   * socket opens; a socket the server closed for want of a hello, after
+   * 10 s, is replaced).
    */
   adopt(
     handlers: ConnectionHandlers,
     size: () => { cols: number; rows: number },
     session: number,
   ): void {
+    this.#handlers = handlers;
     this.#size = size;
+    if (!this.#helloWaits) return;
+    this.#helloWaits = false;
+    this.position.session = session;
     const ws = this.#ws;
-    if (this.#helloWaits) this.helloFor(session);
-    else if (ws?.readyState === WebSocket.OPEN) {
-      const { cols, rows } = size();
-      const said = this.#helloSize;
-      if (cols !== said.cols || rows !== said.rows) {
-        this.sendResize(cols, rows);
-      }
+    if (ws?.readyState === WebSocket.OPEN) this.#hello(ws);
+    else if (ws?.readyState !== WebSocket.CONNECTING) {
+      this.#ws = null;
+      this.#open();
     }
-    queueMicrotask(() => {
-      const kept = this.#kept ?? [];
-      this.#kept = null;
-      this.#handlers = handlers;
-      for (const k of kept) k(handlers);
-    });
   }
 
   /** True while a socket is open and attached. */
@@ -300,7 +257,7 @@ export class Connection {
     };
     ws.onclose = (ev) => {
       if (ws !== this.#ws) return;
-      // An early socket left waiting for its hello: adopt opens another.
+      // An early socket left waiting for its view: adopt opens another.
       if (this.#helloWaits) {
         this.#ws = null;
         return;
@@ -327,7 +284,6 @@ export class Connection {
       }
     }
     this.#helloColors = this.#colors ? JSON.stringify(this.#colors) : "";
-    this.#helloSize = { cols, rows };
     ws.send(JSON.stringify(hello));
     performance.mark("domterm:hello"); // bench/attach_bench.ts
   }

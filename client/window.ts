@@ -226,11 +226,9 @@ export class DomtermWindow implements ViewHost {
       });
     }
     // The first pane's terminal socket opens now, not once the layout
-    // came (issue 31 §7); on a session the page knows (a new window of a
-    // second `domterm`, `new`, `attach`) its hello goes now too.
+    // came (issue 31 §7); its view takes it over.
     this.#early = Connection.early(
       this.key,
-      () => this.#estimateSize(first),
       launch.window === null ? launch.session : null,
     );
     this.channel = new WindowChannel(
@@ -414,10 +412,6 @@ export class DomtermWindow implements ViewHost {
     if (w > 0) sessionStorage.setItem(WINDOW_STORAGE, String(w));
     this.#windowId = w;
     const first = this.layoutView.layout === null;
-    // The early connection's hello, if it waited, goes before the views
-    // are built: for the focused pane's session.
-    const focused = panes(layout).find((p) => p.id === layout.focus);
-    if (first && focused) this.#early?.helloFor(focused.session);
     const made: PaneEntry[] = [];
     const seen = new Set<number>();
     for (const p of panes(layout)) {

@@ -1,13 +1,12 @@
 /**
  * Start-up (issue 31 §7): the page opens its first terminal's socket as it
  * starts, beside the window channel, not once the channel's layout came
- * (client/window.ts, Connection.early). On a session the page knows
- * (`#session=N`: a second `domterm`, `domterm new`, `attach`) its hello
- * goes at once too; on a new window's new session it waits for the layout
- * that names the session, and goes before the view is built. Either way
- * the first pane takes that connection over: one hello, and the session
- * works through it. These are orderings of the page's start-up marks
- * (client/startup_marks.ts), not timings.
+ * (client/window.ts, Connection.early); its hello waits for the view,
+ * which takes that connection over, on a new session as on one the page
+ * knows (`#session=N`: a second `domterm`, `domterm new`, `attach`): one
+ * hello, with the view's size, and the session works through it. These
+ * are orderings of the page's start-up marks (client/startup_marks.ts),
+ * not timings.
  *
  * And the server's own Chromium starts before the server is ready
  * (server/cli/open_window.ts, startEarlyWindow): its launcher waits for
@@ -39,7 +38,7 @@ Deno.test("e2e startup: the first terminal's socket opens before the layout come
   });
   try {
     // A new window, new session: the socket is asked for before the
-    // layout; its hello waits for the layout (which names the session).
+    // layout; its hello waits for the view (the layout names the session).
     await waitForRow(t.page, "$", 20_000);
     const first = await marks(t.page);
     const m = JSON.stringify(first);
@@ -48,7 +47,7 @@ Deno.test("e2e startup: the first terminal's socket opens before the layout come
     assert(first.hello?.length === 1, `one hello, one connection: ${m}`);
     assert(first.layout[0] <= first.hello[0], `hello before layout: ${m}`);
 
-    // A new window on the known session 1: the hello does not wait.
+    // A new window on the known session 1: the same.
     const second = await openPage(t.browser, `${t.url}&session=1`);
     await waitForRow(second, "$", 20_000);
     const known = await marks(second);
@@ -56,6 +55,7 @@ Deno.test("e2e startup: the first terminal's socket opens before the layout come
     assert(known.connect?.length === 1 && known.layout?.length === 1, k);
     assert(known.connect[0] < known.layout[0], `connect after layout: ${k}`);
     assert(known.hello?.length === 1, `one hello, one connection: ${k}`);
+    assert(known.layout[0] <= known.hello[0], `hello before layout: ${k}`);
     // The pane shows the session it took over: typing there reaches it,
     // and the first window shows it too.
     await second.click("#terminal");
