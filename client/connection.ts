@@ -188,9 +188,11 @@ export class Connection {
 
   /**
    * The view of an {@link early} connection takes it over, for `session`:
-   * its handlers and size from now on, and the hello goes now (or as the
-   * socket opens; a socket the server closed for want of a hello, after
-   * 10 s, is replaced).
+   * its handlers and size from now on, and the hello goes in a microtask,
+   * once the view that calls this from its constructor is whole (its
+   * colours known, as a view's own connection had them by its socket's
+   * open), or as the socket opens; a socket the server closed for want of
+   * a hello, after 10 s, is replaced.
    */
   adopt(
     handlers: ConnectionHandlers,
@@ -200,14 +202,17 @@ export class Connection {
     this.#handlers = handlers;
     this.#size = size;
     if (!this.#helloWaits) return;
-    this.#helloWaits = false;
     this.position.session = session;
-    const ws = this.#ws;
-    if (ws?.readyState === WebSocket.OPEN) this.#hello(ws);
-    else if (ws?.readyState !== WebSocket.CONNECTING) {
-      this.#ws = null;
-      this.#open();
-    }
+    queueMicrotask(() => {
+      this.#helloWaits = false;
+      const ws = this.#ws;
+      if (this.#final) return;
+      if (ws?.readyState === WebSocket.OPEN) this.#hello(ws);
+      else if (ws?.readyState !== WebSocket.CONNECTING) {
+        this.#ws = null;
+        this.#open();
+      }
+    });
   }
 
   /** True while a socket is open and attached. */
