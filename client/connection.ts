@@ -34,6 +34,7 @@ import {
   WS_PATH,
 } from "../core/protocol.ts";
 import { TimeSlicedQueue } from "../core/time_sliced_queue.ts";
+import { startupMark } from "./startup_marks.ts";
 
 /**
  * Acknowledge processed output at least every this many bytes: half of
@@ -148,12 +149,71 @@ export class Connection {
     size: () => { cols: number; rows: number },
     handlers: ConnectionHandlers,
     session: number | null = null,
+    helloWaits = false,
   ) {
     this.#key = key;
     this.#size = size;
     this.#handlers = handlers;
+    this.#helloWaits = helloWaits;
     this.position = { session, offset: 0, gridSeq: 0 };
+    startupMark("connect");
     this.#open();
+  }
+
+  /**
+   * A connection opened before its view exists (issue 31 §7): the window
+   * makes it as it starts, beside its window channel, so that the
+   * socket's handshake does not wait for the layout; the view of the
+   * first pane of the first layout takes it over ({@link adopt}) and its
+   * hello goes then, with the view's size. (A hello sent sooner, with a
+   * size guessed before the view existed, was followed by a resize to the
+   * view's: a width change while a large history still loads in slices
+   * ends that loading, client/snapshot_slices.ts, and the page kept 283 of
+   * 10,026 lines in tests/e2e/sessions_test.ts.) `session`: the one the
+   * page was opened for (`#session=N`), if any; a view of another session
+   * does not take it.
+   */
+  static early(key: string, session: number | null): Connection {
+    const none = () => {};
+    return new Connection(
+      key,
+      () => ({ cols: 0, rows: 0 }),
+      { output: none, message: none, closed: none },
+      session,
+      true,
+    );
+  }
+
+  /** An early connection's hello waits for its view ({@link adopt}). */
+  #helloWaits = false;
+
+  /**
+   * The view of an {@link early} connection takes it over, for `session`:
+   * its handlers and size from now on, and the hello goes in a microtask,
+   * once the view that calls this from its constructor is whole (its
+   * colours known, as a view's own connection had them by its socket's
+   * open), or as the socket opens; a socket the server closed for want of
+   * a hello, after 10 s, is replaced.
+   */
+  adopt(
+    handlers: ConnectionHandlers,
+    size: () => { cols: number; rows: number },
+    session: number,
+  ): void {
+    this.#handlers = handlers;
+    this.#size = size;
+    if (!this.#helloWaits) return;
+    this.position.session = session;
+    queueMicrotask(() => {
+      this.#helloWaits = false;
+      const ws = this.#ws;
+      if (this.#final) return;
+      if (ws?.readyState === WebSocket.OPEN) this.#hello(ws);
+      else if (ws?.readyState !== WebSocket.CONNECTING) {
+        this.#ws = null;
+        this.#open();
+      }
+    });
   }
 
   /** True while a socket is open and attached. */
@@ -183,31 +243,8 @@ export class Connection {
       if (!opened) this.#failedOpens++;
     });
     ws.onopen = () => {
-      const { cols, rows } = this.#size();
-      const hello: HelloMessage = {
-        type: "hello",
-        key: this.#key,
-        cols,
-        rows,
-        deflate: true,
-      };
-      // A session this starts answers its program's first colour query.
-      if (this.#colors !== null) {
-        const { type: _, ...colors } = this.#colors;
-        hello.colors = colors;
-      }
-      const p = this.position;
-      if (p.session !== null) {
-        hello.session = p.session;
-        // Before the page had any of the stream it asks for a snapshot.
-        if (this.#hasStream) {
-          hello.offset = p.offset;
-          hello.gridSeq = p.gridSeq;
-        }
-      }
-      this.#helloColors = this.#colors ? JSON.stringify(this.#colors) : "";
-      ws.send(JSON.stringify(hello));
-      performance.mark("domterm:hello"); // bench/attach_bench.ts
+      startupMark("socket-open");
+      if (!this.#helloWaits) this.#hello(ws);
     };
     let deflatedNext = false;
     ws.onmessage = (ev) => {
@@ -223,6 +260,7 @@ export class Connection {
         else this.#receive(ws, () => this.#deliver(msg as ServerMessage));
         return;
       }
+      startupMark("first-output");
       const data = new Uint8Array(ev.data as ArrayBuffer);
       if (!deflatedNext) return this.#receive(ws, data);
       deflatedNext = false;
@@ -236,6 +274,11 @@ export class Connection {
     };
     ws.onclose = (ev) => {
       if (ws !== this.#ws) return;
+      // An early socket left waiting for its view: adopt opens another.
+      if (this.#helloWaits) {
+        this.#ws = null;
+        return;
+      }
       this.#receive(ws, () => this.#onClose(ev.code, ev.reason));
     };
   }
@@ -262,10 +305,39 @@ export class Connection {
     });
   }
 
+  #hello(ws: WebSocket): void {
+    const { cols, rows } = this.#size();
+    const hello: HelloMessage = {
+      type: "hello",
+      key: this.#key,
+      cols,
+      rows,
+      deflate: true,
+    };
+    // A session this starts answers its program's first colour query.
+    if (this.#colors !== null) {
+      const { type: _, ...colors } = this.#colors;
+      hello.colors = colors;
+    }
+    const p = this.position;
+    if (p.session !== null) {
+      hello.session = p.session;
+      // Before the page had any of the stream it asks for a snapshot.
+      if (this.#hasStream) {
+        hello.offset = p.offset;
+        hello.gridSeq = p.gridSeq;
+      }
+    }
+    this.#helloColors = this.#colors ? JSON.stringify(this.#colors) : "";
+    ws.send(JSON.stringify(hello));
+    performance.mark("domterm:hello"); // bench/attach_bench.ts
+  }
+
   #deliver(msg: ServerMessage): void {
     const p = this.position;
     switch (msg.type) {
       case "ready":
+        startupMark("ready");
         p.session = msg.session;
         if (msg.resumed) {
           p.offset = msg.offset;

@@ -8,10 +8,16 @@
  */
 import { installInspector } from "./inspect.ts";
 import { readLaunch } from "./launch.ts";
+import { startupMark } from "./startup_marks.ts";
 import { DomtermWindow } from "./window.ts";
 
 async function start(): Promise<void> {
-  const win = new DomtermWindow(document, await readLaunch());
+  startupMark("script");
+  void document.fonts?.ready.then(() => startupMark("fonts"));
+  const launch = await readLaunch();
+  startupMark("launch");
+  const win = new DomtermWindow(document, launch);
+  startupMark("window");
   win.onFirstLayout = () => installInspector(win);
 }
 

@@ -16,7 +16,8 @@ import type {
 } from "../core/protocol.ts";
 import type { TerminalEvent } from "../core/terminal_view.ts";
 import type { MarkRef } from "../core/model/command_groups.ts";
-import { Connection } from "./connection.ts";
+import { Connection, type ConnectionHandlers } from "./connection.ts";
+import { startupMark } from "./startup_marks.ts";
 import { InputHandler } from "./input.ts";
 import { LineInput } from "./line_input.ts";
 import { LineEditorView } from "./line_editor_view.ts";
@@ -96,6 +97,12 @@ export interface ViewOptions {
   /** The session to attach to (null: a new one). */
   session: number | null;
   storage: ViewStorage;
+  /**
+   * A connection opened before the view (Connection.early, made by
+   * client/window.ts as the page starts), which it takes over for
+   * `session` instead of opening one.
+   */
+  connection?: Connection;
 }
 
 /** What the "process exited" text says. */
@@ -142,6 +149,8 @@ export class TerminalView {
   #cellSize: { width: number; height: number };
   /** A snapshot was loaded and is not drawn yet (for the attach timing marks). */
   #attachPending = false;
+  /** Output came (the start-up mark `output-drawn`, client/startup_marks.ts). */
+  #outputSeen = false;
   #ended = false;
   /** The session is shared read-only with this window (its folds stay here). */
   #readOnly = false;
@@ -230,7 +239,11 @@ export class TerminalView {
       }
     });
     this.#resizeObserver.observe(root);
-    this.conn = this.#connect(options.key, options.session);
+    this.conn = this.#connect(
+      options.key,
+      options.session,
+      options.connection,
+    );
     this.syncColors();
   }
 
@@ -358,6 +371,7 @@ export class TerminalView {
     this.predict.update();
     this.find.onRender();
     this.a11y.frame();
+    if (this.#outputSeen) startupMark("output-drawn");
     if (this.#attachPending) {
       this.#attachPending = false;
       // bench/attach_bench.ts reads these marks.
@@ -365,7 +379,11 @@ export class TerminalView {
     }
   }
 
-  #connect(key: string, session: number | null): Connection {
+  #connect(
+    key: string,
+    session: number | null,
+    early?: Connection,
+  ): Connection {
     const { term, renderer } = this;
     // An echo is drawn in the next animation frame, as all output is. Drawn
     // at once when it had been processed (2-3 ms after the key), the rows
@@ -373,9 +391,10 @@ export class TerminalView {
     // Chromium then drew at the next vsync (key to frame, median 7.4-7.9 ms)
     // where a frame asked for by requestAnimationFrame came at once (3.4-3.9
     // ms; docs/benchmarks.md, "Key to the frame that draws the echo").
-    const conn = new Connection(key, () => this.#size, {
+    const handlers: ConnectionHandlers = {
       admit: (data) => this.pager.admit(data),
       output: (data) => {
+        this.#outputSeen = true;
         term.write(data);
         this.predict.output();
         renderer.schedule();
@@ -408,7 +427,13 @@ export class TerminalView {
           );
         }
       },
-    }, session);
+    };
+    const size = () => this.#size;
+    let conn: Connection;
+    if (early && session !== null) {
+      conn = early;
+      early.adopt(handlers, size, session);
+    } else conn = new Connection(key, size, handlers, session);
     // Closing or reloading the tab is on purpose; a crash or a lost network
     // is not. With the detach-on-close setting a close only detaches.
     this.#onPageHide = () => {

@@ -37,12 +37,14 @@ import { dragTab } from "./layout/tab_drag.ts";
 import { WindowChannel } from "./layout/window_channel.ts";
 import type { LayoutOp } from "../core/protocol.ts";
 import { CellProbe } from "./measure.ts";
+import { Connection } from "./connection.ts";
 import { Menu } from "./menu.ts";
 import { showReadOnlyBadge } from "./read_only_badge.ts";
 import { copySelectionHtml, terminalSelection } from "./selection.ts";
 import { SettingsStore } from "./settings.ts";
 import { SettingsNotice } from "./settings_notice.ts";
 import { SettingsPage } from "./settings_page.ts";
+import { startupMark } from "./startup_marks.ts";
 import { TerminalView, type ViewHost } from "./terminal_view.ts";
 import { loadUserStyle } from "./user_style.ts";
 import { registerActions } from "./window_actions.ts";
@@ -117,6 +119,11 @@ export class DomtermWindow implements ViewHost {
   #exited = new Set<TerminalView>();
   /** Tab focus mode (client/a11y/tab_focus.ts). */
   #tabFocus = false;
+  /**
+   * The first pane's terminal connection, opened as the page starts,
+   * beside the window channel (Connection.early), until a view takes it.
+   */
+  #early: Connection | null = null;
 
   constructor(doc: Document, launch: Launch) {
     this.doc = doc;
@@ -218,6 +225,12 @@ export class DomtermWindow implements ViewHost {
         for (const v of this.views) v.syncColors();
       });
     }
+    // The first pane's terminal socket opens now, not once the layout
+    // came (issue 31 §7); its view takes it over.
+    this.#early = Connection.early(
+      this.key,
+      launch.window === null ? launch.session : null,
+    );
     this.channel = new WindowChannel(
       this.key,
       { window: launch.window, session: launch.session },
@@ -394,6 +407,7 @@ export class DomtermWindow implements ViewHost {
 
   /** Draws the server's layout: views made and dropped, shown, focused. */
   #applyLayout(w: number, layout: Layout): void {
+    startupMark("layout");
     // Window 0 is a share's, kept nowhere: a reload asks for a new one.
     if (w > 0) sessionStorage.setItem(WINDOW_STORAGE, String(w));
     this.#windowId = w;
@@ -425,6 +439,9 @@ export class DomtermWindow implements ViewHost {
     }
     this.#focusLayout(layout);
     if (first) {
+      // No pane took it (it was for another session): it goes.
+      this.#early?.close();
+      this.#early = null;
       this.#startMore(layout);
       this.onFirstLayout();
     }
@@ -518,6 +535,7 @@ export class DomtermWindow implements ViewHost {
         session: `domterm-session${suffix}`,
         pager: `domterm-pager${suffix}`,
       },
+      connection: this.#takeEarly(p.session),
     }, this);
     const entry: PaneEntry = {
       pane: p,
@@ -531,6 +549,15 @@ export class DomtermWindow implements ViewHost {
     this.#byView.set(view, entry);
     this.menu.attach(view.root);
     return entry;
+  }
+
+  /** The early connection, if it is for `session` (or for any); else none. */
+  #takeEarly(session: number): Connection | undefined {
+    const early = this.#early;
+    const s = early?.position.session;
+    if (!early || (s !== null && s !== session)) return undefined;
+    this.#early = null;
+    return early;
   }
 
   #drop(e: PaneEntry): void {

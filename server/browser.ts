@@ -175,6 +175,60 @@ export async function writeLauncher(
 }
 
 /**
+ * A launcher for a browser started before the server knows its URL (issue
+ * 31 §7: Chromium starts while the server loads, not after): the page
+ * (`html`) says it is starting and loads the script `js` beside it every
+ * {@link PENDING_POLL_MS} until the server has written it
+ * ({@link fulfilLauncher}); the script sends the browser on to the page. A
+ * file page may load a file script (no CORS for scripts); it cannot read
+ * other files. After {@link PENDING_WAIT_MS} it gives up and says so.
+ */
+export async function writePendingLauncher(
+  dir = configDir(),
+): Promise<{ html: string; js: string }> {
+  const launchDir = join(dir, "launch");
+  await Deno.mkdir(launchDir, { recursive: true, mode: 0o700 });
+  await Deno.chmod(launchDir, 0o700);
+  const name = `open-${crypto.randomUUID()}`;
+  const html = `<!DOCTYPE html><meta charset="utf-8"><title>domterm</title>` +
+    `<meta name="color-scheme" content="dark light">` +
+    `<p id="m" style="font:14px sans-serif;opacity:.6">Starting domterm…</p>` +
+    `<script>const t0 = Date.now();\nfunction poll() {\n` +
+    `  const s = document.createElement("script");\n` +
+    `  s.src = ${JSON.stringify(`${name}.js`)};\n` +
+    `  s.onerror = () => {\n    s.remove();\n` +
+    `    if (Date.now() - t0 < ${PENDING_WAIT_MS}) setTimeout(poll, ${PENDING_POLL_MS});\n` +
+    `    else document.getElementById("m").textContent = "domterm did not start: see the terminal it was started from, or its log.";\n` +
+    `  };\n  document.head.append(s);\n}\npoll();</script>\n`;
+  const paths = {
+    html: join(launchDir, `${name}.html`),
+    js: join(launchDir, `${name}.js`),
+  };
+  await Deno.writeTextFile(paths.html, html, { mode: 0o600, createNew: true });
+  return paths;
+}
+
+/** How often a pending launcher looks for its script, ms. */
+export const PENDING_POLL_MS = 15;
+/** How long a pending launcher waits for its script, ms. */
+export const PENDING_WAIT_MS = 60_000;
+
+/**
+ * Write the script a pending launcher waits for: on to `url` (its key
+ * becomes a one-time launch token), whole or not at all (0600, renamed
+ * into place).
+ */
+export async function fulfilLauncher(js: string, url: string): Promise<void> {
+  const tmp = `${js}.tmp`;
+  await Deno.writeTextFile(
+    tmp,
+    `location.replace(${JSON.stringify(launchUrl(url))});\n`,
+    { mode: 0o600 },
+  );
+  await Deno.rename(tmp, js);
+}
+
+/**
  * Remove launcher files older than `maxAgeMs`: a window opened by a later
  * `domterm` (attach, new) reads its launcher at once, but that command has
  * exited by then, so the server sweeps them (they hold the key).
@@ -186,7 +240,7 @@ export async function sweepLaunchers(
   const launchDir = join(dir, "launch");
   try {
     for await (const e of Deno.readDir(launchDir)) {
-      if (!e.isFile || !/^open-[\w-]+\.html$/.test(e.name)) continue;
+      if (!e.isFile || !/^open-[\w-]+\.(html|js)$/.test(e.name)) continue;
       const path = join(launchDir, e.name);
       try {
         const st = await Deno.stat(path);
@@ -243,10 +297,26 @@ export async function openBrowser(
     onFailure?: (status: Deno.CommandStatus) => void;
   } = {},
 ): Promise<string> {
-  const dir = configDir();
-  const launcher = await writeLauncher(launchUrl(url), dir);
+  const launcher = await writeLauncher(launchUrl(url));
+  startBrowser(launcher, choice, options);
+  return launcher;
+}
+
+/**
+ * Start the browser on the launcher file `launcher` (it does not wait for
+ * the browser to exit); throws when it cannot be started (the launcher is
+ * removed then).
+ */
+export function startBrowser(
+  launcher: string,
+  choice: BrowserChoice,
+  options: {
+    size?: { width: number; height: number };
+    onFailure?: (status: Deno.CommandStatus) => void;
+  } = {},
+): void {
   const args = choice.kind === "app"
-    ? appArgs(launcher, join(dir, "browser-profile"), options.size)
+    ? appArgs(launcher, join(configDir(), "browser-profile"), options.size)
     : [launcher];
   try {
     const child = new Deno.Command(choice.path, {
@@ -260,8 +330,9 @@ export async function openBrowser(
       if (!s.success) options.onFailure?.(s);
     }).catch(() => {});
   } catch (e) {
-    await Deno.remove(launcher).catch(() => {});
+    try {
+      Deno.removeSync(launcher);
+    } catch { /* gone */ }
     throw new Error(`cannot start ${choice.path}: ${(e as Error).message}`);
   }
-  return launcher;
 }

@@ -27,7 +27,11 @@ import { type CliOptions, cliOptions, cliOverrides } from "./cli/options.ts";
 import { RemoteOptionError } from "./remote/cli_options.ts";
 import { sshRequest } from "./ssh/request.ts";
 import type { RemoteGate } from "./remote/gate.ts";
-import { openWindow } from "./cli/open_window.ts";
+import {
+  earlyWindowEnv,
+  openWindow,
+  startEarlyWindow,
+} from "./cli/open_window.ts";
 
 export { type CliOptions, cliOptions, parseCli } from "./cli/options.ts";
 export { UsageError };
@@ -83,6 +87,9 @@ export async function runMain(
     const handedOff = await handOff(controlPath, opts);
     if (handedOff !== null) return handedOff;
   }
+  // This process, or the server it detaches, opens the first window: the
+  // browser starts now, while the server loads (issue 31 §7).
+  if (!handover) await startEarlyWindow(opts);
   // From a terminal: the server detaches, so closing the terminal does not
   // end it (server/daemon.ts).
   const log = Deno.env.get(DAEMON_LOG_ENV);
@@ -94,6 +101,7 @@ export async function runMain(
       listens: opts.port !== 0 || gate !== undefined,
     })
   ) {
+    for (const [k, v] of Object.entries(earlyWindowEnv())) Deno.env.set(k, v);
     return await startDetached(Deno.args, controlPath);
   }
   // This process is the server: only now its modules are loaded.

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { startupMark } from "../startup_marks.ts";
 import { shownColors } from "../theme_colors.ts";
 import type { Layout } from "../../core/layout.ts";
 import {
@@ -125,6 +126,7 @@ export class WindowChannel {
     this.#ws = ws;
     this.#open = false;
     ws.onopen = () => {
+      startupMark("channel-open");
       const { cols, rows } = this.#size();
       const hello: WindowClientMessage = {
         type: "window-hello",
