@@ -6,8 +6,10 @@
  * up to {@link SLICE_BUDGET_MS} of the frame), put above the
  * history in one go once all are read (`Terminal.prependHistory`). Output that comes
  * meanwhile is parsed as usual; a slice that no longer joins up (the
- * history was cleared, or trimmed past it) or a width change ends the
- * loading, as the server's own model would have lost those lines too.
+ * history was cleared, or trimmed past it) ends the loading, as the
+ * server's own model lost those lines too. A width change first loads the
+ * rest at once ({@link HistorySlices.finishNow}): the server's model
+ * reflows all of its history.
  *
  * @module
  */
@@ -74,6 +76,25 @@ export class HistorySlices {
   /** True while lines are left to load. */
   get loading(): boolean {
     return !this.#done;
+  }
+
+  /**
+   * Read the rest at once and put it in: before a width change, which
+   * reflows the history (the server's model reflows every line it has;
+   * lines still waiting here would be lost to the page).
+   */
+  finishNow(): void {
+    if (this.#done) return;
+    if (this.term.cols !== this.snap.cols) return this.cancel();
+    try {
+      if (this.#next > 0) {
+        this.#read.unshift(readNormalLines(this.snap, 0, this.#next));
+        this.#next = 0;
+      }
+    } catch {
+      // A malformed line: the history stops at the last good slice.
+    }
+    this.#finish();
   }
 
   /** Stop (another snapshot replaces the model). */

@@ -494,6 +494,7 @@ export class TerminalView {
         );
         break;
       case "grid":
+        if (msg.cols !== term.cols) this.#slices?.finishNow();
         term.resize(msg.cols, msg.rows);
         if (msg.clearHistory) term.normalBuffer.clearHistory();
         if (msg.eventsOff) term.stopElementEvents();

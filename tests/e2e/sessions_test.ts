@@ -58,10 +58,13 @@ async function pageModel(page: Page, server: Server, session: number) {
       session,
     });
     assert(res?.ok, `snapshot of session ${session}: ${res?.error}`);
-    const offset = await page.evaluate(() =>
-      (globalThis as unknown as Inspected).domtermInspect.position().offset
-    );
-    if (offset === res!.offset) {
+    // ... and has loaded the older history of its snapshot, which comes
+    // in slices after the screen (client/snapshot_slices.ts).
+    const { offset, loading } = await page.evaluate(() => {
+      const d = (globalThis as unknown as Inspected).domtermInspect;
+      return { offset: d.position().offset, loading: d.historyLoading };
+    });
+    if (offset === res!.offset && !loading) {
       serverSide = { snapshot: res!.snapshot, offset: res!.offset };
       break;
     }
