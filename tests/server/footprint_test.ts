@@ -128,22 +128,45 @@ async function sessionWithHistory(url: string): Promise<void> {
   await w.close();
 }
 
+/**
+ * Run `fn` with a server process of its own (a shell as its command, a
+ * temporary HOME and state), stopped and cleaned up after.
+ */
+async function withServer(
+  extraEnv: Record<string, string>,
+  fn: (
+    s: { child: Deno.ChildProcess; url: string; dir: string },
+  ) => Promise<void>,
+): Promise<void> {
+  const dir = Deno.makeTempDirSync({ prefix: "domterm-footprint-" });
+  const { child, url } = await startServerProcess(dir, ["/bin/sh"], {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: dir,
+    DOMTERM_RUNTIME_DIR: dir,
+    DOMTERM_SOCKET: "",
+    XDG_STATE_HOME: `${dir}/state`,
+    PS1: "$ ",
+    ...extraEnv,
+  });
+  try {
+    await fn({ child, url, dir });
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+    await child.stdout.cancel().catch(() => {});
+    await child.stderr.cancel().catch(() => {});
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
 Deno.test({
   name:
     `server footprint: each further idle session of ${LINES} coloured lines costs at most ${LIMIT_MB} MB of resident memory`,
   ignore: Deno.build.os !== "linux",
   fn: async () => {
-    const dir = Deno.makeTempDirSync({ prefix: "domterm-footprint-" });
-    const { child, url } = await startServerProcess(dir, ["/bin/sh"], {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: dir,
-      DOMTERM_RUNTIME_DIR: dir,
-      DOMTERM_SOCKET: "",
-      XDG_STATE_HOME: `${dir}/state`,
-      PS1: "$ ",
-      DOMTERM_EMULATOR_MAIN_THREAD: "1",
-    });
-    try {
+    await withServer({ DOMTERM_EMULATOR_MAIN_THREAD: "1" }, async (
+      { child, url },
+    ) => {
       // The first session grows the heap and malloc's arenas once.
       await sessionWithHistory(url);
       const one = await settledRss(child.pid);
@@ -159,13 +182,7 @@ Deno.test({
         each <= LIMIT_MB,
         `${each.toFixed(2)} MB a session (limit ${LIMIT_MB})`,
       );
-    } finally {
-      child.kill("SIGTERM");
-      await child.status;
-      await child.stdout.cancel().catch(() => {});
-      await child.stderr.cancel().catch(() => {});
-      Deno.removeSync(dir, { recursive: true });
-    }
+    });
   },
 });
 
@@ -181,67 +198,54 @@ Deno.test({
     `server footprint: idle at most ${IDLE_LIMIT_MB} MB, and at most ${FLOOD_LIMIT_MB} MB more once a ${FLOOD_MB} MB flood is over`,
   ignore: Deno.build.os !== "linux",
   fn: async () => {
-    const dir = Deno.makeTempDirSync({ prefix: "domterm-footprint-" });
-    const { child, url } = await startServerProcess(dir, ["/bin/sh"], {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: dir,
-      DOMTERM_RUNTIME_DIR: dir,
-      DOMTERM_SOCKET: "",
-      XDG_STATE_HOME: `${dir}/state`,
-      PS1: "$ ",
-      // The test's module cache: in an empty one (HOME's) the server
-      // would compile every module as it starts, 30 MB more resident.
-      DENO_DIR: TEST_DENO_DIR,
-    });
-    try {
-      // The server collects what starting up left 2 s after it started.
-      await new Promise((r) => setTimeout(r, 3000));
-      const idle = await lowestRss(child.pid, 2000);
-      // The window goes at once: a detached session reads its program
-      // as fast as its emulator parses (nothing to watch for a marker in,
-      // which a window that falls behind would get in frames instead).
-      const done = `${dir}/flood-done`;
-      const w = new Window(url);
-      await w.ready;
-      await w.run(
-        `stty -echo; echo RE''ADY; (yes "$(printf '%076d' 1)" | head -c ${FLOOD_MB}000000; touch ${done})\r`,
-        "READY",
-      );
-      await w.close();
-      const end = Date.now() + 300_000;
-      while (!existsSync(done)) {
-        assert(Date.now() < end, "the flood did not end within 300 s");
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      // The emulator comes back from its thread 5 s after the output
-      // stopped (later on a loaded machine), then packs and collects:
-      // wait for the RSS to come down, up to a minute.
-      // At least 10 s, so that the figure printed is the settled one.
-      const settled = Date.now() + 10_000;
-      const deadline = Date.now() + 60_000;
-      let after = Infinity;
-      while (Date.now() < deadline) {
-        after = Math.min(after, await lowestRss(child.pid, 2000));
-        if (after <= idle + FLOOD_LIMIT_MB && Date.now() >= settled) break;
-      }
-      console.log(
-        `server RSS idle ${
-          idle.toFixed(1)
-        } MB, after ${FLOOD_MB} MB of output ${after.toFixed(1)} MB (+${
-          (after - idle).toFixed(1)
-        })`,
-      );
-      assert(idle <= IDLE_LIMIT_MB, `idle ${idle.toFixed(1)} MB`);
-      assert(
-        after - idle <= FLOOD_LIMIT_MB,
-        `${(after - idle).toFixed(1)} MB more after the flood`,
-      );
-    } finally {
-      child.kill("SIGTERM");
-      await child.status;
-      await child.stdout.cancel().catch(() => {});
-      await child.stderr.cancel().catch(() => {});
-      Deno.removeSync(dir, { recursive: true });
-    }
+    // The test's module cache: in an empty one (HOME's) the server
+    // would compile every module as it starts, 30 MB more resident.
+    await withServer(
+      { DENO_DIR: TEST_DENO_DIR },
+      async ({ child, url, dir }) => {
+        // The server collects what starting up left 2 s after it started.
+        await new Promise((r) => setTimeout(r, 3000));
+        const idle = await lowestRss(child.pid, 2000);
+        // The window goes at once: a detached session reads its program
+        // as fast as its emulator parses (nothing to watch for a marker in,
+        // which a window that falls behind would get in frames instead).
+        const done = `${dir}/flood-done`;
+        const w = new Window(url);
+        await w.ready;
+        await w.run(
+          `stty -echo; echo RE''ADY; (yes "$(printf '%076d' 1)" | head -c ${FLOOD_MB}000000; touch ${done})\r`,
+          "READY",
+        );
+        await w.close();
+        const end = Date.now() + 300_000;
+        while (!existsSync(done)) {
+          assert(Date.now() < end, "the flood did not end within 300 s");
+          await new Promise((r) => setTimeout(r, 250));
+        }
+        // The emulator comes back from its thread 5 s after the output
+        // stopped (later on a loaded machine), then packs and collects:
+        // wait for the RSS to come down, up to a minute.
+        // At least 10 s, so that the figure printed is the settled one.
+        const settled = Date.now() + 10_000;
+        const deadline = Date.now() + 60_000;
+        let after = Infinity;
+        while (Date.now() < deadline) {
+          after = Math.min(after, await lowestRss(child.pid, 2000));
+          if (after <= idle + FLOOD_LIMIT_MB && Date.now() >= settled) break;
+        }
+        console.log(
+          `server RSS idle ${
+            idle.toFixed(1)
+          } MB, after ${FLOOD_MB} MB of output ${after.toFixed(1)} MB (+${
+            (after - idle).toFixed(1)
+          })`,
+        );
+        assert(idle <= IDLE_LIMIT_MB, `idle ${idle.toFixed(1)} MB`);
+        assert(
+          after - idle <= FLOOD_LIMIT_MB,
+          `${(after - idle).toFixed(1)} MB more after the flood`,
+        );
+      },
+    );
   },
 });
