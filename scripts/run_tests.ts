@@ -5,9 +5,12 @@
  * the slow folders first (most test time is
  * waiting: for a server to start, a page to load, a shell to answer, time
  * another file can use), then the timing-sensitive files one after
- * another, alone on the machine. Both runs always happen; it ends with one
- * closing line in `deno test`'s own form that adds both up, and fails if
- * either failed.
+ * another, alone on the machine. Both runs always happen. The files of
+ * tests that failed in the parallel run then run again alone (at most
+ * `MAX_RERUN_FILES`): their verdict there counts, and the tests that failed
+ * only beside another file are listed as flaky. It ends with one closing
+ * line in `deno test`'s own form that adds the runs up, and fails if any
+ * failed; the failed and flaky tests come last, each with its error.
  *
  * Usage: deno run -A scripts/run_tests.ts [FILE_OR_DIR...]
  *
@@ -134,11 +137,16 @@ export function parallelFiles(): string[] {
   ).map((x) => x.f);
 }
 
-/** What one `deno test` run gave: its success, closing counts and failed tests. */
-interface Run {
+/**
+ * What one `deno test` run gave: its success, closing counts, failed tests
+ * and, by test name, the first line of each failure's error and where in
+ * its test file it was thrown.
+ */
+export interface Run {
   ok: boolean;
   counts: Counts | null;
   failures: string[];
+  errors: Map<string, string>;
 }
 
 /** What one `deno test` run printed last: its counts. */
@@ -178,6 +186,77 @@ const RESULT_LINE = /\.\.\. (ok|FAILED|ignored) \(/;
 const RUNNING_LONG = /'(.*)' has been running for over/;
 /** A test's start in a run of one file at a time (`NAME ...` alone). */
 const STARTED = /^(?:\S+ => )?(.*) \.\.\.\s*$/;
+/** A failure's heading in `deno test`'s ERRORS section: `NAME => ./FILE:L:C`. */
+const ERROR_HEAD = /^(.*) => (\S+):\d+:\d+$/;
+/** A stack frame in a test file (`at ... file:///…/x_test.ts:12:5`). */
+const TEST_FRAME = /(?:file:\/\/)?(\/?[^\s()]*?_test\.ts:\d+):\d+/;
+/** How much of an error's first line the closing lines repeat. */
+const ERROR_CHARS = 240;
+
+/**
+ * Reads `deno test`'s ERRORS section line by line: for each failed test,
+ * the first line of its error and the first frame in a test file.
+ */
+export class ErrorSection {
+  readonly errors = new Map<string, string>();
+  #inside = false;
+  #name = "";
+  #error = "";
+  #frame = "";
+
+  /** Takes one output line, colours removed. */
+  line(plain: string): void {
+    const t = plain.trim();
+    if (t === "ERRORS") {
+      this.#inside = true;
+      return;
+    }
+    if (!this.#inside) return;
+    if (t === "FAILURES") {
+      this.#flush();
+      this.#inside = false;
+      return;
+    }
+    const head = ERROR_HEAD.exec(plain);
+    if (head && !plain.startsWith(" ")) {
+      this.#flush();
+      this.#name = head[1];
+      return;
+    }
+    if (!this.#name) return;
+    if (!this.#error && t.startsWith("error: ")) {
+      this.#error = t.length > ERROR_CHARS ? `${t.slice(0, ERROR_CHARS)}…` : t;
+    } else if (!this.#frame && t.startsWith("at ")) {
+      const frame = TEST_FRAME.exec(t)?.[1] ?? "";
+      this.#frame = frame.startsWith(ROOT) ? frame.slice(ROOT.length) : frame;
+    }
+  }
+
+  #flush(): void {
+    if (this.#name && this.#error) {
+      // A step's error is kept under its test's name; the test's own
+      // ("1 test step failed") says less.
+      const key = testName(this.#name);
+      const had = this.errors.get(key);
+      if (!had || / steps? failed/.test(had)) {
+        this.errors.set(
+          key,
+          this.#frame ? `${this.#error} (${this.#frame})` : this.#error,
+        );
+      }
+    }
+    this.#name = this.#error = this.#frame = "";
+  }
+}
+
+/**
+ * A failure's test name without the `./FILE => ` of a parallel run, and
+ * for a step the test's own name (a parallel run names a step
+ * `TEST ... STEP`, a run of one file indents it under its test).
+ */
+export function testName(failure: string): string {
+  return failure.replace(/^\S+ => /, "").split(" ... ")[0].trim();
+}
 
 /**
  * Run `deno ARGS` with its output passed through as it comes; resolves to
@@ -208,6 +287,7 @@ async function denoTest(
   // The names of the tests that failed, in order: the closing lines repeat
   // them, since a CI log may keep only its end.
   const failures: string[] = [];
+  const errorSection = new ErrorSection();
   const watch = setInterval(() => {
     if (Date.now() - lastResult < STALL_MS) return;
     stalled = true;
@@ -244,6 +324,7 @@ async function denoTest(
       for (const l of lines) {
         // deno-lint-ignore no-control-regex
         const plain = l.replace(/\x1b\[[0-9;]*m/g, "");
+        errorSection.line(plain);
         const long = RUNNING_LONG.exec(plain) ?? STARTED.exec(plain);
         if (long) longRunning.add(long[1]);
         else if (RESULT_LINE.test(plain)) {
@@ -267,9 +348,15 @@ async function denoTest(
       ok: false,
       counts: closingCounts(tail) ?? ZERO,
       failures: [...failures, ...names],
+      errors: errorSection.errors,
     };
   }
-  return { ok: status.success, counts: closingCounts(tail), failures };
+  return {
+    ok: status.success,
+    counts: closingCounts(tail),
+    failures,
+    errors: errorSection.errors,
+  };
 }
 
 const ZERO: Counts = { passed: 0, failed: 1, ignored: 0 };
@@ -329,27 +416,80 @@ export async function checkedRun(
       ok: false,
       counts: run.counts ?? ZERO,
       failures: [...run.failures, `deno check ${check.join(" ")}`],
+      errors: run.errors,
     },
+  };
+}
+
+/**
+ * At most this many files of the parallel run are run again alone when
+ * tests in them failed there. More failed files than that is no load
+ * effect but a broken build: the run fails without a second try.
+ */
+export const MAX_RERUN_FILES = 4;
+
+/**
+ * The files to run again alone after the parallel run failed: those of its
+ * failed tests, if every failure names its file (a stall or a crash names
+ * none, and is not run again) and there are at most `MAX_RERUN_FILES`.
+ */
+export function rerunFiles(run: Run): string[] {
+  if (run.ok || run.counts === null || run.failures.length === 0) return [];
+  const files = new Set<string>();
+  for (const f of run.failures) {
+    const file = /^(\S+_test\.ts) => /.exec(f)?.[1];
+    if (!file) return [];
+    files.add(file.replace(/^\.\//, ""));
+  }
+  return files.size <= MAX_RERUN_FILES ? [...files] : [];
+}
+
+/**
+ * The parallel run's result once its failed files ran again alone: a test
+ * fails if it failed alone (the second run's verdict on those files counts,
+ * for every test in them); the tests that failed only beside another file
+ * are `flaky`, with the error they had there.
+ */
+export function afterRerun(
+  parallel: Run,
+  rerun: Run,
+): { run: Run; flaky: string[] } {
+  const failedAlone = new Set(rerun.failures.map(testName));
+  const flaky = parallel.failures.filter((f) => !failedAlone.has(testName(f)));
+  const total = (parallel.counts?.passed ?? 0) + (parallel.counts?.failed ?? 0);
+  const failed = rerun.counts?.failed ?? rerun.failures.length;
+  return {
+    run: {
+      ok: rerun.ok && rerun.counts !== null,
+      counts: {
+        passed: total - failed,
+        failed,
+        ignored: parallel.counts?.ignored ?? 0,
+      },
+      failures: rerun.failures,
+      errors: new Map([...parallel.errors, ...rerun.errors]),
+    },
+    flaky,
   };
 }
 
 async function main(args: string[]): Promise<number> {
   if (args.length > 0) {
     const run = await denoTest(["test", "-A", ...args], STATE_ENV);
-    printFailures(run.failures);
+    printFailures("failed tests", run.failures, run.errors);
     return run.ok ? 0 : 1;
   }
   const t0 = performance.now();
   const jobs = Deno.env.get("DENO_JOBS") ?? String(DEFAULT_JOBS);
   // The type check of tests/ runs beside the parallel run (which is
   // --no-check); a failed check stops it and the serial run never starts.
-  const { checked, run: parallel } = await checkedRun(
+  const { checked, run: firstParallel } = await checkedRun(
     ["tests/"],
     ["test", "-A", "--no-check", "--parallel", ...parallelFiles()],
     { ...STATE_ENV, DENO_JOBS: jobs },
   );
   if (!checked) {
-    printFailures(parallel.failures);
+    printFailures("failed tests", firstParallel.failures, firstParallel.errors);
     return 1;
   }
   const t1 = performance.now();
@@ -362,29 +502,76 @@ async function main(args: string[]): Promise<number> {
   });
   const serial = serialFiles.length > 0
     ? await denoTest(["test", "-A", "--no-check", ...serialFiles], STATE_ENV)
-    : { ok: true, counts: { passed: 0, failed: 0, ignored: 0 }, failures: [] };
+    : {
+      ok: true,
+      counts: { passed: 0, failed: 0, ignored: 0 },
+      failures: [],
+      errors: new Map(),
+    };
   const t2 = performance.now();
+  // A test that failed beside another file (two at once on two cores) runs
+  // again alone, as the timing-bound files always do: it fails the suite
+  // only if it fails there too, and is named as flaky either way.
+  let parallel = firstParallel;
+  let flaky: string[] = [];
+  const again = rerunFiles(firstParallel);
+  if (again.length > 0) {
+    console.log(
+      `\nrun_tests: ${firstParallel.failures.length} failed beside ` +
+        `another file; running ${again.join(", ")} again, alone`,
+    );
+    ({ run: parallel, flaky } = afterRerun(
+      firstParallel,
+      await denoTest(["test", "-A", "--no-check", ...again], STATE_ENV),
+    ));
+  }
+  const t3 = performance.now();
   const sum = (k: keyof Counts) =>
     (parallel.counts?.[k] ?? 0) + (serial.counts?.[k] ?? 0);
   const ok = parallel.ok && serial.ok && parallel.counts !== null &&
     serial.counts !== null;
   const s = (ms: number) => `${Math.round(ms / 1000)}s`;
+  const rerunTime = again.length > 0
+    ? `, then ${s(t3 - t2)} running ${again.length} file(s) again`
+    : "";
   console.log(
     `\n${ok ? "ok" : "FAILED"} | ${sum("passed")} passed | ${
       sum("failed")
     } failed | ${sum("ignored")} ignored (both runs: ${
       s(t1 - t0)
-    } with ${jobs} files at once, then ${s(t2 - t1)} one file at a time)`,
+    } with ${jobs} files at once, then ${
+      s(t2 - t1)
+    } one file at a time${rerunTime})`,
   );
-  printFailures([...parallel.failures, ...serial.failures]);
+  printFailures(
+    "flaky tests (failed beside another file, passed alone)",
+    flaky,
+    firstParallel.errors,
+  );
+  printFailures(
+    "failed tests",
+    [...parallel.failures, ...serial.failures],
+    new Map([...parallel.errors, ...serial.errors]),
+  );
   return ok ? 0 : 1;
 }
 
-/** The failed tests' names, last, where a log cut to its end still shows them. */
-function printFailures(failures: string[]): void {
+/**
+ * The tests' names and the first line of each one's error, last, where a
+ * log cut to its end still shows them.
+ */
+function printFailures(
+  title: string,
+  failures: string[],
+  errors: Map<string, string>,
+): void {
   if (failures.length === 0) return;
-  console.log(`failed tests (${failures.length}):`);
-  for (const f of failures) console.log(`  ${f}`);
+  console.log(`${title} (${failures.length}):`);
+  for (const f of failures) {
+    console.log(`  ${f}`);
+    const error = errors.get(testName(f));
+    if (error) console.log(`    ${error}`);
+  }
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -5,13 +5,18 @@
  */
 import { assert, assertEquals } from "../assert.ts";
 import {
+  afterRerun,
   checkedRun,
   closingCounts,
   FIRST_DIRS,
+  MAX_RERUN_FILES,
   parallelFiles,
+  rerunFiles,
+  type Run,
   SERIAL_FILES,
   SLOWEST_FILES,
   testFiles,
+  testName,
 } from "../../scripts/run_tests.ts";
 
 Deno.test("run_tests: every test file runs once, in one of the two runs", () => {
@@ -181,8 +186,90 @@ Deno.test("fails on purpose", () => { throw new Error("no"); });
     const text = new TextDecoder().decode(out.stdout)
       .replaceAll("\x1b", "").replace(/\[[0-9;]*m/g, "");
     const lines = text.trimEnd().split("\n");
-    assertEquals(lines.slice(-2), ["failed tests (1):", "  fails on purpose"]);
+    // Each with its error's first line and where in the test file.
+    assertEquals(lines.slice(-3), [
+      "failed tests (1):",
+      "  fails on purpose",
+      `    error: Error: no (${dir}/fail_test.ts:2)`,
+    ]);
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
+});
+
+/** A run's result as `denoTest` gives it. */
+function run(
+  failures: string[],
+  counts: Run["counts"],
+  errors: [string, string][] = [],
+): Run {
+  return {
+    ok: failures.length === 0 && counts !== null,
+    counts,
+    failures,
+    errors: new Map(errors),
+  };
+}
+
+Deno.test("run_tests: the files of tests that failed in the parallel run run again alone, within limits", () => {
+  const a = "./tests/e2e/a_test.ts => a: one";
+  const a2 = "./tests/e2e/a_test.ts => a: two ... its step";
+  const b = "./tests/e2e/b_test.ts => b: one";
+  const counts = { passed: 10, failed: 2, ignored: 0 };
+  const table: [string, Run, string[]][] = [
+    ["two files", run([a, b], counts), [
+      "tests/e2e/a_test.ts",
+      "tests/e2e/b_test.ts",
+    ]],
+    ["one file twice, a step", run([a, a2], counts), ["tests/e2e/a_test.ts"]],
+    ["nothing failed", run([], { passed: 12, failed: 0, ignored: 0 }), []],
+    // A stall names the test without its file; a crash has no closing line.
+    ["a stall", run([a, "a: hangs (stalled)"], counts), []],
+    ["no closing line", run([a], null), []],
+    [
+      "too many files",
+      run(
+        Array.from(
+          { length: MAX_RERUN_FILES + 1 },
+          (_, i) => `./tests/e2e/f${i}_test.ts => f${i}`,
+        ),
+        counts,
+      ),
+      [],
+    ],
+  ];
+  for (const [what, r, files] of table) {
+    assertEquals(rerunFiles(r), files, what);
+  }
+  assertEquals(testName(a2), "a: two");
+  assertEquals(testName("    its step"), "its step");
+});
+
+Deno.test("run_tests: after the rerun, a test fails only if it failed alone; the others are named flaky", () => {
+  const a = "./tests/e2e/a_test.ts => a: one";
+  const b = "./tests/e2e/b_test.ts => b: one";
+  const parallel = run([a, b], { passed: 10, failed: 2, ignored: 1 }, [
+    ["a: one", "error: Error: timed out (tests/e2e/a_test.ts:9)"],
+  ]);
+  // b failed again alone; a passed.
+  const again = run(["b: one"], { passed: 5, failed: 1, ignored: 0 }, [
+    ["b: one", "error: Error: wrong (tests/e2e/b_test.ts:3)"],
+  ]);
+  const { run: after, flaky } = afterRerun(parallel, again);
+  assertEquals(flaky, [a]);
+  assertEquals(after.ok, false);
+  assertEquals(after.failures, ["b: one"]);
+  assertEquals(after.counts, { passed: 11, failed: 1, ignored: 1 });
+  assertEquals(
+    after.errors.get("b: one"),
+    "error: Error: wrong (tests/e2e/b_test.ts:3)",
+  );
+  // Both passed alone: the run is ok, both flaky.
+  const clean = afterRerun(
+    parallel,
+    run([], { passed: 6, failed: 0, ignored: 0 }),
+  );
+  assertEquals(clean.flaky, [a, b]);
+  assertEquals(clean.run.ok, true);
+  assertEquals(clean.run.counts, { passed: 12, failed: 0, ignored: 1 });
 });
