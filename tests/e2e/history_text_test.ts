@@ -146,7 +146,7 @@ Deno.test("history kept as text: bounded nodes; copy, scrolling and find see eve
  * go back to text while it runs, so the rows drawn stay bounded instead of
  * growing with the scrollback.
  */
-const STEADY = `for i in $(seq 100 399); do seq -f "steady $i %g" 1 10; ` +
+const STEADY = `for i in $(seq 100 249); do seq -f "steady $i %g" 1 20; ` +
   `sleep 0.05; done; echo END; sleep 600`;
 
 Deno.test("history kept as text: steady output never idle keeps the rows bounded", async () => {

@@ -21,7 +21,10 @@ import type { Inspected } from "../../client/inspect.ts";
  * The flood each test interrupts: long enough to be still running when the
  * browser dies (at line 20000) or the socket drops (at 5000), even on a
  * quiet machine; 200000 lines cost 10-30 s more per test and proved the
- * same.
+ * same. The tests wait for those lines in the page's model
+ * (`waitForFloodPast`), not for a drawn row: a flood scrolls past most
+ * lines between two frames, so a row "20000" was seldom drawn and each test
+ * sat out its whole 30 s wait, the flood long over.
  */
 const FLOOD_LINES = 100000;
 const FLOOD = `seq 1 ${FLOOD_LINES}`;
@@ -83,6 +86,21 @@ async function pageModel(page: Page, server: Server, session: number) {
   };
 }
 
+/**
+ * Wait until the page's model holds a line of the flood's at or past `n`
+ * (a number alone on a screen line): the flood has reached it, or ended.
+ */
+async function waitForFloodPast(page: Page, n: number): Promise<void> {
+  await page.waitForFunction(
+    (least) =>
+      (globalThis as unknown as Inspected).domtermInspect.screenText().some(
+        (l) => /^\d+$/.test(l.trim()) && Number(l) >= least,
+      ),
+    n,
+    { timeout: 30_000, polling: 10 },
+  );
+}
+
 async function sessionOf(page: Page): Promise<number> {
   return await page.evaluate(() =>
     (globalThis as unknown as Inspected).domtermInspect.position()
@@ -133,9 +151,22 @@ function lastLines(t: Terminal, n: number): string[] {
 }
 
 Deno.test("e2e sessions: kill -9 of the browser during a flood; a new window shows exactly the server's model", async () => {
-  const server = await startServer();
   const marker = `domterm-test-${crypto.randomUUID()}`;
-  let browser = await launchChromium([`--${marker}`]);
+  // The server starts while the browser does.
+  const [started, launched] = await Promise.allSettled([
+    startServer(),
+    launchChromium([`--${marker}`]),
+  ]);
+  if (started.status === "rejected") {
+    if (launched.status === "fulfilled") await launched.value.close();
+    throw started.reason;
+  }
+  if (launched.status === "rejected") {
+    await stopServer(started.value);
+    throw launched.reason;
+  }
+  const server = started.value;
+  let browser = launched.value;
   // The window after the kill opens on the file's shared browser (the
   // next tests use it too): one launch fewer.
   let shared = false;
@@ -144,7 +175,7 @@ Deno.test("e2e sessions: kill -9 of the browser during a flood; a new window sho
     const session = await sessionOf(page);
     const pid = await shellPid(page, "before");
     await type(page, `printf '\\e[31mRED\\e[0m \\e[1mBOLD\\e[0m\\n'; ${FLOOD}`);
-    await waitForRow(page, "20000", 30_000).catch(() => {});
+    await waitForFloodPast(page, 20000);
     // The browser dies without a word.
     const kill = await new Deno.Command("pkill", {
       args: ["-9", "-f", marker],
@@ -152,6 +183,9 @@ Deno.test("e2e sessions: kill -9 of the browser during a flood; a new window sho
     assertEquals(kill.code, 0, "pkill found the browser");
     await browser.close().catch(() => {});
 
+    // The next browser starts while `domterm attach` runs.
+    const next = sharedChromium();
+    next.catch(() => {}); // awaited below; not unhandled meanwhile
     // `domterm attach` from a shell gives the page to open.
     const attach = await new Deno.Command(Deno.execPath(), {
       args: [
@@ -168,7 +202,7 @@ Deno.test("e2e sessions: kill -9 of the browser during a flood; a new window sho
     assertEquals(attach.code, 0, new TextDecoder().decode(attach.stderr));
     const url = new TextDecoder().decode(attach.stdout).trim();
 
-    browser = await sharedChromium();
+    browser = await next;
     shared = true;
     page = await openPage(browser, url);
     await waitForRow(page, String(FLOOD_LINES), 60_000);
@@ -194,7 +228,7 @@ Deno.test("e2e sessions: a socket dropped during a flood reconnects by itself, n
     const session = await sessionOf(page);
     const pid = await shellPid(page, "before");
     await type(page, FLOOD);
-    await waitForRow(page, "5000", 30_000).catch(() => {});
+    await waitForFloodPast(page, 5000);
     for (let k = 0; k < 3; k++) {
       await page.evaluate(() =>
         (globalThis as unknown as Inspected)
@@ -228,7 +262,7 @@ Deno.test("e2e sessions: a tab reload during a flood reattaches to the same shel
     const session = await sessionOf(page);
     const pid = await shellPid(page, "before");
     await type(page, FLOOD);
-    await waitForRow(page, "5000", 30_000).catch(() => {});
+    await waitForFloodPast(page, 5000);
     await page.reload();
     // 60 s like the flood's end below: at load 45 on 2 cores the reloaded
     // page took over the default 30 s to connect during the flood.
