@@ -842,7 +842,11 @@ export class Session {
       w.behind = undefined;
       if (framed) this.#sendSnapshot(w);
     } else if (step === "replay" && behind.framed) {
-      // Nearly in step, after frames: the whole model at once.
+      // Nearly in step, after frames: the few bytes it skipped at once (a
+      // Ctrl-C's prompt is drawn without waiting for the whole model to be
+      // made and cross the link), then the whole model, for the history
+      // lines the frames left out.
+      this.#replayTo(w);
       w.stale = false;
       w.behind = undefined;
       this.#sendSnapshot(w);
@@ -1017,8 +1021,9 @@ export class Session {
   /**
    * Whether a window that holds reading back (not fed frames) is more than
    * `level` (#high or #low) behind, scaled to its own link: a remote one
-   * may have less in flight (DrainMeter.limit). A slow link's window past
-   * its limit is fed frames from here (`fallBehind`), not held for.
+   * may have less in flight (DrainMeter.limit). A remote window past its
+   * limit is fed frames from here (`fallBehind`), not held for
+   * (DrainMeter.framesAtOnce).
    */
   #over(level: number, fallBehind = false): boolean {
     let over = false;
@@ -1027,10 +1032,16 @@ export class Session {
       const m = this.#meter(w);
       const limit = m.limit(this.#high);
       if (w.sent - w.acked <= level * limit / this.#high) continue;
-      if (fallBehind && !w.paused && m.slow(this.#high)) this.#fallBehind(w);
+      if (fallBehind && !w.paused && m.framesAtOnce()) this.#fallBehind(w);
       else over = true;
     }
     return over;
+  }
+
+  /** A remote window not paused with `lag` in flight would be past its limit: fed frames at once. */
+  #overLimit(w: Window, lag: number): boolean {
+    const m = this.#meter(w);
+    return !w.paused && m.framesAtOnce() && lag > m.limit(this.#high);
   }
 
   #checkFlow(): void {
@@ -1073,6 +1084,15 @@ export class Session {
 
   /** When reading was last held back (flow control). */
   #pausedAt = 0;
+  #heldMs = 0;
+
+  /**
+   * How long reading has been held back for windows behind, in all (ms):
+   * the program's writes blocked for their sake (tests, benchmarks).
+   */
+  get heldMs(): number {
+    return this.#heldMs + (this.#paused ? now() - this.#pausedAt : 0);
+  }
 
   /** How long reading may be held before #checkStale looks: the least of the windows'. */
   #staleDelay(): number {
@@ -1091,10 +1111,17 @@ export class Session {
     if (bytes) {
       for (const w of this.windows) {
         // A read-only window too far behind is fed frames from here on
-        // (it never holds the program back); another holds reading back
+        // (it never holds the program back), and a remote one that this
+        // chunk would take past its limit: the page must process what is
+        // in flight before its first frame, so that is kept to the limit
+        // (a Ctrl-C's prompt waits for it). Another holds reading back
         // first (#checkStale); one that keeps up gets the bytes as they came.
+        if (w.stale) continue;
+        const lag = w.sent - w.acked;
         if (
-          !w.stale && w.sent - w.acked > this.#high && w.viewer.readOnly
+          w.viewer.readOnly
+            ? lag > this.#high
+            : this.#overLimit(w, lag + msg.length)
         ) this.#fallBehind(w);
       }
       this.#tapEvents(msg);
@@ -1197,6 +1224,7 @@ export class Session {
           this.#staleDelay(),
         );
         await new Promise<void>((r) => this.#resume = r);
+        this.#heldMs += now() - this.#pausedAt;
       }
       // The emulator here must keep up too (emulator_host.ts, EMULATOR_HIGH).
       if (this.#term.backlog > EMULATOR_HIGH) await this.#term.drained();

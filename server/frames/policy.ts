@@ -74,10 +74,10 @@ export const REMOTE_RTT_MS = 60;
 export const PROBE_WINDOW = 64 * 1024;
 
 /**
- * A window whose measured rate drains its allowance (HIGH_WATER) in more
- * than this is slow: it may have only this many ms of output in flight
- * (at least PROBE_WINDOW), and past that it is fed frames at once instead
- * of holding the program back (STALE_MS). On 2 Mbit/s that is 62 KB.
+ * A remote window may have only this many ms of its measured rate in
+ * flight (at least PROBE_WINDOW, at most HIGH_WATER); past that it is fed
+ * frames at once (DrainMeter.framesAtOnce). A window whose rate drains
+ * HIGH_WATER in more than this is slow. On 2 Mbit/s that is 62 KB.
  */
 export const DRAIN_TARGET_MS = 250;
 
@@ -186,6 +186,18 @@ export class DrainMeter {
   staleAfter(staleMs: number): number {
     if (!this.remote) return staleMs;
     return Math.min(staleMs, Math.max(STALE_MIN_MS, STALE_RTTS * this.rtt));
+  }
+
+  /**
+   * Past its limit, this window is fed frames at once instead of holding
+   * the program back: any remote one (its acks come a round trip away, so
+   * holding the program for it costs the program that long and more while
+   * a Ctrl-C gains nothing: the page learns of it a round trip later
+   * either way), whether its rate is known yet or not. A loopback window
+   * holds the program for up to {@link staleAfter} first.
+   */
+  framesAtOnce(): boolean {
+    return this.remote;
   }
 
   /**

@@ -128,21 +128,29 @@ Deno.test("e2e slow link: Ctrl+C in yes brings the prompt back at once; after 2 
 
     // 2 MB of seq: the last screen, the server's model, bounded bytes.
     const down = link.wire.down;
+    // The program's own time (ms), as its shell clocks it.
     await page.keyboard.type(
-      `seq 1 10000000 | head -c ${FLOOD_BYTES}; echo; echo END-$((6*7))`,
+      `s=$(date +%s%N); seq 1 10000000 | head -c ${FLOOD_BYTES}; ` +
+        `e=$(date +%s%N); echo; echo OWN-$(((e-s)/1000000)); echo END-$((6*7))`,
     );
     await page.keyboard.press("Enter");
     await waitForRow(page, "END-42", 120_000);
     const rows = await rowTexts(page);
     const end = rows.lastIndexOf("END-42");
     assertEquals(
-      rows.slice(end - 2, end),
+      rows.slice(end - 3, end - 1),
       seqTail(FLOOD_BYTES),
       `the rows: ${JSON.stringify(rows.slice(-8))}`,
     );
+    console.log(`slow link: the program's own time ${rows[end - 1]} ms`);
     const m = await models(page, dir);
     assertEquals(modelDiff(m.page, m.server), null);
     assertEquals(modelHash(m.page), modelHash(m.server));
+    // After frames (the newest lines only), the page has every history
+    // line the server keeps: its scrollback is full after 2 MB of lines.
+    const history = m.server.normalBuffer.historyLength;
+    assertEquals(history, 10_000);
+    assertEquals(m.page.normalBuffer.historyLength, history);
     const wire = link.wire.down - down;
     console.log(
       `slow link: 2 MB of seq, ${(wire / 1000).toFixed(0)} KB down, ${

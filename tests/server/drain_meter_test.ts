@@ -135,3 +135,20 @@ Deno.test("drain meter: a page known to be direct on loopback is never remote, h
   assertEquals(m.limit(HIGH_WATER), HIGH_WATER);
   assertEquals(m.staleAfter(1500), 1500);
 });
+
+Deno.test("drain meter: a remote window is fed frames at once past its limit, rate known or not; a loopback or direct one is not", () => {
+  const remote = new DrainMeter();
+  remote.sent(0, 0, 0);
+  remote.acked(0, 0, 0, 100);
+  assertEquals(remote.rate, null);
+  assert(remote.framesAtOnce());
+  const local = new DrainMeter();
+  local.sent(0, 0, 0);
+  local.acked(0, 0, 0, 3);
+  assert(!local.framesAtOnce());
+  const direct = new DrainMeter();
+  direct.direct = true;
+  direct.sent(0, 0, 0);
+  direct.acked(0, 0, 0, 500);
+  assert(!direct.framesAtOnce());
+});

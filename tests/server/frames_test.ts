@@ -11,7 +11,8 @@
  *   a window fed every byte; the bell, notifications and clipboard writes
  *   in the floods reach both exactly once, in order.
  * - The program's write rate is not held back by a window that never
- *   acknowledges.
+ *   acknowledges; a remote one (through a slow link) does not hold it
+ *   back at all, and has at most its limit of output in flight.
  */
 import { assert, assertEquals } from "../assert.ts";
 import { startServer } from "../../server/http.ts";
@@ -21,6 +22,8 @@ import type { TerminalEvent } from "../../core/terminal_view.ts";
 import { modelDiff, modelHash } from "../../core/serialize/model_hash.ts";
 import { TestClient } from "./ws_client.ts";
 import { STALE_MS } from "../../server/session.ts";
+import { PROBE_WINDOW } from "../../server/frames/policy.ts";
+import { slowLink } from "../../bench/e2e/slow_link.ts";
 
 const ASSETS = {
   "/": { type: "text/html", body: "<!DOCTYPE html><title>t</title>" },
@@ -469,6 +472,53 @@ Deno.test("frames: a window fed frames when the program exits gets the last scre
     assertEquals(page.offset, session.bytesRead);
   } finally {
     await page.close().catch(() => {});
+    await s.shutdown();
+  }
+});
+
+Deno.test("frames: a remote window that stops acknowledging never holds the program back, and has at most its probe window in flight", async () => {
+  const s = startServer({
+    command: "/bin/sh",
+    args: [],
+    assets: ASSETS,
+    log: () => {},
+    shellIntegration: false,
+  });
+  // 100 ms round trip, 2 Mbit/s (bench/e2e/slow_link.ts): not loopback.
+  const link = slowLink(s.port);
+  const c = new TestClient(`ws://127.0.0.1:${link.port}/ws`, false);
+  try {
+    await c.opened;
+    c.send({ type: "hello", key: s.key, cols: 80, rows: 24 });
+    await c.until(() => c.messages.some((m) => m.type === "ready"), "ready");
+    // The page acknowledges `ready` at once: the link's round trip.
+    c.send({ type: "ack", bytes: 0 });
+    const session = [...s.sessions.values()][0];
+    c.input("stty -echo\r");
+    await new Promise((r) => setTimeout(r, 600));
+    const echo = c.outputLength;
+    c.send({ type: "ack", bytes: echo });
+    await new Promise((r) => setTimeout(r, 300));
+    const total = 4_000_000, start = session.bytesRead;
+    c.input(`yes | head -c ${total}\r`);
+    await c.until(
+      () => session.bytesRead - start >= total,
+      "the whole output",
+      120_000,
+    );
+    // Before, the program waited 3 round trips (at least 300 ms) with the
+    // window's probe window unacknowledged before it was fed frames.
+    assertEquals(session.heldMs, 0);
+    // What was sent has crossed the link (64 KiB: a quarter second).
+    await new Promise((r) => setTimeout(r, 1500));
+    assert(c.outputLength > echo, "no output came");
+    assert(
+      c.outputLength - echo <= PROBE_WINDOW,
+      `${c.outputLength - echo} bytes of output in flight`,
+    );
+  } finally {
+    await c.close();
+    link.close();
     await s.shutdown();
   }
 });
