@@ -18,8 +18,11 @@
  *    `scripts/start.ts` opens its app window with the real Chromium (its
  *    own profile in a temporary XDG_CONFIG_HOME, kept across runs: the
  *    first run makes it), then plain `domterm` opens a second window in
- *    that running browser (the same --user-data-dir: the new Chromium
- *    process hands its command line to the running one and exits). The
+ *    that running browser: the page already open opens it (`open-in-page`,
+ *    server/windows/control.ts: no browser called, so the first two
+ *    columns are blank), or with `--second-by-browser` a new Chromium
+ *    process with the same --user-data-dir, which hands its command line
+ *    to the running one and exits (as before the page did it). The
  *    browser is a script that notes when it was called and adds
  *    --remote-debugging-port, through which the bench finds the page and
  *    reads its clock (performance.timeOrigin: wall time of the page's
@@ -38,7 +41,7 @@
  * the bench in an animation frame).
  *
  * Run: `deno task build && deno run -A bench/startup_bench.ts [--runs N]
- * [--no-app | --app-only]`. Exits 0 whatever the figures are. Figures in
+ * [--no-app | --app-only] [--second-by-browser]`. Exits 0 whatever the figures are. Figures in
  * docs/benchmarks.md ("Startup").
  *
  * @module
@@ -55,6 +58,7 @@ const { values } = parseArgs({
     runs: { type: "string" },
     "no-app": { type: "boolean" },
     "app-only": { type: "boolean" },
+    "second-by-browser": { type: "boolean" },
   },
 });
 const RUNS = Number(values.runs ?? 5);
@@ -380,7 +384,15 @@ async function appWindows(
         // A second window: plain `domterm`, the server running.
         const t1 = Date.now();
         const cli = new Deno.Command(Deno.execPath(), {
-          args: ["run", "-A", MAIN, "--", ...SHELL],
+          args: [
+            "run",
+            "-A",
+            MAIN,
+            // Not domterm's own browser: no page is asked to open it.
+            ...(values["second-by-browser"] ? ["--browser", wrapper] : []),
+            "--",
+            ...SHELL,
+          ],
           env,
           stdin: "null",
           stdout: "null",
@@ -415,11 +427,20 @@ async function appWindows(
   return { cold, after, second };
 }
 
-function appRun(t0: number, called: number, times: PageTimes): AppRun {
+/**
+ * `called`: undefined when no browser was called (a page opened the
+ * window): the second column is then the command to the page's navigation.
+ */
+function appRun(
+  t0: number,
+  called: number | undefined,
+  times: PageTimes,
+): AppRun {
   const drawn = times.origin + times.prompt;
   return {
-    called: called - t0,
-    browser: times.origin - called,
+    called: called === undefined ? NaN : called - t0,
+    // No browser called: from the command to the page's navigation.
+    browser: times.origin - (called ?? t0),
     page: times.prompt,
     total: drawn - t0,
     times,
@@ -543,7 +564,10 @@ else {
       );
     }
     console.log(
-      `  median ${name}: ${median(rows.map((r) => r.total)).toFixed(0)} ms ` +
+      (rows.some((r) => Number.isNaN(r.called))
+        ? "  (NaN: no browser called, a page opened the window; browser->page is then command->page)\n"
+        : "") +
+        `  median ${name}: ${median(rows.map((r) => r.total)).toFixed(0)} ms ` +
         `(target: ${name === "second window" ? 500 : 1500} ms)`,
     );
   }
