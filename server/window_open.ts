@@ -89,11 +89,12 @@ async function openInPage(
   const own = o.browser === undefined ||
     CHROMIUM_BROWSERS.some((c) => c.name === o.browser);
   if (choice.kind !== "app" || !own) return false;
+  // The server asks pages for 8 s at most (server/windows/control.ts).
   const res = await ask(o.controlPath, {
     op: "open-in-page",
     window: o.window ?? null,
     session: o.window === undefined ? o.session : null,
-  });
+  }, 15_000);
   return res?.ok === true;
 }
 
@@ -124,8 +125,9 @@ async function waitForWindow(
 async function ask(
   path: string,
   req: ControlRequest,
+  timeoutMs?: number,
 ): Promise<ControlResponse | null> {
-  return await request(path, req).catch(() => null);
+  return await request(path, req, timeoutMs).catch(() => null);
 }
 
 /**

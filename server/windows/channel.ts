@@ -40,8 +40,14 @@ export interface ChannelContext {
 const HELLO_TIMEOUT_MS = 10_000;
 /** Close code after `window-closed` (normal closure). */
 const CLOSE_NORMAL = 1000;
-/** How long a page has to answer `open-page` before the command opens a browser itself. */
-export const OPEN_PAGE_TIMEOUT_MS = 1500;
+/**
+ * How long a page has to answer `open-page` before the command opens a
+ * browser itself. A page answers at once on an idle machine, but a busy
+ * renderer (a loaded machine: 1.5 s was too short at load 60) that answers
+ * late has opened its window all the same, and the browser started then
+ * makes a second one.
+ */
+export const OPEN_PAGE_TIMEOUT_MS = 5000;
 
 /** One page's window channel. */
 export class WindowChannel implements WindowPage {

@@ -131,15 +131,15 @@ export function attachWindow(
  * (`window.open`), so a second `domterm` needs no new browser process
  * (a Chromium that hands its command line to the running one took 0.5 s
  * and more; issue 31 §7). The newest window's pages are asked first, one
- * at a time, for 3 s at most. `ok: false` when none did (no page, none of this machine, or
+ * at a time, none after 3 s. `ok: false` when none did (no page, none of this machine, or
  * the browser blocked the window): the command opens a browser itself.
  */
 export async function openInPage(
   windows: WindowRegistry,
   { window, session }: PageTarget,
 ): Promise<ControlResponse> {
-  // No page asked after 3 s (1.5 s each to answer): the command's
-  // request waits 5 s.
+  // No page asked after 3 s (each has OPEN_PAGE_TIMEOUT_MS to answer):
+  // the command's request waits 15 s.
   const until = performance.now() + 3000;
   const pages = windows.all().reverse().flatMap((w) => [...w.pages].reverse());
   for (const page of pages) {
