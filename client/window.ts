@@ -238,6 +238,7 @@ export class DomtermWindow implements ViewHost {
       {
         layout: (w, layout) => this.#applyLayout(w, layout),
         openWindow: (w) => this.#openWindow(w),
+        openPage: (w, session) => this.#openPage(w, session),
         error: (m) => this.#channelError(m),
         noWindow: () => this.#noWindow(),
         windowClosed: () =>
@@ -403,6 +404,26 @@ export class DomtermWindow implements ViewHost {
       "_blank",
       `popup,width=${width},height=${h}`,
     );
+  }
+
+  /**
+   * A window a command asked for (`domterm` with the server running: no
+   * new browser process; issue 31 §7): kept window `w`, else a new window
+   * on `session` (null: a new session). False when the browser blocked it
+   * (domterm's own Chromium allows it: server/browser.ts, APP_SWITCHES).
+   */
+  #openPage(w: number | null, session: number | null): boolean {
+    const width = Math.max(outerWidth, 400), h = Math.max(outerHeight, 300);
+    const what = w !== null
+      ? `&window=${w}`
+      : session !== null
+      ? `&session=${session}`
+      : "";
+    return globalThis.open(
+      `${location.pathname}#${keyParam(this.key)}${what}`,
+      "_blank",
+      `popup,width=${width},height=${h}`,
+    ) !== null;
   }
 
   /** Draws the server's layout: views made and dropped, shown, focused. */

@@ -897,8 +897,19 @@ export interface LayoutOpMessage {
   op: LayoutOp;
 }
 
+/** Client -> server: what became of `open-page` `request`. */
+export interface PageOpenedMessage {
+  type: "page-opened";
+  request: number;
+  /** The page opened the window (false: the browser blocked it). */
+  opened: boolean;
+}
+
 /** Messages a page sends on its window channel. */
-export type WindowClientMessage = WindowHelloMessage | LayoutOpMessage;
+export type WindowClientMessage =
+  | WindowHelloMessage
+  | LayoutOpMessage
+  | PageOpenedMessage;
 
 /**
  * Server -> client: window `window`'s layout, after the hello and after
@@ -917,6 +928,20 @@ export interface OpenWindowMessage {
   window: number;
 }
 
+/**
+ * Server -> client: open a new OS window, as a command asked (`domterm`
+ * with the server running: a window opened by a page already open needs
+ * no new browser process; issue 31 §7), on window `window` (a kept one)
+ * or a new window on `session` (null: a new session). The page answers
+ * `page-opened`.
+ */
+export interface OpenPageMessage {
+  type: "open-page";
+  request: number;
+  window: number | null;
+  session: number | null;
+}
+
 /** Server -> client: a layout operation failed (the page shows `message`). */
 export interface WindowErrorMessage {
   type: "window-error";
@@ -932,6 +957,7 @@ export interface WindowClosedMessage {
 export type WindowServerMessage =
   | LayoutMessage
   | OpenWindowMessage
+  | OpenPageMessage
   | WindowErrorMessage
   | WindowClosedMessage;
 
@@ -1062,6 +1088,11 @@ export function parseWindowClientMessage(
     const op = parseLayoutOp(o.op);
     return typeof op === "string" ? op : { type: "layout-op", op };
   }
+  if (o.type === "page-opened") {
+    if (!isId(o.request)) return "page-opened: bad request";
+    if (typeof o.opened !== "boolean") return "page-opened: bad opened";
+    return { type: "page-opened", request: o.request, opened: o.opened };
+  }
   return `unknown message type ${JSON.stringify(o.type)}`.slice(0, 200);
 }
 
@@ -1097,6 +1128,16 @@ export function parseWindowServerMessage(
     case "open-window":
       if (!isId(o.window)) return "open-window: bad window";
       return { type: "open-window", window: o.window };
+    case "open-page":
+      if (!isId(o.request)) return "open-page: bad request";
+      if (o.window !== null && !isId(o.window)) return "open-page: bad window";
+      if (!isSessionOrNull(o.session)) return "open-page: bad session";
+      return {
+        type: "open-page",
+        request: o.request,
+        window: o.window,
+        session: o.session,
+      };
     case "window-error":
       if (typeof o.message !== "string") return "window-error: bad message";
       return { type: "window-error", message: o.message };

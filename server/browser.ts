@@ -261,9 +261,16 @@ export async function sweepLaunchers(
  * WebSocket message included: with it, a key's echo reaches the page one
  * frame late (measured with `deno task bench:e2e`: median 14 ms from key
  * to echo in the DOM, 2.8 ms without; see docs/benchmarks.md).
+ *
+ * --disable-popup-blocking: a page opens the window a later `domterm`
+ * asks for (`window.open` with no user gesture: server/windows/control.ts,
+ * `openInPage`), where a new Chromium process that hands its command line
+ * to the running one took 0.5 s and more (issue 31 §7). The profile is
+ * domterm's own: its pages are domterm's; links open in the user's browser.
  */
 export const APP_SWITCHES = [
   "--disable-features=DeferRendererTasksAfterInput",
+  "--disable-popup-blocking",
 ];
 
 /** Arguments for a Chromium-family browser in app mode. */

@@ -19,7 +19,9 @@
  * session, readOnly}` (a URL with a token for that session), `{op:
  * "restore", which}` (sessions from their journals), `{op:
  * "restart-server", command?}` (hand every session to a new server
- * process: server/handover/; `command` runs a newer domterm). Every
+ * process: server/handover/; `command` runs a newer domterm), `{op:
+ * "open-in-page", window, session}` (a page already open opens the window:
+ * server/windows/control.ts). Every
  * answer has `ok`; a failed one has `error`.
  *
  * @module
@@ -123,6 +125,11 @@ export type ControlRequest =
     from?: number;
   }
   | { op: "detach"; session: number | string }
+  /**
+   * A page already open opens a window on kept window `window` or on
+   * `session` (null: a new session); `ok: false` when none did.
+   */
+  | { op: "open-in-page"; window: number | null; session: number | null }
   | { op: "snapshot"; session: number | string }
   | { op: "input-mode"; session: number | string; mode: InputMode }
   | { op: "kill-server" }
@@ -403,6 +410,18 @@ export function parseRequest(text: string): ControlRequest | string {
       if (typeof target === "string") return `name-window: ${target}`;
       const { where: _, ...at } = target;
       return { op: "name-window", name: o.name, ...at };
+    }
+    case "open-in-page": {
+      const id = (x: unknown) =>
+        x === null || (Number.isSafeInteger(x) && (x as number) > 0);
+      if (!id(o.window) || !id(o.session)) {
+        return "open-in-page: window and session are numbers or null";
+      }
+      return {
+        op: "open-in-page",
+        window: o.window as number | null,
+        session: o.session as number | null,
+      };
     }
     case "kill":
     case "detach":

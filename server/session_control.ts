@@ -16,7 +16,12 @@ import type { Session } from "./session.ts";
 import { VERSION } from "./version.ts";
 import { setSessionInputMode } from "./line_input.ts";
 import { remoteControl } from "./ssh/control.ts"; // ssh hosts
-import { attachWindow, nameWindow, placeInWindow } from "./windows/control.ts";
+import {
+  attachWindow,
+  nameWindow,
+  openInPage,
+  placeInWindow,
+} from "./windows/control.ts";
 import type { JournalStop } from "./session_registry.ts";
 import { journalControl } from "./journal/control.ts";
 
@@ -128,6 +133,8 @@ export function sessionControl(
           return attach(server, req);
         case "name-window":
           return nameWindow(server.windows, req);
+        case "open-in-page":
+          return await openInPage(server.windows, req);
         case "kill": {
           const s = find(server, req.session);
           if (!s) {

@@ -14,7 +14,12 @@
  *
  * @module
  */
-import { type BrowserChoice, chooseBrowser, openBrowser } from "./browser.ts";
+import {
+  type BrowserChoice,
+  chooseBrowser,
+  CHROMIUM_BROWSERS,
+  openBrowser,
+} from "./browser.ts";
 import {
   type ControlRequest,
   type ControlResponse,
@@ -70,14 +75,39 @@ async function windowsOf(o: OpenWindowOptions): Promise<number | null> {
   return res.sessions?.find((s) => s.id === o.session)?.windows ?? 0;
 }
 
+/**
+ * Ask a page of the running server to open the window (`open-in-page`:
+ * server/windows/control.ts), for domterm's own Chromium only (not
+ * `--browser PROGRAM` or the default opener, which the user chose to
+ * run): no new browser process, which handing its command line to the
+ * running one cost 0.5 s and more (issue 31 §7). Whether a page did.
+ */
+async function openInPage(
+  o: OpenWindowOptions,
+  choice: BrowserChoice,
+): Promise<boolean> {
+  const own = o.browser === undefined ||
+    CHROMIUM_BROWSERS.some((c) => c.name === o.browser);
+  if (choice.kind !== "app" || !own) return false;
+  // The server asks pages for 8 s at most (server/windows/control.ts).
+  const res = await ask(o.controlPath, {
+    op: "open-in-page",
+    window: o.window ?? null,
+    session: o.window === undefined ? o.session : null,
+  }, 15_000);
+  return res?.ok === true;
+}
+
 async function waitForWindow(
   o: OpenWindowOptions,
   choice: BrowserChoice,
 ): Promise<Outcome> {
   let failed: string | null = null;
-  await openBrowser(o.url, choice, {
-    onFailure: (s) => failed = failureText(choice, s),
-  });
+  if (!await openInPage(o, choice)) {
+    await openBrowser(o.url, choice, {
+      onFailure: (s) => failed = failureText(choice, s),
+    });
+  }
   const wait = o.waitMs ??
     (Number(Deno.env.get("DOMTERM_WINDOW_WAIT_MS")) || WINDOW_WAIT_MS);
   const deadline = performance.now() + wait;
@@ -95,8 +125,9 @@ async function waitForWindow(
 async function ask(
   path: string,
   req: ControlRequest,
+  timeoutMs?: number,
 ): Promise<ControlResponse | null> {
-  return await request(path, req).catch(() => null);
+  return await request(path, req, timeoutMs).catch(() => null);
 }
 
 /**

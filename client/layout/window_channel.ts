@@ -3,7 +3,8 @@
  * beside the panes' session sockets (client/connection.ts). It says which
  * window the page shows (`window-hello`), sends the layout operations the
  * user asks for (`layout-op`) and hands on what the server says: the
- * window's layout after every change, a window to open, an operation that
+ * window's layout after every change, a window to open (and, asked by a
+ * command, whether it opened: `page-opened`), an operation that
  * failed, the window's end. The server is the layout's authority: the
  * page draws only what comes back.
  *
@@ -36,6 +37,12 @@ export interface WindowChannelHandlers {
   layout(window: number, layout: Layout): void;
   /** Open a new OS window showing window `window` (a pane moved there). */
   openWindow(window: number): void;
+  /**
+   * Open a new OS window, as a command asked (`open-page`): on kept window
+   * `window`, or a new window on `session` (null: a new session). Whether
+   * the browser opened it (false: blocked).
+   */
+  openPage(window: number | null, session: number | null): boolean;
   /** An operation failed. */
   error(message: string): void;
   /** The window's last pane is gone: the page closes. */
@@ -181,6 +188,19 @@ export class WindowChannel {
       case "open-window":
         this.#handlers.openWindow(msg.window);
         break;
+      case "open-page": {
+        let opened = false;
+        try {
+          opened = this.#handlers.openPage(msg.window, msg.session);
+        } catch { /* not opened */ }
+        const reply: WindowClientMessage = {
+          type: "page-opened",
+          request: msg.request,
+          opened,
+        };
+        this.#ws?.send(JSON.stringify(reply));
+        break;
+      }
       case "window-error":
         this.#handlers.error(msg.message);
         break;

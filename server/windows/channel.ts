@@ -26,7 +26,7 @@ import type { HelloGrant, RemoteGate, UpgradeGrant } from "../remote/gate.ts";
 import { closeAfterFinal, sendText } from "../socket_send.ts";
 import { applyLayoutOp } from "./ops.ts";
 import type { WindowRegistry } from "./registry.ts";
-import { TopWindow, type WindowPage } from "./top_window.ts";
+import { type PageTarget, TopWindow, type WindowPage } from "./top_window.ts";
 
 /** What every window channel shares (the server's). */
 export interface ChannelContext {
@@ -40,6 +40,14 @@ export interface ChannelContext {
 const HELLO_TIMEOUT_MS = 10_000;
 /** Close code after `window-closed` (normal closure). */
 const CLOSE_NORMAL = 1000;
+/**
+ * How long a page has to answer `open-page` before the command opens a
+ * browser itself. A page answers at once on an idle machine, but a busy
+ * renderer (a loaded machine: 1.5 s was too short at load 60) that answers
+ * late has opened its window all the same, and the browser started then
+ * makes a second one.
+ */
+export const OPEN_PAGE_TIMEOUT_MS = 5000;
 
 /** One page's window channel. */
 export class WindowChannel implements WindowPage {
@@ -53,6 +61,9 @@ export class WindowChannel implements WindowPage {
   #share: HelloGrant | null = null;
   #helloTimer: ReturnType<typeof setTimeout>;
   readonly #login: LoginWatch;
+  /** `open-page` requests waiting for the page's answer. */
+  readonly #opening = new Map<number, (opened: boolean) => void>();
+  #nextRequest = 1;
 
   constructor(socket: WebSocket, upgrade: UpgradeGrant, ctx: ChannelContext) {
     this.#socket = socket;
@@ -78,6 +89,31 @@ export class WindowChannel implements WindowPage {
 
   send(msg: WindowServerMessage): void {
     sendText(this.#socket, encodeWindowServerMessage(msg));
+  }
+
+  /**
+   * Have the page open a window on `target` (`open-page`): whether it
+   * did. Only a page of this machine's own (it came straight to the
+   * loopback listener, with the server key, not a share or a login) is
+   * asked: a window must not open on another machine's screen. False when
+   * it does not answer within {@link OPEN_PAGE_TIMEOUT_MS}.
+   */
+  openPage(target: PageTarget): Promise<boolean> {
+    if (
+      !this.#upgrade.direct || this.#share !== null || this.#window === null ||
+      this.#login.watching || this.#socket.readyState !== WebSocket.OPEN
+    ) return Promise.resolve(false);
+    const request = this.#nextRequest++;
+    const { promise, resolve } = Promise.withResolvers<boolean>();
+    const timer = setTimeout(() => done(false), OPEN_PAGE_TIMEOUT_MS);
+    const done = (opened: boolean) => {
+      clearTimeout(timer);
+      this.#opening.delete(request);
+      resolve(opened);
+    };
+    this.#opening.set(request, done);
+    this.send({ type: "open-page", request, ...target });
+    return promise;
   }
 
   closed(): void {
@@ -112,6 +148,9 @@ export class WindowChannel implements WindowPage {
     if (this.#login.watching && this.#login.gone(true)) return;
     if (typeof m === "string") return this.#error(m);
     if (m.type === "window-hello") return this.#error("already connected");
+    if (m.type === "page-opened") {
+      return this.#opening.get(m.request)?.(m.opened);
+    }
     const win = this.#window;
     if (win === null) return this.#error("the window has closed");
     if (this.#share !== null) {
@@ -189,6 +228,7 @@ export class WindowChannel implements WindowPage {
 
   #closed(): void {
     clearTimeout(this.#helloTimer);
+    for (const done of [...this.#opening.values()]) done(false);
     this.#login.stop();
     this.#window?.removePage(this);
   }

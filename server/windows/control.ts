@@ -15,7 +15,7 @@ import type {
 } from "../control.ts";
 import { addPane, type PaneContent } from "./ops.ts";
 import type { WindowRegistry } from "./registry.ts";
-import type { TopWindow } from "./top_window.ts";
+import type { PageTarget, TopWindow } from "./top_window.ts";
 
 /** The page URL of window `id` (`base`: the server's page URL, with the key). */
 export function windowUrl(base: string, id: number): string {
@@ -124,4 +124,27 @@ export function attachWindow(
     shown: win.pages.size > 0,
     url: windowUrl(base, win.id),
   };
+}
+
+/**
+ * `open-in-page`: a page already open on this machine opens the window
+ * (`window.open`), so a second `domterm` needs no new browser process
+ * (a Chromium that hands its command line to the running one took 0.5 s
+ * and more; issue 31 §7). The newest window's pages are asked first, one
+ * at a time, none after 3 s. `ok: false` when none did (no page, none of this machine, or
+ * the browser blocked the window): the command opens a browser itself.
+ */
+export async function openInPage(
+  windows: WindowRegistry,
+  { window, session }: PageTarget,
+): Promise<ControlResponse> {
+  // No page asked after 3 s (each has OPEN_PAGE_TIMEOUT_MS to answer):
+  // the command's request waits 15 s.
+  const until = performance.now() + 3000;
+  const pages = windows.all().reverse().flatMap((w) => [...w.pages].reverse());
+  for (const page of pages) {
+    if (performance.now() > until) break;
+    if (await page.openPage?.({ window, session })) return { ok: true };
+  }
+  return { ok: false, error: "no page opened the window" };
 }

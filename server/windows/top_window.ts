@@ -17,6 +17,17 @@ export interface WindowPage {
   send(msg: WindowServerMessage): void;
   /** The window's last pane is gone: tell the page (`window-closed`) and let go. */
   closed(): void;
+  /**
+   * Have the page open a new OS window on `target` (a page on this
+   * machine only; see server/windows/channel.ts): whether it did.
+   */
+  openPage?(target: PageTarget): Promise<boolean>;
+}
+
+/** What a window opened by a page shows: a kept window, or a new one on a session. */
+export interface PageTarget {
+  window: number | null;
+  session: number | null;
 }
 
 /** One top-level window. */

@@ -118,6 +118,9 @@ Deno.test("server messages round-trip; a broken layout is refused", () => {
     { type: "layout", window: 1, layout },
     { type: "layout", window: 0, layout: newLayout(4) },
     { type: "open-window", window: 2 },
+    { type: "open-page", request: 1, window: null, session: 3 },
+    { type: "open-page", request: 2, window: 4, session: null },
+    { type: "open-page", request: 3, window: null, session: null },
     { type: "window-error", message: "no pane 9" },
     { type: "window-closed" },
   ];
@@ -131,4 +134,25 @@ Deno.test("server messages round-trip; a broken layout is refused", () => {
   };
   const r = parseWindowServerMessage(JSON.stringify(broken));
   assert(typeof r === "string" && r.startsWith("layout: "), String(r));
+});
+
+Deno.test("open-page's answer, page-opened, parses; bad fields are refused", () => {
+  for (const opened of [true, false]) {
+    const m = { type: "page-opened" as const, request: 7, opened };
+    assertEquals(parseWindowClientMessage(JSON.stringify(m)), m);
+  }
+  for (
+    const bad of [
+      { type: "page-opened", request: 0, opened: true },
+      { type: "page-opened", request: 1, opened: "yes" },
+      { type: "page-opened", opened: true },
+    ]
+  ) {
+    const r = parseWindowClientMessage(JSON.stringify(bad));
+    assert(typeof r === "string" && r.startsWith("page-opened: "), String(r));
+  }
+  const r = parseWindowServerMessage(
+    JSON.stringify({ type: "open-page", request: 1, window: 0, session: null }),
+  );
+  assertEquals(r, "open-page: bad window");
 });

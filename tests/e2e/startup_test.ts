@@ -11,12 +11,17 @@
  * And the server's own Chromium starts before the server is ready
  * (server/cli/open_window.ts, startEarlyWindow): its launcher waits for
  * the URL, then goes on to the page.
+ *
+ * And a second `domterm` has a page already open open its window
+ * (`open-in-page`, server/windows/control.ts): no new browser process;
+ * a browser that blocks the window gets the launcher as before.
  */
 import { assert } from "../assert.ts";
 import { privateRuntimeEnv } from "../runtime_dir.ts";
 import { sharedChromium } from "./chromium.ts";
 import { openPage, startDomterm, waitForRow } from "./domterm.ts";
 import type { Page } from "playwright-core";
+import type { Inspected } from "../../client/inspect.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
@@ -127,6 +132,77 @@ Deno.test("e2e startup: the server's Chromium starts before the server is ready,
   } finally {
     server.kill("SIGTERM");
     await server.status;
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/**
+ * Runs a second `domterm` against the server of `runtime`, with a
+ * "Chromium" (CHROME_PATH, as domterm finds its own) that only notes
+ * that it was called. Whether it was called, and the exit status.
+ */
+async function secondDomterm(
+  runtime: string,
+  dir: string,
+  waitMs: number,
+): Promise<{ called: boolean; code: number }> {
+  const fake = `${dir}/chromium.sh`;
+  await Deno.writeTextFile(fake, `#!/bin/sh\ntouch ${dir}/called\n`, {
+    mode: 0o755,
+  });
+  const { code } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "--", "bash", "--norc", "-i"],
+    env: privateRuntimeEnv({
+      PS1: "$ ",
+      DOMTERM_RUNTIME_DIR: runtime,
+      CHROME_PATH: fake,
+      XDG_CONFIG_HOME: `${dir}/config`,
+      DOMTERM_WINDOW_WAIT_MS: String(waitMs),
+    }),
+    stdin: "null",
+    stdout: "null",
+    stderr: "inherit",
+  }).output();
+  const called = await Deno.stat(`${dir}/called`).then(() => true, () => false);
+  await Deno.remove(`${dir}/called`).catch(() => {});
+  return { called, code };
+}
+
+Deno.test("e2e startup: a second domterm has the page already open open its window, with no new browser process; a blocked window falls back to the browser", async () => {
+  const runtime = await Deno.makeTempDir({ prefix: "domterm-test-run-" });
+  const dir = await Deno.makeTempDir({ prefix: "domterm-second-" });
+  const t = await startDomterm(["bash", "--norc", "-i"], {
+    env: { PS1: "$ ", DOMTERM_RUNTIME_DIR: runtime },
+  });
+  try {
+    await waitForRow(t.page, "$", 20_000);
+    const popup = t.page.waitForEvent("popup", { timeout: 30_000 });
+    const second = await secondDomterm(runtime, dir, 30_000);
+    assert(!second.called, "the second domterm started a browser");
+    assert(second.code === 0, `exit status ${second.code}`);
+    // The window the page opened shows the new session, which works.
+    const page = await popup;
+    await waitForRow(page, "$", 20_000);
+    await page.click("#terminal");
+    await page.keyboard.type("echo popup-$((6*7))\n");
+    await waitForRow(page, "popup-42");
+    const session = await page.evaluate(() =>
+      (globalThis as unknown as Inspected).domtermInspect.position().session
+    );
+    assert(session === 2, `the new window shows session ${session}`);
+
+    // A browser that blocks the window (window.open gives null): the
+    // command starts the browser itself, as before (both pages are asked).
+    for (const p of [t.page, page]) {
+      await p.evaluate(() => {
+        globalThis.open = () => null;
+      });
+    }
+    const blocked = await secondDomterm(runtime, dir, 1000);
+    assert(blocked.called, "no browser was started for a blocked window");
+    assert(blocked.code === 0, `exit status ${blocked.code}`);
+  } finally {
+    await t.close();
     await Deno.remove(dir, { recursive: true });
   }
 });
