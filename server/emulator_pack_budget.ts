@@ -98,6 +98,23 @@ export class UnpackedBudget<K> {
     return this.#bytes > this.budget ? this.packAll() : 0;
   }
 
+  /**
+   * `key`'s emulator made a snapshot of its newest `lines` history lines
+   * (Infinity: all of it), which unpacked them (`Buffer.getLine` keeps a
+   * line it unpacked until the next packing): count them as
+   * {@link parsed} does.
+   */
+  unpackedBySnapshot(key: K, lines: number): number {
+    const m = this.#members.get(key);
+    if (m === undefined) return 0;
+    const b = m.term.normalBuffer;
+    m.packedTo = Math.min(
+      m.packedTo,
+      historyEnd(m.term) - Math.min(lines, b.historyLength),
+    );
+    return this.parsed(key);
+  }
+
   /** `key`'s history was just packed (by its owner, once quiet). */
   packed(key: K): void {
     const m = this.#members.get(key);

@@ -81,6 +81,7 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
         m.historyTail,
       );
       post({ t: "snapshot", req: m.req, json, droppedLines });
+      unpacked.unpackedBySnapshot(m.id, m.historyTail);
       break;
     }
     case "flush": // done above

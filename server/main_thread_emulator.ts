@@ -331,6 +331,7 @@ export class MainThreadEmulator implements EmulatorHost {
     this.#task(() => {
       let out: SnapshotText | null = null;
       this.#guard(() => out = capSnapshot(this.#term!, maxChars, historyTail));
+      unpacked.unpackedBySnapshot(this, historyTail);
       resolve(out);
     });
     return promise;

@@ -66,3 +66,26 @@ Deno.test("pack budget: one emulator's history under the budget is not packed wh
   budget.delete("a");
   assertEquals(budget.bytes, 0);
 });
+
+Deno.test("pack budget: a whole snapshot counts the history it unpacked", () => {
+  const budget = new UnpackedBudget<string>(20_000_000);
+  const t = new Terminal({ cols: 80, rows: 24, scrollback: 10_000 });
+  budget.add("a", t);
+  t.write(lines(0, 12_000));
+  budget.parsed("a");
+  t.normalBuffer.compactHistory();
+  budget.packed("a");
+  assertEquals(budget.bytes, 0);
+  t.snapshot(); // unpacks every history line it reads
+  assertEquals(budget.unpackedBySnapshot("a", 280), 0);
+  assertEquals(budget.bytes, 280 * 80 * 16);
+  // The whole history: 12.8 MB, under the budget.
+  assertEquals(budget.unpackedBySnapshot("a", Infinity), 0);
+  assertEquals(budget.bytes, 10_000 * 80 * 16);
+  // A second emulator's whole snapshot passes it: both are packed.
+  const u = new Terminal({ cols: 80, rows: 24, scrollback: 10_000 });
+  budget.add("b", u);
+  u.write(lines(0, 12_000));
+  assert(budget.parsed("b") >= 10_000);
+  assertEquals(budget.bytes, 0);
+});
