@@ -17,8 +17,13 @@
  *
  * Run: `deno run -A bench/many_sessions_bench.ts [--main PATH]
  * [--sessions 200] [--lines 200000] [--idle 1,50,200]
- * [--history-lines 10000] [--flood-mb 0] [--timeout 300]`. Exits 0
- * whatever the figures.
+ * [--history-lines 10000] [--flood-mb 0] [--at-once] [--heaps]
+ * [--timeout 300]`. Exits 0 whatever the figures. The floods' phase also
+ * prints the server's highest RSS while they ran and readings as it
+ * settles; `--flood-mb` floods the idle sessions one at a time, or with
+ * `--at-once` all together (their windows closed first: nothing
+ * holds them back); `--heaps` starts the server under `--inspect`
+ * and adds its main isolate's heap (`Deno.memoryUsage()`) to the readings.
  *
  * @module
  */
@@ -34,6 +39,10 @@ const { values } = parseArgs({
     "history-lines": { type: "string", default: "10000" },
     "flood-mb": { type: "string", default: "0" },
     timeout: { type: "string", default: "300" },
+    /** Flood the idle sessions at once instead of one at a time. */
+    "at-once": { type: "boolean", default: false },
+    /** Read the server's V8 heaps (main and emulator thread) through its inspector. */
+    heaps: { type: "boolean", default: false },
   },
 });
 const MAIN = values.main ?? new URL("../main.ts", import.meta.url).pathname;
@@ -121,23 +130,115 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 }
 
-async function withServer<T>(
-  f: (url: string, pid: number) => Promise<T>,
-): Promise<T> {
+/** The server's main isolate, through its inspector (`--heaps`). */
+class Heaps {
+  #ws: WebSocket;
+  #id = 0;
+  #waiting = new Map<number, (r: unknown) => void>();
+  private constructor(ws: WebSocket) {
+    this.#ws = ws;
+    ws.onmessage = (ev) => {
+      const m = JSON.parse(ev.data as string);
+      if (m.id !== undefined) this.#waiting.get(m.id)?.(m.result);
+    };
+  }
+  static async connect(port: number): Promise<Heaps> {
+    for (let i = 0; i < 100; i++) {
+      try {
+        const list = await (await fetch(`http://127.0.0.1:${port}/json`))
+          .json();
+        const ws = new WebSocket(list[0].webSocketDebuggerUrl);
+        await new Promise((ok, fail) => {
+          ws.onopen = ok;
+          ws.onerror = fail;
+        });
+        return new Heaps(ws);
+      } catch {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    throw new Error("the server's inspector never answered");
+  }
+  /** `Deno.memoryUsage()` of the server's main isolate, as "heap U/T MB, external E MB". */
+  async read(): Promise<string> {
+    const id = ++this.#id;
+    this.#ws.send(JSON.stringify({
+      id,
+      method: "Runtime.evaluate",
+      params: { expression: "JSON.stringify(Deno.memoryUsage())" },
+    }));
+    const r = await new Promise<unknown>((ok) => this.#waiting.set(id, ok));
+    const v = (r as { result?: { value?: string } })?.result?.value;
+    if (!v) return "main heap ?";
+    const m = JSON.parse(v) as Record<string, number>;
+    const mb = (n: number) => (n / 1e6).toFixed(0);
+    return `main heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} MB, external ${
+      mb(m.external)
+    } MB`;
+  }
+  close(): void {
+    this.#ws.close();
+  }
+}
+
+/** The server's process, its pid, and its main isolate's heaps with `--heaps`. */
+interface Server {
+  url: string;
+  pid: number;
+  heaps: Heaps | null;
+}
+
+async function withServer<T>(f: (s: Server) => Promise<T>): Promise<T> {
   const dir = Deno.makeTempDirSync({ prefix: "domterm-bench-" });
+  const port = 9000 + Math.floor(Math.random() * 900);
   const { child, url } = await spawnServer(
     ["--", "/bin/sh"],
     { DOMTERM_RUNTIME_DIR: dir, DOMTERM_SOCKET: "" },
     MAIN,
+    undefined,
+    values.heaps ? [`--inspect=127.0.0.1:${port}`] : [],
   );
+  const heaps = values.heaps ? await Heaps.connect(port) : null;
   try {
-    return await f(url, child.pid);
+    return await f({ url, pid: child.pid, heaps });
   } finally {
+    heaps?.close();
     try {
       child.kill("SIGTERM");
     } catch { /* gone */ }
     await child.status;
     Deno.removeSync(dir, { recursive: true });
+  }
+}
+
+/** The server's RSS, and its main heap with `--heaps`. */
+async function memoryLine(s: Server): Promise<string> {
+  const rss = `RSS ${rssMb(s.pid).toFixed(0)} MB`;
+  return s.heaps ? `${rss} (${await s.heaps.read()})` : rss;
+}
+
+/** The highest RSS of process `pid` from now until `stop()`, read every 100 ms. */
+function peakRss(pid: number): { stop(): number } {
+  let peak = rssMb(pid);
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssMb(pid));
+    } catch { /* gone */ }
+  }, 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      return peak;
+    },
+  };
+}
+
+/** Readings of the server's memory at `times` (ms from now), printed as they come. */
+async function settling(s: Server, times: number[]): Promise<void> {
+  const t0 = performance.now();
+  for (const t of times) {
+    await new Promise((r) => setTimeout(r, t0 + t - performance.now()));
+    console.log(`    ${(t / 1000).toFixed(0)} s later: ${await memoryLine(s)}`);
   }
 }
 
@@ -178,10 +279,12 @@ async function typist(url: string): Promise<{ stop(): Promise<number[]> }> {
 }
 
 async function floods(): Promise<void> {
-  await withServer(async (url, pid) => {
+  await withServer(async (server) => {
+    const { url, pid } = server;
     const windows = await openWindows(url, floodSessions);
     const t = await typist(url);
     const rssBefore = rssMb(pid);
+    const peak = peakRss(pid);
     const cpu0 = cpuMs(pid);
     const t0 = performance.now();
     const times: number[] = [];
@@ -196,6 +299,7 @@ async function floods(): Promise<void> {
     }));
     const wall = performance.now() - t0;
     const cpu = cpuMs(pid) - cpu0;
+    const rssPeak = peak.stop();
     const latencies = (await t.stop()).sort((a, b) => a - b);
     const correct = results.filter((x) => x).length;
     const mb = windows.reduce((n, w) => n + w.bytes, 0) / 1e6;
@@ -216,15 +320,21 @@ async function floods(): Promise<void> {
       } ms, p90 ${percentile(latencies, 0.9).toFixed(1)} ms, max ${
         latencies.at(-1)?.toFixed(1)
       } ms; server RSS ${rssBefore.toFixed(0)} MB before, ${
-        rssMb(pid).toFixed(0)
-      } MB after`,
+        rssPeak.toFixed(0)
+      } MB at most during the floods, ${rssMb(pid).toFixed(0)} MB after`,
     );
+    // What the floods leave, windows still open (the emulators move back
+    // from their thread 5 s after their output stopped, then pack).
+    await settling(server, [0, 2000, 10_000, 20_000]);
     for (const w of windows) w.ws.close();
+    console.log("  windows closed:");
+    await settling(server, [3000]);
   });
 }
 
 async function idleRss(n: number): Promise<void> {
-  await withServer(async (url, pid) => {
+  await withServer(async (server) => {
+    const { url, pid } = server;
     const windows = await openWindows(url, n);
     for (const w of windows) {
       w.input(
@@ -234,13 +344,45 @@ async function idleRss(n: number): Promise<void> {
     const ok = await Promise.all(
       windows.map((w) => w.until("HIST-DONE", timeoutMs)),
     );
+    let floodNote = "";
     if (floodMb > 0) {
-      // One at a time: the figure is what the floods leave, not their peak.
-      for (const w of windows) {
+      const before = rssMb(pid);
+      const peak = peakRss(pid);
+      const t0 = performance.now();
+      const flood = (w: Window) => {
         w.input(
           `yes "$(printf '%076d' 1)" | head -c ${floodMb}000000; echo FLO''OD-DONE\r`,
         );
-        await w.until("FLOOD-DONE", timeoutMs);
+        return w.until("FLOOD-DONE", timeoutMs);
+      };
+      if (values["at-once"]) {
+        // Windows gone first: each session reads as fast as its emulator
+        // parses, and this process decodes none of it.
+        const dir = Deno.makeTempDirSync({ prefix: "domterm-floods-" });
+        windows.forEach((w, i) =>
+          w.input(
+            `(yes "$(printf '%076d' 1)" | head -c ${floodMb}000000; touch ${dir}/${i})\r`,
+          )
+        );
+        await new Promise((r) => setTimeout(r, 500));
+        for (const w of windows) w.ws.close();
+        const end = performance.now() + timeoutMs;
+        while (
+          [...Deno.readDirSync(dir)].length < n && performance.now() < end
+        ) await new Promise((r) => setTimeout(r, 250));
+        Deno.removeSync(dir, { recursive: true });
+      } else {
+        // One at a time: the figure is what the floods leave, not their peak.
+        for (const w of windows) await flood(w);
+      }
+      floodNote = ` (floods ${
+        values["at-once"] ? "at once" : "one at a time"
+      }: ${((performance.now() - t0) / 1000).toFixed(1)} s, RSS ${
+        before.toFixed(0)
+      } MB before, ${peak.stop().toFixed(0)} MB at most)`;
+      if (values["at-once"]) {
+        console.log(`  after the floods${floodNote}:`);
+        await settling(server, [0, 10_000, 30_000, 60_000]);
       }
     }
     // Windows gone (a lost connection: the sessions stay, detached).
@@ -258,9 +400,10 @@ async function idleRss(n: number): Promise<void> {
       `${n} idle session(s) of ${historyLines} coloured lines each${
         floodMb > 0 ? `, then ${floodMb} MB each` : ""
       }, no window: ` +
-        `server RSS ${rss.toFixed(0)} MB` +
+        `server RSS ${rss.toFixed(0)} MB` + floodNote +
         (done < n ? ` (only ${done} of ${n} finished printing)` : ""),
     );
+    if (values.heaps) console.log(`  ${await memoryLine(server)}`);
   });
 }
 

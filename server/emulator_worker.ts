@@ -15,9 +15,12 @@ import { capSnapshot } from "./snapshot_cap.ts";
 import { fullGc } from "./full_gc.ts";
 import { EMULATOR_NICE, lowerThreadPriority } from "./thread_priority.ts";
 import { newEmulatorTerminal, PACK_IDLE_MS } from "./emulator_host.ts";
+import { UnpackedBudget } from "./emulator_pack_budget.ts";
 import type { FromEmulator, ToEmulator } from "./emulator_thread.ts";
 
 const terms = new Map<number, Terminal>();
+/** History lines not packed yet, bounded for all the emulators here together. */
+const unpacked = new UnpackedBudget<number>();
 
 // The browser on this machine parses and draws the same output: it goes
 // first (thread_priority.ts). Should this fail, the thread runs at normal
@@ -33,9 +36,12 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
   // Everything else sees the output that came before it.
   if (m.t !== "write" && m.t !== "new" && m.t !== "idle") release(m.id);
   switch (m.t) {
-    case "new":
-      terms.set(m.id, newTerminal(m));
+    case "new": {
+      const term = newTerminal(m);
+      terms.set(m.id, term);
+      unpacked.add(m.id, term);
       break;
+    }
     case "write":
       if (m.data.length >= FLOOD_PIECE || held.has(m.id)) hold(m.id, m.data);
       else parse(m.id, m.data);
@@ -75,6 +81,7 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
         m.historyTail,
       );
       post({ t: "snapshot", req: m.req, json, droppedLines });
+      unpacked.unpackedBySnapshot(m.id, m.historyTail);
       break;
     }
     case "flush": // done above
@@ -89,6 +96,8 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
     }
     case "close":
       terms.delete(m.id);
+      unpacked.delete(m.id);
+      toPack.delete(m.id);
       return;
   }
   if ("id" in m) changed(m.id);
@@ -111,6 +120,7 @@ function newTerminal(m: Extract<ToEmulator, { t: "new" }>): Terminal {
 
 function parse(id: number, data: Uint8Array): void {
   terms.get(id)?.write(data);
+  unpacked.parsed(id);
   post({ t: "parsed", id, bytes: data.length });
 }
 
@@ -209,6 +219,7 @@ function packIdle(): void {
     const quiet = now - last;
     if (quiet >= PACK_IDLE_MS) {
       packed += terms.get(id)?.normalBuffer.compactHistory() ?? 0;
+      unpacked.packed(id);
       toPack.delete(id);
     } else {
       next = Math.min(next, Math.max(1, PACK_IDLE_MS - quiet));

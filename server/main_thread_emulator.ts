@@ -37,6 +37,7 @@ import {
   type SnapshotText,
 } from "./emulator_host.ts";
 import { EmulatorBacklog } from "./emulator_backlog.ts";
+import { UnpackedBudget } from "./emulator_pack_budget.ts";
 
 /** Longest run of emulator work before the event loop gets a turn, ms. */
 export const SLICE_MS = 4;
@@ -124,6 +125,8 @@ const queue = new TimeSlicedQueue<MainThreadEmulator>({
  */
 const toPack = new Map<MainThreadEmulator, number>();
 let packTimer: ReturnType<typeof setTimeout> | null = null;
+/** History lines not packed yet, bounded for all the emulators here together. */
+const unpacked = new UnpackedBudget<MainThreadEmulator>();
 
 /** `term` did work just now: pack its history once it has been quiet for a while. */
 function packLater(term: MainThreadEmulator): void {
@@ -179,6 +182,7 @@ export class MainThreadEmulator implements EmulatorHost {
 
   constructor(setup: EmulatorSetup) {
     this.#term = newEmulatorTerminal(setup);
+    unpacked.add(this, this.#term, () => this.compact());
     // A restored history is packed once quiet, as a parsed one is.
     if (!("cols" in setup.start)) packLater(this);
   }
@@ -192,6 +196,7 @@ export class MainThreadEmulator implements EmulatorHost {
   parse(data: Uint8Array): void {
     this.#guard(() => this.#term?.write(data));
     this.#backlog.parsed(data.length);
+    unpacked.parsed(this);
   }
 
   /** Run `f`; an exception (a bug in the emulator) ends this emulator only. */
@@ -204,6 +209,7 @@ export class MainThreadEmulator implements EmulatorHost {
       console.error(`domterm: a session's emulator failed: ${e}`);
       this.#term = null;
       this.#backlog.clear();
+      unpacked.delete(this);
     }
   }
 
@@ -212,6 +218,7 @@ export class MainThreadEmulator implements EmulatorHost {
     let n = 0;
     this.#guard(() => n = this.#term?.normalBuffer.compactHistory() ?? 0);
     this.#packedLines += n;
+    unpacked.packed(this);
     return n;
   }
 
@@ -324,6 +331,7 @@ export class MainThreadEmulator implements EmulatorHost {
     this.#task(() => {
       let out: SnapshotText | null = null;
       this.#guard(() => out = capSnapshot(this.#term!, maxChars, historyTail));
+      unpacked.unpackedBySnapshot(this, historyTail);
       resolve(out);
     });
     return promise;
@@ -335,5 +343,6 @@ export class MainThreadEmulator implements EmulatorHost {
     this.#term = null;
     this.#backlog.clear();
     toPack.delete(this);
+    unpacked.delete(this);
   }
 }
