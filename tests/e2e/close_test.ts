@@ -65,9 +65,11 @@ Deno.test("e2e close: closing the window while vim runs asks first and names it;
 
     // The browser's close (its button, the tab's ×): beforeunload, whose
     // dialog is Chromium's own (it cannot name vim); the page was typed
-    // in, so Chromium shows it.
+    // in, so Chromium shows it. page.close does not wait for it: it comes
+    // once the page ran its beforeunload, later on a loaded machine.
+    const asked = page.waitForEvent("dialog", { timeout: 10_000 });
     await page.close({ runBeforeUnload: true });
-    await page.waitForTimeout(500);
+    await asked;
     assertEquals(dialogs.map((d) => d.type), ["confirm", "beforeunload"]);
     assert(!page.isClosed() && await isAlt(page), "dismissed: vim runs on");
 
