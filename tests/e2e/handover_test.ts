@@ -68,14 +68,22 @@ async function models(page: Page, s: HandoverServer, session: number) {
     const res = await request(socketPath(s.dir), { op: "snapshot", session });
     const offset = await inspect(page, (d) => d.position().offset);
     if (res?.ok && offset === res.offset) {
-      const pageSnap = await inspect(
-        page,
-        (d) => JSON.stringify(d.term.snapshot()),
-      );
-      return {
-        page: Terminal.restore(JSON.parse(pageSnap) as TerminalSnapshot),
-        server: Terminal.restore(res.snapshot as TerminalSnapshot),
-      };
+      // The model with the offset it holds, read in one go: output that
+      // came since the offset was read (vim moves its cursor once it knows
+      // the Escape was a key) would be in the model but not the server's.
+      const mine = JSON.parse(
+        await inspect(page, (d) =>
+          JSON.stringify({
+            offset: d.position().offset,
+            snapshot: d.term.snapshot(),
+          })),
+      ) as { offset: number; snapshot: TerminalSnapshot };
+      if (mine.offset === res.offset) {
+        return {
+          page: Terminal.restore(mine.snapshot),
+          server: Terminal.restore(res.snapshot as TerminalSnapshot),
+        };
+      }
     }
     await new Promise((r) => setTimeout(r, 20));
   }
