@@ -160,8 +160,33 @@ export class ShellUi {
 
   /** Bring the view in line with the marks; call after every render. */
   update(): void {
+    // The groups are derived while the alternate screen shows too: the
+    // command that switched to it (vim) runs, and closing the window names
+    // it (busyWith, client/window.ts), also when its C mark and the switch
+    // came in one batch of output, with no render of the normal buffer in
+    // between, or before this window attached.
+    this.#derive();
+    // Folds and decorations are the normal buffer's rows': they wait for
+    // its next render (#dirty stays set).
+    if (this.#term.buffer !== this.#term.normalBuffer) return;
+    // History drawn since (scrolled back, or idle work): rows of its folds
+    // that were not there before.
+    const filled = this.#renderer.rowsFilled ?? 0;
+    if (filled !== this.#filled) {
+      this.#filled = filled;
+      this.#dirty = true;
+    }
+    if (this.#dirty) {
+      this.#dirty = false;
+      this.#folder.apply(this.#hiddenRanges());
+    }
+    this.#decorate();
+    this.#labelRegions();
+  }
+
+  /** Derive the groups from the normal buffer's marks when they moved. */
+  #derive(): void {
     const term = this.#term;
-    if (term.buffer !== term.normalBuffer) return;
     const buf = term.normalBuffer;
     // New marks, trimmed history or a reflow move the groups: derive them
     // again at once. Lines merely added (output streaming) rarely do, and
@@ -187,19 +212,6 @@ export class ShellUi {
       this.#derived = deriveMarks(buf);
       this.#dirty = true;
     }
-    // History drawn since (scrolled back, or idle work): rows of its folds
-    // that were not there before.
-    const filled = this.#renderer.rowsFilled ?? 0;
-    if (filled !== this.#filled) {
-      this.#filled = filled;
-      this.#dirty = true;
-    }
-    if (this.#dirty) {
-      this.#dirty = false;
-      this.#folder.apply(this.#hiddenRanges());
-    }
-    this.#decorate();
-    this.#labelRegions();
   }
 
   /** The name of group `g` for assistive technology ("ls -l, exit 0, 12 lines"). */

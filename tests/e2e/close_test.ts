@@ -8,7 +8,7 @@
 import { assert, assertEquals } from "../assert.ts";
 import type { Dialog, Page } from "playwright-core";
 import type { Inspected } from "../../client/inspect.ts";
-import { startDomterm, waitForRow } from "./domterm.ts";
+import { openPage, startDomterm, waitForRow } from "./domterm.ts";
 
 type G = Inspected;
 
@@ -65,9 +65,11 @@ Deno.test("e2e close: closing the window while vim runs asks first and names it;
 
     // The browser's close (its button, the tab's ×): beforeunload, whose
     // dialog is Chromium's own (it cannot name vim); the page was typed
-    // in, so Chromium shows it.
+    // in, so Chromium shows it. page.close does not wait for it: it comes
+    // once the page ran its beforeunload, later on a loaded machine.
+    const asked = page.waitForEvent("dialog", { timeout: 10_000 });
     await page.close({ runBeforeUnload: true });
-    await page.waitForTimeout(500);
+    await asked;
     assertEquals(dialogs.map((d) => d.type), ["confirm", "beforeunload"]);
     assert(!page.isClosed() && await isAlt(page), "dismissed: vim runs on");
 
@@ -84,6 +86,53 @@ Deno.test("e2e close: closing the window while vim runs asks first and names it;
     );
     await closed;
     assertEquals(dialogs.length, 2, "no question with confirm-close off");
+  } finally {
+    await dt.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("e2e close: a window opened while vim runs names it too", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "domterm-close-" });
+  await Deno.writeTextFile(`${dir}/.bashrc`, "PS1='$ '\n");
+  const dt = await startDomterm(["bash"], {
+    env: { HOME: dir, INPUTRC: "/dev/null", LANG: "C.UTF-8" },
+  });
+  const { page } = dt;
+  try {
+    await waitForRow(page, "$");
+    await page.keyboard.type(`vim -u NONE -N ${dir}/notes.txt`);
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => {
+      const i = (globalThis as unknown as G).domtermInspect;
+      return i.view(i.activeView()).term.buffer.isAlt;
+    });
+    // A second window on the session: its page starts from a snapshot
+    // with vim's screen showing, the command's marks in the normal buffer.
+    const session = await page.evaluate(() =>
+      (globalThis as unknown as G).domtermInspect.position().session
+    );
+    const second = await openPage(dt.browser, `${dt.url}&session=${session}`);
+    await second.waitForFunction(() => {
+      const i = (globalThis as unknown as G).domtermInspect;
+      return i.view(i.activeView()).term.buffer.isAlt;
+    });
+    const dialogs: string[] = [];
+    second.on("dialog", (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    // confirm() holds runAction until the dialog is dismissed.
+    await second.evaluate(() =>
+      (globalThis as unknown as G).domtermInspect.runAction("close")
+    );
+    assertEquals(dialogs.length, 1);
+    assert(
+      dialogs[0].includes("Closing this window ends") &&
+        dialogs[0].includes(`vim -u NONE -N ${dir}/notes.txt`),
+      dialogs[0],
+    );
+    assert(!second.isClosed() && await isAlt(second), "dismissed");
   } finally {
     await dt.close();
     await Deno.remove(dir, { recursive: true });

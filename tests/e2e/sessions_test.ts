@@ -54,7 +54,6 @@ async function stopServer(s: Server): Promise<void> {
 /** The page's model, as the page holds it, once it has all the server's output. */
 async function pageModel(page: Page, server: Server, session: number) {
   // Wait until the page has processed everything the server read.
-  let serverSide: { snapshot: unknown; offset: number } | null = null;
   for (let i = 0; i < 1000; i++) {
     const res = await request(socketPath(server.dir), {
       op: "snapshot",
@@ -62,28 +61,24 @@ async function pageModel(page: Page, server: Server, session: number) {
     });
     assert(res?.ok, `snapshot of session ${session}: ${res?.error}`);
     // ... and has loaded the older history of its snapshot, which comes
-    // in slices after the screen (client/snapshot_slices.ts).
-    const { offset, loading } = await page.evaluate(() => {
+    // in slices after the screen (client/snapshot_slices.ts). The model
+    // is read with its offset in one go: output that came after a first
+    // look at the offset (the prompt after the flood's last line) would be
+    // in the page's model but not in the server's snapshot.
+    const caughtUp = await page.evaluate((want) => {
       const d = (globalThis as unknown as Inspected).domtermInspect;
-      return { offset: d.position().offset, loading: d.historyLoading };
-    });
-    if (offset === res!.offset && !loading) {
-      serverSide = { snapshot: res!.snapshot, offset: res!.offset };
-      break;
+      if (d.position().offset !== want || d.historyLoading) return null;
+      return JSON.stringify(d.term.snapshot());
+    }, res!.offset!);
+    if (caughtUp !== null) {
+      return {
+        page: Terminal.restore(JSON.parse(caughtUp) as TerminalSnapshot),
+        server: Terminal.restore(res!.snapshot as TerminalSnapshot),
+      };
     }
     await new Promise((r) => setTimeout(r, 20));
   }
-  assert(serverSide !== null, "the page caught up with the server");
-  const pageSnap = await page.evaluate(() =>
-    JSON.stringify(
-      (globalThis as unknown as Inspected)
-        .domtermInspect.term.snapshot(),
-    )
-  );
-  return {
-    page: Terminal.restore(JSON.parse(pageSnap) as TerminalSnapshot),
-    server: Terminal.restore(serverSide.snapshot as TerminalSnapshot),
-  };
+  throw new Error("the page never caught up with the server");
 }
 
 /**
