@@ -59,9 +59,9 @@ export const SERIAL_FILES: string[] = [
   // over 1 s notifies, a short one not (the window's other tests,
   // window_page_test.ts, run in the parallel run).
   "tests/e2e/window_ui_test.ts",
-  // A zoom has refitted the grid two frames later; the bell's flash ends
-  // within 2 s (the page's other features, ui_test.ts, run in the parallel
-  // run).
+  // The bell's flash ends within 2 s (the page's other features,
+  // ui_test.ts, run in the parallel run; the zoom test beside it waits for
+  // the refitted grid itself).
   "tests/e2e/ui_timing_test.ts",
   // tmux has renamed the window after its shell by the time of the split.
   "tests/programs/tmux_test.ts",

@@ -11,8 +11,14 @@ import type { Inspected } from "../../client/inspect.ts";
 
 const BASH = ["bash", "--norc", "--noprofile", "-i"];
 
-/** `q NAME QUERY END`: send QUERY, read the reply up to END, print it with ESC as "E". */
-const HELPER = `q() { printf "$2"; IFS= read -rs -d "$3" -t 5 r;` +
+/**
+ * `q NAME QUERY END [SECONDS]`: send QUERY, read the reply up to END (for
+ * at most SECONDS, 30 if not given), print it with ESC as "E". A reply
+ * ends the read as soon as it comes, so the long default costs nothing
+ * when the terminal answers; only a query that must go unanswered gives a
+ * short time (and then waits all of it).
+ */
+const HELPER = `q() { printf "$2"; IFS= read -rs -d "$3" -t "\${4:-30}" r;` +
   ` r="\${r//$'\\e'/E}"; printf '%s %s%s\\n' "$1" "$r" "$3"; }\n`;
 
 Deno.test("e2e: xterm replies through the real window", async () => {
@@ -42,15 +48,25 @@ Deno.test("e2e: xterm replies through the real window", async () => {
     await waitForRow(t.page, "T E]le2e titleE\\");
     assertEquals(await t.page.title(), "e2e title");
     // DECCOLM: 132 columns fit in 1500 px; the program sees them.
-    await run(`printf '\\e[?40h\\e[?3h'; sleep 0.5; echo "size $(stty size)"`);
-    await waitForRow(t.page, "size 23 132".replace("23", await rowsNow()));
+    // The PTY takes the new width a moment after the request (the server
+    // settles sizes for 120 ms): the shell asks until stty sees the
+    // columns, rather than sleeping half a second (not always enough on a
+    // loaded machine); the rows must then be the window's.
+    await run(`printf '\\e[?40h\\e[?3h'; ${untilCols(132)}`);
+    await waitForRow(t.page, `size ${await rowsNow()} 132`, 20_000);
     await run(`q K '\\e[?3$p' y`);
     await waitForRow(t.page, "K E[?3;1$y");
-    await run(`printf '\\e[?3l'; sleep 0.5; echo "size $(stty size)"`);
-    await waitForRow(t.page, "size 23 80".replace("23", await rowsNow()));
+    await run(`printf '\\e[?3l'; ${untilCols(80)}`);
+    await waitForRow(t.page, `size ${await rowsNow()} 80`, 20_000);
   } finally {
     await t.close();
     await Deno.remove(dir, { recursive: true });
+  }
+
+  /** Shell: wait until the PTY is `cols` wide, then print its size. */
+  function untilCols(cols: number): string {
+    return `until s=$(stty size); [ "\${s#* }" = ${cols} ]; do sleep 0.1; done;` +
+      ` echo "size $s"`;
   }
 
   async function rowsNow(): Promise<string> {
@@ -96,7 +112,7 @@ Deno.test("e2e: VT52 mode: the window's keys and the reply", async () => {
 Deno.test("e2e: OSC 52 read: ask (Allow, Deny), always, never", async () => {
   const dir = await Deno.makeTempDir();
   const helper = `${dir}/q.sh`;
-  await Deno.writeTextFile(helper, HELPER.replace("-t 5", "-t 2"));
+  await Deno.writeTextFile(helper, HELPER);
   const t = await startDomterm(BASH, {
     env: { PS1: "$ ", HOME: dir, INPUTRC: "/dev/null" },
   });
@@ -141,7 +157,7 @@ Deno.test("e2e: OSC 52 read: ask (Allow, Deny), always, never", async () => {
     await waitForRow(page, "A E]52;c;aMOpbGxvIDUyE\\");
     assertEquals(await bar.count(), 0, "the bar is gone");
     // Deny: no answer (read gives up).
-    await run(`q D ${QUERY}`);
+    await run(`q D ${QUERY} 2`);
     await bar.waitFor({ state: "visible" });
     await page.click(".dt-clipboard-deny");
     await waitForRow(page, "D \\");
@@ -151,7 +167,7 @@ Deno.test("e2e: OSC 52 read: ask (Allow, Deny), always, never", async () => {
     await waitForRow(page, "W E]52;c;aMOpbGxvIDUyE\\");
     // never: no answer, no question.
     await policy("never");
-    await run(`q N ${QUERY}`);
+    await run(`q N ${QUERY} 2`);
     await waitForRow(page, "N \\");
     assertEquals(await bar.count(), 0, "no bar with never");
   } finally {

@@ -177,7 +177,10 @@ export async function waitForRow(
       { timeout },
     );
   } catch {
+    // The last rows with text: below a cleared screen's output the rows
+    // are blank, and the last 15 of them would say nothing.
     const rows = await rowTexts(page);
+    while (rows.length > 0 && rows[rows.length - 1] === "") rows.pop();
     throw new Error(
       `no row ${JSON.stringify(line)}; rows: ${
         JSON.stringify(rows.slice(-15))

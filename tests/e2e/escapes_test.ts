@@ -27,12 +27,24 @@ Deno.test("e2e: CSI 8 t resizes the grid, at most to what fits", async () => {
       (globalThis as unknown as Inspected)
         .domtermInspect.fit()
     ) as { cols: number; rows: number };
-    await t.page.keyboard.type("printf '\\033[8;10;40t'; sleep 0.5; stty size");
-    await t.page.keyboard.press("Enter");
-    await waitForRow(t.page, "10 40");
-    // Larger than the window: clamped to what fits.
+    // The PTY takes a new size a moment after the request (the server
+    // settles sizes for 120 ms; the window's answer is a round trip
+    // through the page): the shell asks until its size changed, rather
+    // than sleeping a fixed time (half a second was not always enough on
+    // a loaded machine, and stty still saw the old size).
     await t.page.keyboard.type(
-      "printf '\\033[8;500;500t'; sleep 0.5; stty size",
+      "printf '\\033[8;10;40t'; until [ \"$(stty size)\" = '10 40' ];" +
+        ' do sleep 0.1; done; echo "size $(stty size)"',
+    );
+    await t.page.keyboard.press("Enter");
+    await waitForRow(t.page, "size 10 40", 20_000);
+    // Larger than the window: clamped to what fits. The PTY may have the
+    // request's own size for a moment (the model took it at once, up to
+    // 500 rows), until the window's answer, what fits, reaches it.
+    await t.page.keyboard.type(
+      "printf '\\033[8;500;500t'; while s=$(stty size);" +
+        ` [ "$s" = '10 40' ] || [ "$s" = '500 500' ]; do sleep 0.1; done;` +
+        ' echo "fits $s"',
     );
     await t.page.keyboard.press("Enter");
     // The size stty reports is what fits the window now (measured again:
@@ -41,7 +53,7 @@ Deno.test("e2e: CSI 8 t resizes the grid, at most to what fits", async () => {
       () =>
         Array.from(document.querySelectorAll("#terminal .dt-row")).map((r) =>
           (r.textContent ?? "").trim()
-        ).find((x) => /^\d+ \d+$/.test(x) && x !== "10 40") ?? null,
+        ).find((x) => /^fits \d+ \d+$/.test(x))?.slice(5) ?? null,
       undefined,
       { timeout: 20_000 },
     ).then((h) => h.jsonValue() as Promise<string>);

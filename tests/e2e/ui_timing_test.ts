@@ -84,10 +84,24 @@ async function sttySize(page: Page, expect: { cols: number; rows: number }) {
   assertEquals(last, want, "stty size never reached the emulator's size");
 }
 
-/** The zoom state once a few frames have passed (the grid is refitted). */
+/**
+ * The zoom state once the grid is refitted: the page measures the new
+ * cell at once and asks the session for the grid that fits, but its
+ * emulator takes the grid when the server's `grid` message comes back (at
+ * the same point of the stream as the session's emulator), a round trip
+ * through the server that a loaded machine can stretch past any number of
+ * frames. So: wait until the grid is what fits the element with the font
+ * now in use (a zoom that never refits the grid times out here).
+ */
 async function settledZoomState(page: Page) {
-  await page.evaluate(() =>
-    new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))
+  await page.waitForFunction(
+    () => {
+      const d = (globalThis as unknown as Dt).domtermInspect;
+      const fit = d.fit();
+      return d.term.cols === fit.cols && d.term.rows === fit.rows;
+    },
+    undefined,
+    { timeout: 10_000 },
   );
   return await zoomState(page);
 }
