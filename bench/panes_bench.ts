@@ -9,8 +9,12 @@
  *
  * Times are the page's: from the keydown event to the DOM holding the
  * echo (or the prompt). Run: `deno run -A bench/panes_bench.ts [--keys N]
- * [--main PATH]` (`--main`: another checkout's main.ts, e.g. the code
- * before a change, to compare on the same machine at the same load).
+ * [--main PATH] [--probe]` (`--main`: another checkout's main.ts, e.g. the
+ * code before a change, to compare on the same machine at the same load;
+ * `--probe`: while the three panes flood, a WebSocket client of this
+ * process (bench/many_sessions_typist.ts, in a worker) types into a session
+ * of its own too: its echo, late as the page's, puts the time in the
+ * server, not in the browser).
  *
  * @module
  */
@@ -27,6 +31,31 @@ const KEYS = Number(
 const MAIN = Deno.args.includes("--main")
   ? Deno.args[Deno.args.indexOf("--main") + 1]
   : undefined;
+const PROBE = Deno.args.includes("--probe");
+
+/** bench/many_sessions_typist.ts on a new session of the server at `url`; `stop()` gives its echo latencies (ms). */
+async function probe(url: string): Promise<{ stop(): Promise<number[]> }> {
+  const w = new Worker(
+    new URL("./many_sessions_typist.ts", import.meta.url),
+    { type: "module" },
+  );
+  const started = Promise.withResolvers<void>();
+  const done = Promise.withResolvers<number[]>();
+  w.onmessage = (ev) => {
+    if (ev.data.started) started.resolve();
+    else done.resolve(ev.data.latencies);
+  };
+  w.postMessage({ url });
+  await started.promise;
+  return {
+    async stop() {
+      w.postMessage("stop");
+      const latencies = await done.promise;
+      w.terminate();
+      return latencies;
+    },
+  };
+}
 
 function median(xs: number[]): number {
   const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
@@ -77,6 +106,8 @@ function installStopwatch(page: Page) {
       __t0: number;
       __small: number[];
       __arrived: number;
+      __keySent: number[];
+      __sent: number;
       __wait: (pane: number, text: string, last: boolean) => Promise<number>;
     };
     addEventListener("keydown", () => w.__t0 = performance.now(), {
@@ -102,6 +133,10 @@ function installStopwatch(page: Page) {
           const t = w.__small.find((t) => t >= w.__t0);
           w.__arrived = t === undefined ? NaN : t - w.__t0;
           w.__small.length = 0;
+          // When the key's bytes went out on the socket.
+          const s = w.__keySent.find((t) => t >= w.__t0);
+          w.__sent = s === undefined ? NaN : s - w.__t0;
+          w.__keySent.length = 0;
           resolve(performance.now() - w.__t0);
         });
         obs.observe(el, {
@@ -151,10 +186,18 @@ function arrivedMs(page: Page): Promise<number> {
   );
 }
 
+/** When the last key's bytes went out on the page's socket, ms after the key. */
+function sentMs(page: Page): Promise<number> {
+  return page.evaluate(() =>
+    (globalThis as unknown as { __sent: number }).__sent
+  );
+}
+
 /** Key to echo for `n` letters typed into pane `pane` (focused). */
 async function keyToEcho(page: Page, pane: number, n: number) {
   const out: number[] = [];
   const arrived: number[] = [];
+  const sent: number[] = [];
   let typed = "echo ";
   await page.keyboard.type(typed);
   await page.waitForTimeout(200);
@@ -172,10 +215,11 @@ async function keyToEcho(page: Page, pane: number, n: number) {
     await page.keyboard.press(ch);
     out.push(await wait);
     arrived.push(await arrivedMs(page));
+    sent.push(await sentMs(page));
     await page.waitForTimeout(30);
   }
   await page.keyboard.press("Control+c");
-  return { out, arrived };
+  return { out, arrived, sent };
 }
 
 // Another checkout's server serves that checkout's page (static/gen of
@@ -196,8 +240,12 @@ try {
   // in large ones): splits key to echo into the server's part and the
   // page's.
   await page.addInitScript(() => {
-    const w = globalThis as unknown as { __small: number[] };
+    const w = globalThis as unknown as {
+      __small: number[];
+      __keySent: number[];
+    };
     w.__small = [];
+    w.__keySent = [];
     const Ws = WebSocket;
     class Timed extends Ws {
       constructor(url: string | URL, protocols?: string | string[]) {
@@ -210,6 +258,18 @@ try {
         });
       }
     }
+    // The key's bytes leaving the page (small binary frames: a key, not
+    // a paste).
+    const send = Ws.prototype.send;
+    Ws.prototype.send = function (
+      this: WebSocket,
+      data: Parameters<WebSocket["send"]>[0],
+    ) {
+      if (typeof data !== "string" && !(data instanceof Blob)) {
+        if (data.byteLength < 16) w.__keySent.push(performance.now());
+      }
+      return send.call(this, data);
+    };
     globalThis.WebSocket = Timed;
   });
   await page.goto(url);
@@ -248,11 +308,17 @@ try {
   }
   await page.waitForTimeout(1500);
   await focusPane(page, typist);
-  let floodRun = { out: [] as number[], arrived: [] as number[] };
+  const prober = PROBE ? await probe(url) : null;
+  let floodRun = {
+    out: [] as number[],
+    arrived: [] as number[],
+    sent: [] as number[],
+  };
   const lag = await mainThreadLag(page, async () => {
     floodRun = await keyToEcho(page, typist, KEYS);
   });
   const flooded = floodRun.out;
+  const probed = await prober?.stop();
 
   // All four flood; Ctrl+C in each.
   await page.keyboard.type("yes\n");
@@ -293,6 +359,20 @@ try {
       f(pct(floodRun.arrived, 0.9))
     } ms`,
   );
+  console.log(
+    `  the key's bytes left the page's socket: idle median ${
+      f(median(idleRun.sent))
+    } ms, flooding median ${f(median(floodRun.sent))} ms, p90 ${
+      f(pct(floodRun.sent, 0.9))
+    } ms (from there to the echo's arrival: the socket both ways, the server, the program)`,
+  );
+  if (probed) {
+    console.log(
+      `  a WebSocket client of this process typing into another session meanwhile: echo median ${
+        f(median(probed))
+      } ms, p90 ${f(pct(probed, 0.9))} ms (${probed.length} keys)`,
+    );
+  }
   console.log(
     `  the page's main thread meanwhile: a task posted ran late by median ${
       f(lag.median)
