@@ -35,6 +35,17 @@ import {
 } from "../core/protocol.ts";
 import { TimeSlicedQueue } from "../core/time_sliced_queue.ts";
 import { startupMark } from "./startup_marks.ts";
+import { BACKGROUND_SLICE_MS, OutputShare } from "./output_share.ts";
+
+/**
+ * The page's panes' connections: the focused pane's output first, the
+ * others' within a shared budget (client/output_share.ts).
+ */
+const share = new OutputShare<Connection>(
+  () => performance.now(),
+  newTask(),
+  (f, ms) => setTimeout(f, ms),
+);
 
 /**
  * Acknowledge processed output at least every this many bytes: half of
@@ -157,6 +168,7 @@ export class Connection {
     this.#helloWaits = helloWaits;
     this.position = { session, offset: 0, gridSeq: 0 };
     startupMark("connect");
+    share.join(this);
     this.#open();
   }
 
@@ -381,6 +393,7 @@ export class Connection {
         // Final: this side closes the socket (the server waits for that,
         // see closeAfterFinal), and no reconnect follows.
         this.#final = true;
+        share.leave(this);
         this.#ws?.close(1000, msg.type);
         break;
     }
@@ -437,6 +450,7 @@ export class Connection {
    */
   close(): void {
     this.#final = true;
+    share.leave(this);
     this.#queue.pause();
     clearTimeout(this.#ackTimer);
     this.#ws?.close(1000, "gone");
@@ -537,6 +551,7 @@ export class Connection {
 
   /** The window has the focus: the session's size follows it. */
   sendFocus(): void {
+    share.focus(this);
     this.#send({ type: "focus" });
   }
 
@@ -585,12 +600,20 @@ export class Connection {
    * in between).
    */
   #newQueue(): TimeSlicedQueue {
+    const task = newTask();
+    const background = () => share.background(this);
     return new TimeSlicedQueue({
-      sliceMs: SLICE_MS,
+      // Read at each slice and push: a pane in the background takes short
+      // slices in its turn, never in its message event.
+      get sliceMs() {
+        return background() ? BACKGROUND_SLICE_MS : SLICE_MS;
+      },
       pieceBytes: PIECE,
       now: () => performance.now(),
-      later: newTask(),
-      eager: true,
+      later: (f) => background() ? share.later(f) : task(f),
+      get eager() {
+        return !background();
+      },
       take: (piece) => {
         let n = piece.length;
         if (this.#handlers.admit && n > 0) {
