@@ -359,6 +359,16 @@ try {
       f(pct(floodRun.arrived, 0.9))
     } ms`,
   );
+  // The page's own part: from the echo's frame arriving to its DOM change.
+  const pagePart = (r: { out: number[]; arrived: number[] }) =>
+    r.out.map((t, i) => t - r.arrived[i]);
+  console.log(
+    `  of which the page (frame arrived to echo drawn): idle median ${
+      f(median(pagePart(idleRun)))
+    } ms, flooding median ${f(median(pagePart(floodRun)))} ms, p90 ${
+      f(pct(pagePart(floodRun), 0.9))
+    } ms`,
+  );
   console.log(
     `  the key's bytes left the page's socket: idle median ${
       f(median(idleRun.sent))
