@@ -68,6 +68,19 @@ async function settle(page: Page, ms = 1500): Promise<string[]> {
   }
 }
 
+/** Poll `check` every 50 ms until it holds (at most `timeoutMs`). */
+async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 interface AXNode {
   role?: { value: string };
   name?: { value: string };
@@ -184,13 +197,28 @@ Deno.test("e2e a11y: the prompt keys say the command, Ctrl+Shift+H reads its out
   const { page } = t;
   try {
     await waitForRow(page, "$");
+    await record(page);
     await page.keyboard.type("printf 'one\\ntwo\\n'");
     await page.keyboard.press("Enter");
     await waitForRow(page, "two");
+    // The printf's output and its prompt announced (one announcement, or
+    // the prompt in a later one).
+    const promptAfter = async (i: number) =>
+      (await said(page)).findIndex((s, k) => k >= i && /\$$/.test(s));
+    let two = -1, prompt = -1;
+    await waitFor("the printf's prompt announced", async () => {
+      two = (await said(page)).findIndex((s) => s.includes("two"));
+      prompt = two < 0 ? -1 : await promptAfter(two);
+      return prompt >= 0;
+    });
     await page.keyboard.type("true");
     await page.keyboard.press("Enter");
-    // Its prompt's announcement (at most one a second) is out of the way.
-    await page.waitForTimeout(1500);
+    // Its prompt's announcement (at most one a second) is out of the way:
+    // waited for, not slept on.
+    await waitFor(
+      "true's prompt announced",
+      async () => (await promptAfter(prompt + 1)) >= 0,
+    );
     await record(page);
     await page.keyboard.press("Control+Shift+ArrowUp");
     await page.keyboard.press("Control+Shift+ArrowUp");

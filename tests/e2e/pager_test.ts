@@ -172,6 +172,27 @@ async function written(pid: number): Promise<number> {
   return Number(/^wchar: (\d+)$/m.exec(io)![1]);
 }
 
+/** write(2)'s number in /proc/PID/syscall, by architecture. */
+const WRITE_SYSCALL: Record<string, number> = { x86_64: 1, aarch64: 64 };
+
+/**
+ * Whether the process sleeps inside write(2) (/proc/PID/stat state S and
+ * /proc/PID/syscall on write); null where the kernel does not say.
+ */
+async function inWrite(pid: number): Promise<boolean | null> {
+  const nr = WRITE_SYSCALL[Deno.build.arch];
+  if (nr === undefined) return null;
+  try {
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+    const state = stat.slice(stat.lastIndexOf(")") + 2)[0];
+    const call = (await Deno.readTextFile(`/proc/${pid}/syscall`)).trim();
+    if (call === "" || call === "running") return state === "S" ? null : false;
+    return state === "S" && Number(call.split(" ")[0]) === nr;
+  } catch {
+    return null;
+  }
+}
+
 Deno.test("e2e pager: seq 1 300000 stops after a screenful with seq blocked; Space a page, Enter a line, a reconnect while paused, a finishes with every line once", async () => {
   const run = await startDomterm(BASH, {
     env: ENV,
@@ -211,14 +232,19 @@ Deno.test("e2e pager: seq 1 300000 stops after a screenful with seq blocked; Spa
     const seq = await childOf(bash);
     // The server reads on until the window is HIGH_WATER behind, and
     // the kernel's buffer fills: then seq's write count stands still.
-    let w1 = -1, w2 = await written(seq);
+    // Where the kernel shows seq asleep in write(2), a short gap between
+    // the two counts proves the stop; elsewhere a second.
+    let w1 = -1, w2 = await written(seq), blocked = await inWrite(seq);
+    const gap = blocked === null ? 1000 : 200;
     const until = Date.now() + 20_000;
-    while (w1 !== w2 && Date.now() < until) {
+    while ((w1 !== w2 || blocked === false) && Date.now() < until) {
       w1 = w2;
-      await new Promise((r) => setTimeout(r, 1000));
+      await new Promise((r) => setTimeout(r, gap));
       w2 = await written(seq);
+      blocked = await inWrite(seq);
     }
     assertEquals(w2, w1, "seq wrote nothing more while paused");
+    assert(blocked !== false, "seq is asleep in write(2)");
     assert(
       w2 < SEQ_BYTES,
       `seq blocked before the end (${w2} of ${SEQ_BYTES} bytes written)`,

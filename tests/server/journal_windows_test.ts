@@ -84,6 +84,40 @@ async function typeInto(
   await c.close();
 }
 
+/** Whether `bytes` hold `want`. */
+function holds(bytes: Uint8Array, want: Uint8Array): boolean {
+  for (
+    let i = bytes.indexOf(want[0]);
+    i >= 0;
+    i = bytes.indexOf(want[0], i + 1)
+  ) {
+    let k = 1;
+    while (k < want.length && bytes[i + k] === want[k]) k++;
+    if (k === want.length) return true;
+  }
+  return false;
+}
+
+/** Whether some file under `dir` holds `text` (as bytes). */
+function journalHolds(dir: string, text: string): boolean {
+  const want = new TextEncoder().encode(text);
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(dir)];
+  } catch {
+    return false;
+  }
+  for (const e of entries) {
+    const p = `${dir}/${e.name}`;
+    if (e.isDirectory && journalHolds(p, text)) return true;
+    if (!e.isFile) continue;
+    try {
+      if (holds(Deno.readFileSync(p), want)) return true;
+    } catch { /* replaced meanwhile */ }
+  }
+  return false;
+}
+
 function windowsFiles(root: string): string[] {
   try {
     return [...Deno.readDirSync(root)].map((e) => e.name).filter((n) =>
@@ -147,7 +181,13 @@ Deno.test("journal windows: kill -9, the next server restores one window of the 
     for (const f of windowsFiles(root)) {
       assertEquals(Deno.statSync(`${root}/${f}`).mode! & 0o777, 0o600);
     }
-    await new Promise((r) => setTimeout(r, 2000));
+    // Each mark's output is in a journal on disk (flushed within a
+    // second), waited for rather than slept on.
+    await until(
+      () => [...markAt.values()].every((m) => journalHolds(root, m)),
+      10_000,
+      "the marks in the journals",
+    );
     a.child.kill("SIGKILL");
     await a.child.status;
 
