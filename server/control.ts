@@ -232,20 +232,45 @@ export function socketPath(dir = runtimeDir()): string {
 
 /**
  * Send one request to the server at `path`. Resolves with its answer, or
- * null when no server answers there (no socket, or a stale one).
+ * null when none came (see `requestOutcome` for why).
  */
 export async function request(
   path: string,
   req: ControlRequest,
   timeoutMs = 5000,
 ): Promise<ControlResponse | null> {
+  const out = await requestOutcome(path, req, timeoutMs);
+  return "response" in out ? out.response : null;
+}
+
+/**
+ * Why a request got no answer: `absent`, nothing listens at the path (no
+ * socket, or a stale one); `timeout`, a server took the connection but did
+ * not answer within the time (busy, or stopped); `closed`, it closed the
+ * connection or answered something that is not a response.
+ */
+export type RequestFailure = "absent" | "timeout" | "closed";
+
+/** A request's answer, or why there is none. */
+export type RequestOutcome =
+  | { response: ControlResponse }
+  | { failure: RequestFailure };
+
+/** `request`, saying why no answer came: a busy server is not a missing one. */
+export async function requestOutcome(
+  path: string,
+  req: ControlRequest,
+  timeoutMs = 5000,
+): Promise<RequestOutcome> {
   let conn: Deno.UnixConn;
   try {
     conn = await Deno.connect({ transport: "unix", path });
   } catch {
-    return null;
+    return { failure: "absent" };
   }
+  let timedOut = false;
   const timer = setTimeout(() => {
+    timedOut = true;
     try {
       conn.close();
     } catch { /* closed */ }
@@ -253,10 +278,10 @@ export async function request(
   try {
     await writeAll(conn, new TextEncoder().encode(JSON.stringify(req) + "\n"));
     const line = await readLine(conn, MAX_CONTROL_RESPONSE);
-    if (line === null) return null;
-    return JSON.parse(line) as ControlResponse;
+    if (line === null) return { failure: timedOut ? "timeout" : "closed" };
+    return { response: JSON.parse(line) as ControlResponse };
   } catch {
-    return null;
+    return { failure: timedOut ? "timeout" : "closed" };
   } finally {
     clearTimeout(timer);
     try {

@@ -13,7 +13,7 @@ import {
   type ControlRequest,
   type ControlResponse,
   type PaneTarget,
-  request,
+  requestOutcome,
   type SessionInfo,
   socketPath,
   type WindowInfo,
@@ -28,17 +28,40 @@ export function controlSocket(): string {
   return Deno.env.get("DOMTERM_SOCKET") || socketPath();
 }
 
-export async function ask(
+/**
+ * How long a subcommand waits for the server's answer: a server busy with
+ * floods on a loaded machine can take seconds, and one that took the
+ * connection is there (a missing one fails at once).
+ */
+export const ASK_TIMEOUT_MS = 30_000;
+
+/** Ask the running server (`controlSocket()`); its answer, or a CommandError saying why none. */
+export function ask(
   req: ControlRequest,
-  timeoutMs?: number,
+  timeoutMs = ASK_TIMEOUT_MS,
 ): Promise<ControlResponse> {
-  const path = controlSocket();
-  const res = await request(path, req, timeoutMs);
-  if (res === null) {
+  return askAt(controlSocket(), req, timeoutMs);
+}
+
+/** `ask` of the server at `path`. */
+export async function askAt(
+  path: string,
+  req: ControlRequest,
+  timeoutMs = ASK_TIMEOUT_MS,
+): Promise<ControlResponse> {
+  const out = await requestOutcome(path, req, timeoutMs);
+  if ("failure" in out) {
     throw new CommandError(
-      `no domterm server is running (nothing answers at ${path}); start one with 'domterm'`,
+      out.failure === "absent"
+        ? `no domterm server is running (nothing answers at ${path}); start one with 'domterm'`
+        : out.failure === "timeout"
+        ? `the domterm server at ${path} did not answer within ${
+          Math.round(timeoutMs / 1000)
+        } s (busy, or stopped); try again, or 'domterm kill-server'`
+        : `the domterm server at ${path} closed the connection without an answer`,
     );
   }
+  const res = out.response;
   if (!res.ok) throw new CommandError(res.error ?? "the server refused");
   return res;
 }
