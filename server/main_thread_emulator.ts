@@ -54,6 +54,29 @@ const GC_AFTER_LINES = 1000;
 const GC_AFTER_GROWTH = 2 << 20;
 /** V8's heap right after the last full collection here, bytes. */
 let heapAfterGc = 0;
+/**
+ * A full collection stops the main thread, with the input and the echo
+ * of every session: 0.2-2.3 s each (and malloc_trim 0-0.8 s after it),
+ * about 20 of them in a 97 s run of bench/many_sessions_bench.ts
+ * `--sessions 50` on a loaded 2-core machine, as sessions went quiet one by
+ * one while a window typed. So it waits until no session got input for
+ * this long (ms).
+ */
+export const GC_INPUT_QUIET_MS = 1000;
+/** When a session last got input (performance.now()): see {@link GC_INPUT_QUIET_MS}. */
+let lastInput = -Infinity;
+/** A full collection is due, held while a session gets input. */
+let gcOwed = false;
+/** Full collections done after packing (test hook). */
+export const packGc = { count: 0 };
+
+/**
+ * A session got input (`Session.input`, wherever its emulator runs): the
+ * full collection after packing waits (see {@link GC_INPUT_QUIET_MS}).
+ */
+export function noteInput(): void {
+  lastInput = performance.now();
+}
 
 /**
  * An emulator whose program got input within this long (ms) queues its
@@ -162,10 +185,17 @@ function packIdle(): void {
   if (
     packed >= GC_AFTER_LINES ||
     (allQuiet && Deno.memoryUsage().heapTotal > heapAfterGc + GC_AFTER_GROWTH)
-  ) {
-    fullGc();
-    heapAfterGc = Deno.memoryUsage().heapTotal;
+  ) gcOwed = true;
+  if (!gcOwed) return;
+  const wait = lastInput + GC_INPUT_QUIET_MS - now;
+  if (wait > 0) {
+    packTimer ??= quietTimer(Math.ceil(wait));
+    return;
   }
+  gcOwed = false;
+  packGc.count++;
+  fullGc();
+  heapAfterGc = Deno.memoryUsage().heapTotal;
 }
 
 /** One session's emulator, on the main thread (see the module comment). */

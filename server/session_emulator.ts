@@ -28,7 +28,7 @@ import type {
   EmulatorSetup,
   SnapshotText,
 } from "./emulator_host.ts";
-import { MainThreadEmulator } from "./main_thread_emulator.ts";
+import { MainThreadEmulator, noteInput } from "./main_thread_emulator.ts";
 import { WorkerThreadEmulator } from "./worker_thread_emulator.ts";
 import { MAX_SNAPSHOT_CHARS } from "./snapshot_cap.ts";
 import {
@@ -335,6 +335,7 @@ export class SessionEmulator {
 
   /** See `EmulatorHost.prioritize`. */
   prioritize(): void {
+    noteInput();
     this.#do((t) => t.prioritize?.());
   }
 
