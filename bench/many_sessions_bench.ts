@@ -29,6 +29,7 @@
  */
 import { parseArgs } from "node:util";
 import { spawnServer } from "../tests/e2e/domterm.ts";
+import { Inspector } from "./inspector.ts";
 
 const { values } = parseArgs({
   options: {
@@ -130,62 +131,28 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 }
 
-/** The server's main isolate, through its inspector (`--heaps`). */
-class Heaps {
-  #ws: WebSocket;
-  #id = 0;
-  #waiting = new Map<number, (r: unknown) => void>();
-  private constructor(ws: WebSocket) {
-    this.#ws = ws;
-    ws.onmessage = (ev) => {
-      const m = JSON.parse(ev.data as string);
-      if (m.id !== undefined) this.#waiting.get(m.id)?.(m.result);
-    };
-  }
-  static async connect(port: number): Promise<Heaps> {
-    for (let i = 0; i < 100; i++) {
-      try {
-        const list = await (await fetch(`http://127.0.0.1:${port}/json`))
-          .json();
-        const ws = new WebSocket(list[0].webSocketDebuggerUrl);
-        await new Promise((ok, fail) => {
-          ws.onopen = ok;
-          ws.onerror = fail;
-        });
-        return new Heaps(ws);
-      } catch {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-    throw new Error("the server's inspector never answered");
-  }
-  /** `Deno.memoryUsage()` of the server's main isolate, as "heap U/T MB, external E MB". */
-  async read(): Promise<string> {
-    const id = ++this.#id;
-    this.#ws.send(JSON.stringify({
-      id,
-      method: "Runtime.evaluate",
-      params: { expression: "JSON.stringify(Deno.memoryUsage())" },
-    }));
-    const r = await new Promise<unknown>((ok) => this.#waiting.set(id, ok));
-    const v = (r as { result?: { value?: string } })?.result?.value;
-    if (!v) return "main heap ?";
-    const m = JSON.parse(v) as Record<string, number>;
-    const mb = (n: number) => (n / 1e6).toFixed(0);
-    return `main heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} MB, external ${
-      mb(m.external)
-    } MB`;
-  }
-  close(): void {
-    this.#ws.close();
-  }
+/**
+ * `Deno.memoryUsage()` of the server's main isolate, through its inspector
+ * (`--heaps`), as "heap U/T MB, external E MB".
+ */
+async function mainHeaps(insp: Inspector): Promise<string> {
+  const r = await insp.send("Runtime.evaluate", {
+    expression: "JSON.stringify(Deno.memoryUsage())",
+  });
+  const v = (r as { result?: { value?: string } })?.result?.value;
+  if (!v) return "main heap ?";
+  const m = JSON.parse(v) as Record<string, number>;
+  const mb = (n: number) => (n / 1e6).toFixed(0);
+  return `main heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} MB, external ${
+    mb(m.external)
+  } MB`;
 }
 
 /** The server's process, its pid, and its main isolate's heaps with `--heaps`. */
 interface Server {
   url: string;
   pid: number;
-  heaps: Heaps | null;
+  heaps: Inspector | null;
 }
 
 async function withServer<T>(f: (s: Server) => Promise<T>): Promise<T> {
@@ -198,7 +165,7 @@ async function withServer<T>(f: (s: Server) => Promise<T>): Promise<T> {
     undefined,
     values.heaps ? [`--inspect=127.0.0.1:${port}`] : [],
   );
-  const heaps = values.heaps ? await Heaps.connect(port) : null;
+  const heaps = values.heaps ? await Inspector.connect(port) : null;
   try {
     return await f({ url, pid: child.pid, heaps });
   } finally {
@@ -214,7 +181,7 @@ async function withServer<T>(f: (s: Server) => Promise<T>): Promise<T> {
 /** The server's RSS, and its main heap with `--heaps`. */
 async function memoryLine(s: Server): Promise<string> {
   const rss = `RSS ${rssMb(s.pid).toFixed(0)} MB`;
-  return s.heaps ? `${rss} (${await s.heaps.read()})` : rss;
+  return s.heaps ? `${rss} (${await mainHeaps(s.heaps)})` : rss;
 }
 
 /** The highest RSS of process `pid` from now until `stop()`, read every 100 ms. */

@@ -16,6 +16,7 @@
  */
 import { parseArgs } from "node:util";
 import { spawnServer } from "../tests/e2e/domterm.ts";
+import { Inspector } from "./inspector.ts";
 
 const MB = 1000 * 1000;
 const { values } = parseArgs({
@@ -40,45 +41,6 @@ interface Profile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
-}
-
-/** A minimal inspector-protocol client. */
-class Inspector {
-  #ws: WebSocket;
-  #id = 0;
-  #waiting = new Map<number, (r: unknown) => void>();
-  private constructor(ws: WebSocket) {
-    this.#ws = ws;
-    ws.onmessage = (ev) => {
-      const m = JSON.parse(ev.data as string);
-      if (m.id !== undefined) this.#waiting.get(m.id)?.(m.result ?? m.error);
-    };
-  }
-  static async connect(port: number): Promise<Inspector> {
-    for (let i = 0; i < 100; i++) {
-      try {
-        const list = await (await fetch(`http://127.0.0.1:${port}/json`))
-          .json();
-        const ws = new WebSocket(list[0].webSocketDebuggerUrl);
-        await new Promise((ok, fail) => {
-          ws.onopen = ok;
-          ws.onerror = fail;
-        });
-        return new Inspector(ws);
-      } catch {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-    throw new Error("the server's inspector never answered");
-  }
-  send(method: string, params: unknown = {}): Promise<unknown> {
-    const id = ++this.#id;
-    this.#ws.send(JSON.stringify({ id, method, params }));
-    return new Promise((r) => this.#waiting.set(id, r));
-  }
-  close(): void {
-    this.#ws.close();
-  }
 }
 
 const dir = Deno.makeTempDirSync({ prefix: "domterm-prof-" });
