@@ -19,6 +19,17 @@ function isAlt(page: Page): Promise<boolean> {
   });
 }
 
+/** At the shell's prompt, start vim on `file` and wait for its alternate screen. */
+async function startVim(page: Page, file: string): Promise<void> {
+  await waitForRow(page, "$");
+  await page.keyboard.type(`vim -u NONE -N ${file}`);
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => {
+    const i = (globalThis as unknown as G).domtermInspect;
+    return i.view(i.activeView()).term.buffer.isAlt;
+  });
+}
+
 Deno.test("e2e close: closing the window while vim runs asks first and names it; the browser's close asks; confirm-close = false closes at once", async () => {
   const dir = await Deno.makeTempDir({ prefix: "domterm-close-" });
   const settings = `${dir}/settings.toml`;
@@ -35,13 +46,7 @@ Deno.test("e2e close: closing the window while vim runs asks first and names it;
   });
   const { page } = dt;
   try {
-    await waitForRow(page, "$");
-    await page.keyboard.type(`vim -u NONE -N ${dir}/notes.txt`);
-    await page.keyboard.press("Enter");
-    await page.waitForFunction(() => {
-      const i = (globalThis as unknown as G).domtermInspect;
-      return i.view(i.activeView()).term.buffer.isAlt;
-    });
+    await startVim(page, `${dir}/notes.txt`);
     const dialogs: { type: string; message: string }[] = [];
     const onDialog = (d: Dialog) => {
       dialogs.push({ type: d.type(), message: d.message() });
@@ -100,13 +105,7 @@ Deno.test("e2e close: a window opened while vim runs names it too", async () => 
   });
   const { page } = dt;
   try {
-    await waitForRow(page, "$");
-    await page.keyboard.type(`vim -u NONE -N ${dir}/notes.txt`);
-    await page.keyboard.press("Enter");
-    await page.waitForFunction(() => {
-      const i = (globalThis as unknown as G).domtermInspect;
-      return i.view(i.activeView()).term.buffer.isAlt;
-    });
+    await startVim(page, `${dir}/notes.txt`);
     // A second window on the session: its page starts from a snapshot
     // with vim's screen showing, the command's marks in the normal buffer.
     const session = await page.evaluate(() =>
