@@ -92,6 +92,31 @@ interface PageTimes {
   marks: number[];
 }
 
+/**
+ * `deno run -A ENTRY [--browser BROWSER] -- SHELL` with `env`, its output
+ * discarded: a domterm started as a user would (scripts/start.ts or main.ts).
+ */
+function runDomterm(
+  entry: string,
+  browser: string | null,
+  env: Record<string, string>,
+): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      entry,
+      ...(browser ? ["--browser", browser] : []),
+      "--",
+      ...SHELL,
+    ],
+    env,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+}
+
 /** Waits in `page` for the prompt to be drawn; its clock then. */
 function promptTimes(page: Page): Promise<PageTimes> {
   return page.evaluate((names) =>
@@ -361,20 +386,7 @@ async function appWindows(
       });
       const seen = new Set<Page>();
       const t0 = Date.now();
-      const server = new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          START,
-          ...(late ? ["--browser", wrapper] : []),
-          "--",
-          ...SHELL,
-        ],
-        env,
-        stdin: "null",
-        stdout: "null",
-        stderr: "null",
-      }).spawn();
+      const server = runDomterm(START, late ? wrapper : null, env);
       let browser: Browser | null = null;
       try {
         const one = await appPage(port, seen, t0 + 60_000);
@@ -390,20 +402,7 @@ async function appWindows(
         for (const byBrowser of ways) {
           const before = (await calls(log)).length;
           const t1 = Date.now();
-          const cli = new Deno.Command(Deno.execPath(), {
-            args: [
-              "run",
-              "-A",
-              MAIN,
-              ...(byBrowser ? ["--browser", wrapper] : []),
-              "--",
-              ...SHELL,
-            ],
-            env,
-            stdin: "null",
-            stdout: "null",
-            stderr: "null",
-          }).spawn();
+          const cli = runDomterm(MAIN, byBrowser ? wrapper : null, env);
           const two = await appPage(port, seen, t1 + 60_000, browser);
           const times2 = await promptTimes(two.page);
           const called = (await calls(log)).slice(before)[0];

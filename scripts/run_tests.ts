@@ -197,7 +197,7 @@ const ERROR_CHARS = 240;
  * Reads `deno test`'s ERRORS section line by line: for each failed test,
  * the first line of its error and the first frame in a test file.
  */
-export class ErrorSection {
+class ErrorSection {
   readonly errors = new Map<string, string>();
   #inside = false;
   #name = "";
