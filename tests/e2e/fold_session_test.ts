@@ -13,6 +13,7 @@ import type { Page } from "playwright-core";
 import { spawnServer, startDomterm, waitForRow } from "./domterm.ts";
 import { request } from "../../server/control.ts";
 import { seqFoldState } from "./fold_state.ts";
+import { fileOffset, snapshotName } from "../../server/journal/format.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -67,19 +68,39 @@ async function sessions(sock: string): Promise<Any[]> {
   return list;
 }
 
-/** Whether a snapshot in the journals under `state` has a fold made by hand. */
-function journalHasFold(state: string): boolean {
-  const walk = (d: string): boolean => {
+/**
+ * Whether a journal under `state` would restore a fold made by hand: its
+ * newest whole snapshot (`snap-N.json`, the one a restore reads first)
+ * has one. A snapshot still being written (`snap-N.json.tmp`, renamed
+ * once it is on disk) does not count: the restore never reads it, and a
+ * kill -9 before its rename leaves the snapshot before it (that is how
+ * this test failed under load: the fold was only in the `.tmp` of the
+ * refold's snapshot, the whole file was the unfold's).
+ */
+function journalRestoresFold(state: string): boolean {
+  const walk = (dir: string): boolean => {
     let entries: Deno.DirEntry[];
     try {
-      entries = [...Deno.readDirSync(d)];
+      entries = [...Deno.readDirSync(dir)];
     } catch {
       return false;
     }
-    return entries.some((e) =>
-      e.isDirectory ? walk(join(d, e.name)) : e.name.startsWith("snap-") &&
-        Deno.readTextFileSync(join(d, e.name)).includes('"folded":true')
-    );
+    let newest: number | null = null;
+    for (const e of entries) {
+      const f = e.isFile ? fileOffset(e.name) : null;
+      if (f?.kind === "snap" && (newest === null || f.offset > newest)) {
+        newest = f.offset;
+      }
+    }
+    if (newest !== null) {
+      try {
+        if (
+          Deno.readTextFileSync(join(dir, snapshotName(newest)))
+            .includes('"folded":true')
+        ) return true;
+      } catch { /* replaced by a newer one meanwhile: look again */ }
+    }
+    return entries.some((e) => e.isDirectory && walk(join(dir, e.name)));
   };
   return walk(state);
 }
@@ -131,10 +152,10 @@ Deno.test("e2e fold: a command folded by click stays folded in a second window, 
     await waitState(page, FOLDED, "after a reload");
     await other.close();
 
-    // The journal has it (a snapshot at the next quiet point), then kill -9.
+    // The journal has it (a snapshot at the next flush), then kill -9.
     const state = join(run, "state", "domterm"); // privateRuntimeEnv
     const end = Date.now() + 20_000;
-    while (!journalHasFold(state)) {
+    while (!journalRestoresFold(state)) {
       assert(Date.now() < end, "no journal snapshot with the fold");
       await new Promise((r) => setTimeout(r, 200));
     }
