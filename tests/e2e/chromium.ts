@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, type BrowserContext, chromium } from "playwright-core";
 import { which } from "../../server/browser.ts";
 
 const CANDIDATES = [
@@ -95,10 +95,54 @@ export function sharedChromium(): Promise<Browser> {
   return shared;
 }
 
+/** The viewport of the shared context's pages unless a test sets its own. */
+export const DEFAULT_VIEWPORT = { width: 800, height: 480 };
+
+let sharedCtx:
+  | { browser: Browser; context: Promise<BrowserContext> }
+  | undefined;
+
+/**
+ * One browser context of the shared Chromium for the tests of this file
+ * that need a page of their own and nothing else of a context
+ * (`startDomterm`), with a blank page kept open in it while the file runs.
+ * A new context for each test cost about 2 s of CPU more per test: in
+ * tests/e2e/mouse_test.ts (10 tests, each a server, a page and a program),
+ * 56.8 and 56.5 s of CPU against 33.8 and 33.7 s this way, run in turn
+ * under load 12-17 (upper bounds). Without the blank page no saving was
+ * measured (41.7 and 42.7 s against 40.9 and 54.5 s): the context is
+ * likely torn down with its last page and built again. Each test still gets a page of its own, and what it
+ * leaves in the context (its pages, popups among them, cookies,
+ * permissions) is removed when it ends (`startDomterm`'s `close`); each
+ * test's server listens on a port of its own, so storage (per origin) is
+ * not shared either. Closed (by a test) or with its browser gone, the next
+ * call makes another.
+ */
+export async function sharedContext(): Promise<BrowserContext> {
+  const browser = await sharedChromium();
+  if (sharedCtx?.browser !== browser) {
+    const context = browser.newContext({ viewport: DEFAULT_VIEWPORT }).then(
+      async (c) => {
+        // Kept open while the file runs (see above).
+        await (await c.newPage()).goto("about:blank");
+        return c;
+      },
+    );
+    const entry = { browser, context };
+    sharedCtx = entry;
+    const forget = () => {
+      if (sharedCtx === entry) sharedCtx = undefined;
+    };
+    context.then((c) => c.on("close", forget), forget);
+  }
+  return await sharedCtx!.context;
+}
+
 /** Close the shared Chromium, if one was launched. */
 export async function closeSharedChromium(): Promise<void> {
   const launched = shared;
   shared = undefined;
+  sharedCtx = undefined;
   if (launched) await (await launched.catch(() => null))?.close();
 }
 

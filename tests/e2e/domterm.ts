@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { Browser, Page } from "playwright-core";
-import { sharedChromium } from "./chromium.ts";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { DEFAULT_VIEWPORT, sharedChromium, sharedContext } from "./chromium.ts";
 import { privateRuntimeEnv } from "../runtime_dir.ts";
 import type { Inspected } from "../../client/inspect.ts";
 
@@ -111,20 +111,37 @@ export async function startDomterm(
     throw e;
   });
   const { child, url } = await started;
-  // Everything this test opens on the shared browser (its own context, and
-  // any page it opens with `browser.newPage`) is closed by close().
+  // Everything this test opens on the shared browser (pages in the shared
+  // context, popups among them, and any context of its own, e.g. by
+  // `browser.newPage`) is closed by close(), and what it granted or set in
+  // the shared context is cleared.
   const before = new Set(browser.contexts());
-  const closeOpened = () =>
-    Promise.all(
-      browser.contexts().filter((c) => !before.has(c)).map((c) =>
-        c.close().catch(() => {})
+  let context: BrowserContext | null = null;
+  let beforePages = new Set<Page>();
+  const closeOpened = async () => {
+    const own = context;
+    await Promise.all([
+      ...browser.contexts().filter((c) => !before.has(c) && c !== own).map((
+        c,
+      ) => c.close().catch(() => {})),
+      ...(own?.pages() ?? []).filter((p) => !beforePages.has(p)).map((p) =>
+        p.close().catch(() => {})
       ),
-    );
+    ]);
+    await own?.clearCookies().catch(() => {});
+    await own?.clearPermissions().catch(() => {});
+  };
   try {
-    const context = await browser.newContext({
-      viewport: options.viewport ?? { width: 800, height: 480 },
-    });
+    context = await sharedContext();
+    beforePages = new Set(context.pages());
     const page = await context.newPage();
+    const size = options.viewport ?? DEFAULT_VIEWPORT;
+    if (
+      size.width !== DEFAULT_VIEWPORT.width ||
+      size.height !== DEFAULT_VIEWPORT.height
+    ) {
+      await page.setViewportSize(size);
+    }
     page.on("pageerror", (e) => console.error("page error:", e.message));
     // Like the real launcher file: replace the initial entry, so the window
     // has one history entry and may close itself when the program exits.
