@@ -11,7 +11,7 @@
 import { bundleForBrowser } from "./bundle.ts";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { assertEquals } from "../assert.ts";
-import { sharedChromium } from "./chromium.ts";
+import { DEFAULT_VIEWPORT, sharedChromium, sharedContext } from "./chromium.ts";
 import type { Harness } from "./fixtures/renderer/harness.ts";
 
 declare global {
@@ -62,11 +62,28 @@ export async function withPage(
       return new Response("not found", { status: 404 });
     },
   );
+  // At scale 1 the page is opened in the file's shared context (as
+  // startDomterm does: a context per test costs about 2 s of CPU more),
+  // else in a context of its own; what the test opened is closed after it.
   let context: BrowserContext | null = null;
+  let own = false;
+  let before = new Set<Page>();
   try {
     const browser = await sharedChromium();
-    context = await browser.newContext({ viewport, deviceScaleFactor });
+    if (deviceScaleFactor === 1) {
+      context = await sharedContext();
+      before = new Set(context.pages());
+    } else {
+      own = true;
+      context = await browser.newContext({ viewport, deviceScaleFactor });
+    }
     const page = await context.newPage();
+    if (
+      !own && (viewport.width !== DEFAULT_VIEWPORT.width ||
+        viewport.height !== DEFAULT_VIEWPORT.height)
+    ) {
+      await page.setViewportSize(viewport);
+    }
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     await page.goto(`http://127.0.0.1:${server.addr.port}/`);
@@ -74,7 +91,15 @@ export async function withPage(
     await fn({ page, browser });
     assertEquals(errors, [], "no errors in the page");
   } finally {
-    await context?.close();
+    if (own) await context?.close();
+    else if (context) {
+      await Promise.all(
+        context.pages().filter((p) => !before.has(p)).map((p) =>
+          p.close().catch(() => {})
+        ),
+      );
+      await context.clearPermissions().catch(() => {});
+    }
     await server.shutdown();
   }
 }
