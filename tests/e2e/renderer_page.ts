@@ -38,6 +38,8 @@ export async function withPage(
   fn: (c: Ctx) => Promise<void>,
   viewport = { width: 800, height: 480 },
   deviceScaleFactor = 1,
+  /** A context of its own even at scale 1 (the frame timing test). */
+  ownContext = false,
 ): Promise<void> {
   const js = await bundle();
   const html = await Deno.readTextFile(new URL("index.html", FIXTURES));
@@ -70,7 +72,7 @@ export async function withPage(
   let before = new Set<Page>();
   try {
     const browser = await sharedChromium();
-    if (deviceScaleFactor === 1) {
+    if (deviceScaleFactor === 1 && !ownContext) {
       context = await sharedContext();
       before = new Set(context.pages());
     } else {
