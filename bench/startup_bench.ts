@@ -22,7 +22,11 @@
  *    already open (`open-in-page`, server/windows/control.ts: no browser
  *    called, so the first column is blank), and by a new Chromium process
  *    with the same --user-data-dir (`--browser` it), which hands its
- *    command line to the running one and exits (as before). The
+ *    command line to the running one and exits (as before). In turns
+ *    with these cold starts: one on a new origin (the remembered port of
+ *    the last window removed first, server/browser.ts windowPortFile: the
+ *    profile's caches hold nothing for it), and one with the browser as
+ *    `--browser`, started once the server is up. The
  *    browser is a script that notes when it was called and adds
  *    --remote-debugging-port, through which the bench finds the page and
  *    reads its clock (performance.timeOrigin: wall time of the page's
@@ -50,7 +54,7 @@ import { parseArgs } from "node:util";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { findChromium, launchChromium } from "../tests/e2e/chromium.ts";
 import { privateRuntimeEnv } from "../tests/runtime_dir.ts";
-import { which } from "../server/browser.ts";
+import { which, windowPortFile } from "../server/browser.ts";
 import { Pty } from "../server/pty/pty.ts";
 
 const { values } = parseArgs({
@@ -348,21 +352,35 @@ async function calls(file: string): Promise<number[]> {
 async function appWindows(
   runs: number,
 ): Promise<
-  | { cold: AppRun[]; after: AppRun[]; second: AppRun[]; secondOld: AppRun[] }
+  | {
+    cold: AppRun[];
+    newOrigin: AppRun[];
+    after: AppRun[];
+    second: AppRun[];
+    secondOld: AppRun[];
+  }
   | string
 > {
   const x = await startXvfb();
   if (!x) return "no Xvfb: app windows not measured";
   const dir = await Deno.makeTempDir({ prefix: "domterm-startup-app-" });
-  const cold: AppRun[] = [], after: AppRun[] = [];
+  const cold: AppRun[] = [], newOrigin: AppRun[] = [], after: AppRun[] = [];
   const second: AppRun[] = [], secondOld: AppRun[] = [];
   try {
     const chrome = await findChromium();
-    for (let k = 0; k < 2 * runs; k++) {
-      // Odd runs: the browser as `--browser PROGRAM`, which is started
-      // once the server is up, with the URL in its launcher (as every
-      // browser was before the early start).
-      const late = k % 2 === 1;
+    for (let k = 0; k < 3 * runs; k++) {
+      // In turns: a cold start; one on a new origin (the port of the last
+      // window forgotten: server/browser.ts, windowPortFile), whose page
+      // finds nothing of the client in the profile's caches; the browser
+      // as `--browser PROGRAM`, which is started once the server is up,
+      // with the URL in its launcher (as every browser was before the
+      // early start).
+      const late = k % 3 === 2, fresh = k % 3 === 1;
+      if (fresh) {
+        await Deno.remove(windowPortFile(`${dir}/config/domterm`)).catch(
+          () => {},
+        );
+      }
       const port = freePort();
       const log = `${dir}/called-${k}`, pid = `${dir}/pid-${k}`;
       const wrapper = `${dir}/browser-${k}.sh`;
@@ -392,13 +410,17 @@ async function appWindows(
         const one = await appPage(port, seen, t0 + 60_000);
         browser = one.browser;
         const times = await promptTimes(one.page);
-        (late ? after : cold).push(appRun(t0, (await calls(log))[0], times));
-        if (late) continue;
+        (late ? after : fresh ? newOrigin : cold).push(
+          appRun(t0, (await calls(log))[0], times),
+        );
+        if (late || fresh) continue;
         // Two more windows: plain `domterm`, the server running, opened by
         // the page (open-in-page) and by a new Chromium process (`--browser`
         // the same Chromium, not domterm's own: no page is asked), in turns
         // first (the later one may find client.js's code cache).
-        const ways = (k >> 1) % 2 === 0 ? [false, true] : [true, false];
+        const ways = Math.floor(k / 3) % 2 === 0
+          ? [false, true]
+          : [true, false];
         for (const byBrowser of ways) {
           const before = (await calls(log)).length;
           const t1 = Date.now();
@@ -431,7 +453,7 @@ async function appWindows(
     await x.child.status;
     await Deno.remove(dir, { recursive: true });
   }
-  return { cold, after, second, secondOld };
+  return { cold, newOrigin, after, second, secondOld };
 }
 
 /**
@@ -556,6 +578,7 @@ else {
   for (
     const [name, rows] of [
       ["cold start", app.cold],
+      ["cold start, new origin (no port remembered)", app.newOrigin],
       ["cold start, browser started after the server (--browser)", app.after],
       ["second window", app.second],
       ["second window by a new Chromium process (--browser)", app.secondOld],

@@ -155,6 +155,54 @@ export function configDir(): string {
 }
 
 /**
+ * The file that remembers the port of the last server whose window opened
+ * in domterm's own browser profile (configDir()/browser-profile): a server
+ * that listens there again serves its page from the same origin, so the
+ * profile's HTTP cache and V8 code cache (kept per origin, and the port is
+ * part of it) already hold the client's script (issue 31 §7).
+ */
+export function windowPortFile(dir = configDir()): string {
+  return join(dir, "browser-port");
+}
+
+/**
+ * The port remembered in {@link windowPortFile} if it is free on the
+ * loopback now, else 0 (any port).
+ */
+export function rememberedWindowPort(dir = configDir()): number {
+  let port: number;
+  try {
+    port = Number(Deno.readTextFileSync(windowPortFile(dir)).trim());
+  } catch {
+    return 0;
+  }
+  if (!Number.isInteger(port) || port < 1024 || port > 65535) return 0;
+  try {
+    Deno.listen({ hostname: "127.0.0.1", port }).close();
+    return port;
+  } catch {
+    return 0; // taken (another server, another program)
+  }
+}
+
+/** Remember `port` in {@link windowPortFile} (best effort). */
+export async function rememberWindowPort(
+  port: number,
+  dir = configDir(),
+): Promise<void> {
+  const file = windowPortFile(dir);
+  try {
+    if ((await Deno.readTextFile(file)).trim() === String(port)) return;
+  } catch { /* none yet */ }
+  try {
+    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${Deno.pid}.tmp`;
+    await Deno.writeTextFile(tmp, `${port}\n`, { mode: 0o600 });
+    await Deno.rename(tmp, file);
+  } catch { /* the next start picks another port */ }
+}
+
+/**
  * Write a launcher page, readable only by the user, that sends the browser
  * on to `url` without adding a history entry (so the app window may later
  * close itself). Returns its path.

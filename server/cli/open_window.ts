@@ -17,6 +17,8 @@ import {
   CHROMIUM_BROWSERS,
   fulfilLauncher,
   openBrowser,
+  rememberedWindowPort,
+  rememberWindowPort,
   startBrowser,
   writePendingLauncher,
 } from "../browser.ts";
@@ -172,6 +174,16 @@ export function earlyWindowEnv(): Record<string, string> {
 }
 
 /**
+ * The port for a server whose first window opens in the browser started
+ * early (domterm's own profile): the one its last such window was served
+ * from, when free, so that the profile's caches hold the client for this
+ * origin (server/browser.ts, rememberedWindowPort); else 0 (any).
+ */
+export function earlyWindowPort(): number {
+  return early && !early.failed ? rememberedWindowPort() : 0;
+}
+
+/**
  * The first window of a browser started early: write its URL where its
  * launcher looks. The path to remove once the window connected, or null
  * (no early browser, or it failed: its launcher is gone).
@@ -186,6 +198,10 @@ async function fulfilEarlyWindow(url: string): Promise<string | null> {
     e.url = url;
     e.at = performance.now();
     await fulfilLauncher(e.js, url);
+    const u = new URL(url);
+    if (u.hostname === "127.0.0.1" && u.port) {
+      void rememberWindowPort(Number(u.port));
+    }
     return e.js;
   } catch {
     return null;

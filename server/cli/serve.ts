@@ -40,7 +40,7 @@ import type { CliContext } from "./handler.ts";
 import type { CliOptions } from "./options.ts";
 import type { RemoteGate } from "../remote/gate.ts";
 import { sshRequest } from "../ssh/request.ts";
-import { openWindow } from "./open_window.ts";
+import { earlyWindowPort, openWindow } from "./open_window.ts";
 import { fullGcWhenQuiet } from "../full_gc.ts";
 
 /** The command a session runs by default: $SHELL, else /bin/sh. */
@@ -375,10 +375,14 @@ function startHttp(
   const shellIntegration = settings["shell-integration"] as boolean;
   const detachedTimeout = opts.detachedTimeout ??
     (settings["detached-timeout"] as number | null) ?? undefined;
-  try {
-    return startServer({
+  // The port of the last window in domterm's own browser, when free: the
+  // same origin finds its cached client (issue 31 §7). Taken meanwhile
+  // (a probe is no lock): any port.
+  const remembered = taken || opts.port || gate ? 0 : earlyWindowPort();
+  const start = (port: number) =>
+    startServer({
       // A restarted server listens where the old one did, with its key.
-      port: taken?.port ?? opts.port,
+      port: taken?.port ?? (opts.port || port),
       localPort: taken?.localPort ?? undefined,
       key: taken?.key,
       command,
@@ -397,6 +401,13 @@ function startHttp(
       gate,
       journalRoot: journalRoot(),
     });
+  try {
+    try {
+      return start(remembered);
+    } catch (e) {
+      if (!remembered || (e as Error).name !== "AddrInUse") throw e;
+      return start(0);
+    }
   } catch (e) {
     const err = e as Error & { code?: string };
     if (err.name === "AddrInUse") {
