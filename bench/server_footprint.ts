@@ -2,11 +2,19 @@
  * Server footprint: the domterm server's resident memory (VmRSS and PSS from
  * /proc) when idle before any session, with one idle session, and after each
  * further session that holds 10,000 lines of history, then 1 s and 10 s
- * after the first session printed 50 MB; and the time from starting the
- * server to the first prompt drawn in a window.
+ * after the first session printed `--mb` MB (issue 39 target 6: 200 MB); with
+ * `--floods K`, after K more sessions printed as much each, their windows
+ * gone (target: 20 such sessions in at most 400 MB); and the time from
+ * starting the server to the first prompt drawn in a window.
  *
- *     deno run -A bench/server_footprint.ts [--sessions 3] [--v8-flags=...]
- *       [--main PATH]
+ *     deno run -A bench/server_footprint.ts [--sessions 3] [--mb 50]
+ *       [--stream lines|seq] [--floods 0] [--v8-flags=...] [--main PATH]
+ *
+ * `--stream`: what the floods print, 77-byte lines of `yes` (the default)
+ * or `seq`. The first session's flood goes through its window in Chromium;
+ * the `--floods` sessions' through a window that closes at once (a session
+ * with no window reads its program as fast as its emulator parses), all at
+ * once.
  *
  * `--main` runs another entry point: another checkout's main.ts, or the
  * single-file build (`deno task bundle`: dist/domterm.js).
@@ -22,11 +30,26 @@ import { privateRuntimeEnv } from "../tests/runtime_dir.ts";
 const { values } = parseArgs({
   options: {
     sessions: { type: "string", default: "3" },
+    mb: { type: "string", default: "50" },
+    stream: { type: "string", default: "lines" },
+    floods: { type: "string", default: "0" },
     "v8-flags": { type: "string" },
     main: { type: "string" },
   },
 });
 const extra = Number(values.sessions);
+const MB = Number(values.mb);
+const FLOODS = Number(values.floods);
+if (values.stream !== "lines" && values.stream !== "seq") {
+  throw new Error(`--stream lines or seq, not ${values.stream}`);
+}
+
+/** A shell command that prints `mb` MB of the chosen stream. */
+function flood(mb: number, digit: number): string {
+  return values.stream === "seq"
+    ? `seq 1 999999999 | head -c ${mb}000000`
+    : `yes "$(printf '%076d' ${digit})" | head -c ${mb}000000`;
+}
 const denoFlags = values["v8-flags"]
   ? [`--v8-flags=${values["v8-flags"]}`]
   : [];
@@ -65,6 +88,55 @@ async function firstLine(
     while (!(await reader.read()).done) { /* drain */ }
   })().catch(() => {});
   return text.split("\n")[0];
+}
+
+/**
+ * `n` new sessions each print `MB` MB, all at once, each through a window
+ * that goes as soon as the program started; resolves once every one ended.
+ */
+async function detachedFloods(url: string, n: number): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "domterm-floods-" });
+  const u = new URL(url);
+  const key = new URLSearchParams(u.hash.slice(1)).get("key")!;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: n }, async (_, i) => {
+    const ws = new WebSocket(`ws://${u.host}/ws`);
+    const ready = Promise.withResolvers<void>();
+    ws.onopen = () =>
+      ws.send(JSON.stringify({ type: "hello", key, cols: 80, rows: 24 }));
+    ws.onmessage = (ev) => {
+      if (typeof ev.data === "string" && JSON.parse(ev.data).type === "ready") {
+        ready.resolve();
+      }
+    };
+    await ready.promise;
+    const done = `${dir}/${i}`;
+    ws.send(
+      new TextEncoder().encode(
+        `stty -echo; ${flood(MB, i % 10)}; touch ${done}\r`,
+      ),
+    );
+    // The server writes the line to the PTY before it sees the close.
+    const closed = new Promise((r) => ws.onclose = r);
+    ws.close();
+    await closed;
+    const end = Date.now() + 600_000;
+    for (;;) {
+      try {
+        await Deno.stat(done);
+        break;
+      } catch {
+        if (Date.now() > end) throw new Error(`flood ${i} did not end`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+  }));
+  console.log(
+    `${n} floods of ${MB} MB: ${
+      ((performance.now() - t0) / 1000).toFixed(1)
+    } s`,
+  );
+  await Deno.remove(dir, { recursive: true });
 }
 
 const rows: [string, { rss: number; pss: number }][] = [];
@@ -139,7 +211,7 @@ try {
   // A flood in the first window: the memory it leaves once output stops
   // (the emulator moves back to the main thread 5 s after it).
   await page.keyboard.type(
-    `yes "$(printf '%076d' 0)" | head -c 50000000 >/dev/null; yes "$(printf '%076d' 1)" | head -c 50000000; echo; echo flo''od-done`,
+    `${flood(MB, 0)} >/dev/null; ${flood(MB, 1)}; echo; echo flo''od-done`,
   );
   await page.keyboard.press("Enter");
   await page.waitForFunction(
@@ -151,10 +223,17 @@ try {
     { timeout: 300_000 },
   );
   rows.push([
-    "session 1 printed 50 MB, 1 s later",
+    `session 1 printed ${MB} MB, 1 s later`,
     await settle(child.pid, 1000),
   ]);
   rows.push(["the same, 10 s later", await settle(child.pid, 9000)]);
+  if (FLOODS > 0) {
+    await detachedFloods(url, FLOODS);
+    rows.push([
+      `+ ${FLOODS} sessions printed ${MB} MB each, 10 s later`,
+      await settle(child.pid, 10_000),
+    ]);
+  }
   console.log(
     `server start to URL printed: ${listening.toFixed(0)} ms; ` +
       `page opened to first prompt drawn: ${firstPrompt.toFixed(0)} ms`,
