@@ -576,15 +576,14 @@ export class Session {
       // gets what came meanwhile: it was counted as sent, and bytes it never
       // gets it can never acknowledge (the program held back for good).
       if (snap !== null) {
-        // A frame fed to a window that gets no bytes (pending holds only
-        // messages) is where its stream is: the bytes after it are
-        // skipped, as any read after it.
         if (frame && !w.stale && snap.offset < this.bytesRead) {
           // No longer fed frames (the program ended meanwhile): this frame
           // lacks the end; the whole model instead, then what waited.
           this.#sendSnapshot(w, false, pending);
           return;
         }
+        // A window fed frames gets no bytes (pending holds only messages):
+        // its stream is where the frame is, the bytes after it skipped.
         if (frame) w.sent = w.acked = snap.offset;
         if (frame && w.behind) {
           // The page keeps its history lines only if no grid change (a
