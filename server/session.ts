@@ -327,7 +327,10 @@ export class Session {
     if (options.colors) this.#useColors(options.colors);
     // The emulator thread holds a flood's output for larger writes until
     // the program pauses (emulator_worker.ts).
-    pty.onReadWait = () => this.#term.idle();
+    pty.onReadWait = () => {
+      this.#readWaits = true;
+      this.#term.idle();
+    };
     this.finished = this.#run();
     this.#endIfAlone(this.#detachedTimeoutMs);
   }
@@ -565,8 +568,11 @@ export class Session {
   ): void {
     w.pending = pending;
     // A frame may be of the model as far as it has parsed (reading does
-    // not wait for it), but never older than what the window has.
-    const lag = frame ? this.bytesRead - w.sent : 0;
+    // not wait for it), but never older than what the window has; once
+    // the program paused (the read loop waits for it: the end of a flood,
+    // a prompt after Ctrl-C) it is of the model after all of it, so that
+    // the last screen is not a round trip and more of lagging frames away.
+    const lag = frame && !this.#readWaits ? this.bytesRead - w.sent : 0;
     w.sent = w.acked = this.bytesRead;
     const tail = frame ? frameHistoryTail(this.#rows) : Infinity;
     const sent = this.snapshot(tail, lag).then((snap) => {
@@ -603,6 +609,9 @@ export class Session {
     this.#inflight.add(sent);
     sent.finally(() => this.#inflight.delete(sent));
   }
+
+  /** The read loop waits for the program's output (Pty.onReadWait): it paused. */
+  #readWaits = false;
 
   /** Snapshots on their way to windows (the exit waits for them). */
   #inflight = new Set<Promise<void>>();
@@ -1235,6 +1244,7 @@ export class Session {
       // far as it has parsed (#sendSnapshot), any state being a frame.
       if (this.#term.backlog > EMULATOR_HIGH) await this.#term.drained();
       const chunk = await this.pty.read();
+      this.#readWaits = false;
       // Another server holds the session now: nothing ends here.
       if (this.#handedOver) return new Promise<ExitStatus>(() => {});
       if (chunk === null) break;
