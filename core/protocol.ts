@@ -100,6 +100,13 @@ export interface HelloMessage {
    * messages deflated when its link is not loopback.
    */
   deflate?: boolean;
+  /**
+   * Set by a relay on the server's own host (`domterm ssh-stdio`) for a
+   * window elsewhere: though it comes straight to the loopback listener,
+   * its link is measured from its acks (the ssh link may be slow), never
+   * taken for loopback.
+   */
+  relayed?: boolean;
 }
 
 /**
@@ -720,6 +727,7 @@ export function parseClientMessage(text: string): ClientMessage | string {
           rows: o.rows,
         };
         if (o.deflate === true) h.deflate = true;
+        if (o.relayed === true) h.relayed = true;
         if (o.session !== undefined) {
           if (!isSize(o.session, 1e9)) return "hello: bad session";
           h.session = o.session;

@@ -29,6 +29,13 @@ export {
 export interface SnapshotText {
   json: string;
   droppedLines: number;
+  /**
+   * Bytes of the output written before the snapshot was asked for that it
+   * does not hold (not parsed yet: a frame's, see `EmulatorHost.snapshot`'s
+   * `lag`); the snapshot is of the stream that many bytes back. 0 or
+   * absent: it holds everything.
+   */
+  unparsed?: number;
 }
 
 /**
@@ -249,11 +256,17 @@ export interface EmulatorHost {
    * The emulator's snapshot after everything written so far, as JSON text
    * of at most `maxChars` (default `MAX_SNAPSHOT_CHARS`); null once closed
    * or failed. With `historyTail`, only the newest that many history
-   * lines (a frame's, `Terminal.snapshot`).
+   * lines (a frame's, `Terminal.snapshot`). With `lag` (a frame's: any
+   * state of the model is a valid frame), it may be made at once from the
+   * model as far as it has parsed, leaving out up to `lag` bytes of the
+   * output written last (`SnapshotText.unparsed`), rather than after
+   * parsing them; only output is left out, never a resize or other work
+   * written after it.
    */
   snapshot(
     maxChars?: number,
     historyTail?: number,
+    lag?: number,
   ): Promise<SnapshotText | null>;
   /** Forget this emulator (a snapshot still on its way may answer null). */
   close(): void;

@@ -41,6 +41,8 @@ export type ToEmulator =
     req: number;
     maxChars: number;
     historyTail: number;
+    /** May leave out this many bytes of held output (`EmulatorHost.snapshot`). */
+    lag: number;
   }
   | { t: "flush"; id: number }
   | { t: "idle"; id: number }
@@ -58,6 +60,8 @@ export type FromEmulator =
     req: number;
     json: string | null;
     droppedLines: number;
+    /** Bytes of output written before it asked for that it does not hold. */
+    unparsed: number;
   };
 
 /** What the thread tells one of its emulators' hosts. */
@@ -77,7 +81,9 @@ export interface ThreadMember {
 }
 
 /** A snapshot's JSON text as the thread wrote it, or null. */
-type SnapshotReply = { json: string; droppedLines: number } | null;
+type SnapshotReply =
+  | { json: string; droppedLines: number; unparsed: number }
+  | null;
 
 let worker: Worker | null = null;
 let nextId = 1;
@@ -139,7 +145,11 @@ function start(): Worker {
       const done = waiting.get(m.req);
       waiting.delete(m.req);
       done?.(
-        m.json === null ? null : { json: m.json, droppedLines: m.droppedLines },
+        m.json === null ? null : {
+          json: m.json,
+          droppedLines: m.droppedLines,
+          unparsed: m.unparsed,
+        },
       );
     }
   };
@@ -200,19 +210,21 @@ export function joinEmulatorThread(
 
 /**
  * Ask the thread for emulator `id`'s snapshot, after everything posted to
- * it so far; null when the thread fails or ends first.
+ * it so far (with `lag`, output it holds may be left out:
+ * `EmulatorHost.snapshot`); null when the thread fails or ends first.
  */
 export function requestSnapshot(
   thread: Worker,
   id: number,
   maxChars: number,
   historyTail = Infinity,
+  lag = 0,
 ): Promise<SnapshotReply> {
   const req = nextReq++;
   const { promise, resolve } = Promise.withResolvers<SnapshotReply>();
   waiting.set(req, resolve);
   thread.postMessage(
-    { t: "snapshot", id, req, maxChars, historyTail } as ToEmulator,
+    { t: "snapshot", id, req, maxChars, historyTail, lag } as ToEmulator,
   );
   return promise;
 }

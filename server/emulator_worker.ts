@@ -33,8 +33,11 @@ function post(m: FromEmulator): void {
 
 self.onmessage = (ev: MessageEvent<ToEmulator>) => {
   const m = ev.data;
-  // Everything else sees the output that came before it.
-  if (m.t !== "write" && m.t !== "new" && m.t !== "idle") release(m.id);
+  // Everything else sees the output that came before it; a frame may do
+  // without what is held, up to its lag (`EmulatorHost.snapshot`).
+  if (m.t !== "write" && m.t !== "new" && m.t !== "idle" && !mayLag(m)) {
+    release(m.id);
+  }
   switch (m.t) {
     case "new": {
       const term = newTerminal(m);
@@ -72,7 +75,13 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
     case "snapshot": {
       const term = terms.get(m.id);
       if (!term) {
-        post({ t: "snapshot", req: m.req, json: null, droppedLines: 0 });
+        post({
+          t: "snapshot",
+          req: m.req,
+          json: null,
+          droppedLines: 0,
+          unparsed: 0,
+        });
         break;
       }
       const { json, droppedLines } = capSnapshot(
@@ -80,7 +89,8 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
         m.maxChars,
         m.historyTail,
       );
-      post({ t: "snapshot", req: m.req, json, droppedLines });
+      const unparsed = held.get(m.id)?.bytes ?? 0;
+      post({ t: "snapshot", req: m.req, json, droppedLines, unparsed });
       unpacked.unpackedBySnapshot(m.id, m.historyTail);
       break;
     }
@@ -102,6 +112,16 @@ self.onmessage = (ev: MessageEvent<ToEmulator>) => {
   }
   if ("id" in m) changed(m.id);
 };
+
+/**
+ * A snapshot that may be made without the output held for session `id`
+ * (a frame's, whose lag covers it): the held output is the newest written
+ * (anything else posted after it released it), so the model without it is
+ * the stream's state that many bytes back.
+ */
+function mayLag(m: ToEmulator): boolean {
+  return m.t === "snapshot" && (held.get(m.id)?.bytes ?? 0) <= m.lag;
+}
 
 /** The emulator a `new` message asks for. */
 function newTerminal(m: Extract<ToEmulator, { t: "new" }>): Terminal {

@@ -284,9 +284,16 @@ export class MainThreadEmulator implements EmulatorHost {
     return this.#queue;
   }
 
+  /** Work other than output queued and not done yet (see {@link snapshot}'s `lag`). */
+  #tasks = 0;
+
   /** Queue `run` after the work queued so far (it runs even once closed or failed). */
   #task(run: () => void): void {
-    this.#next().pushTask(run, this);
+    this.#tasks++;
+    this.#next().pushTask(() => {
+      this.#tasks--;
+      run();
+    }, this);
   }
 
   #later(f: (t: Terminal) => void): void {
@@ -350,21 +357,34 @@ export class MainThreadEmulator implements EmulatorHost {
     this.#later((t) => t.setDefaultColors(colors));
   }
 
-  /** The emulator's snapshot after everything written so far, as JSON text (null once closed or failed). */
+  /**
+   * The emulator's snapshot after everything written so far, as JSON text
+   * (null once closed or failed). With `lag` (`EmulatorHost.snapshot`),
+   * made at once when only output, at most `lag` bytes of it, is queued.
+   */
   snapshot(
     maxChars = MAX_SNAPSHOT_CHARS,
     historyTail = Infinity,
+    lag = 0,
   ): Promise<SnapshotText | null> {
     if (this.#term === null) return Promise.resolve(null);
+    const unparsed = this.#backlog.bytes;
+    if (unparsed > 0 && unparsed <= lag && this.#tasks === 0) {
+      const out = this.#capture(maxChars, historyTail);
+      return Promise.resolve(out && { ...out, unparsed });
+    }
     const { promise, resolve } = Promise.withResolvers<SnapshotText | null>();
     // Runs even once closed or failed (then the answer is null).
-    this.#task(() => {
-      let out: SnapshotText | null = null;
-      this.#guard(() => out = capSnapshot(this.#term!, maxChars, historyTail));
-      unpacked.unpackedBySnapshot(this, historyTail);
-      resolve(out);
-    });
+    this.#task(() => resolve(this.#capture(maxChars, historyTail)));
     return promise;
+  }
+
+  /** The snapshot of the model as it is now (null once closed or failed). */
+  #capture(maxChars: number, historyTail: number): SnapshotText | null {
+    let out: SnapshotText | null = null;
+    this.#guard(() => out = capSnapshot(this.#term!, maxChars, historyTail));
+    unpacked.unpackedBySnapshot(this, historyTail);
+    return out;
   }
 
   /** Forget this emulator: its queued work does nothing (a snapshot answers null). */

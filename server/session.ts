@@ -174,13 +174,6 @@ export const STALE_MS = 1500;
  */
 const TAP_PREROLL = 1 << 20;
 
-/**
- * Output the session's emulator may have left to parse while a window is
- * fed frames (past it reading waits, as for EMULATOR_HIGH): a snapshot,
- * which waits for it, stays within tens of ms of the program.
- */
-const FRAMES_BACKLOG = 256 << 10;
-
 const encoder = new TextEncoder();
 
 /** Folds made by hand that a resuming window is sent, at most. */
@@ -334,7 +327,10 @@ export class Session {
     if (options.colors) this.#useColors(options.colors);
     // The emulator thread holds a flood's output for larger writes until
     // the program pauses (emulator_worker.ts).
-    pty.onReadWait = () => this.#term.idle();
+    pty.onReadWait = () => {
+      this.#readWaits = true;
+      this.#term.idle();
+    };
     this.finished = this.#run();
     this.#endIfAlone(this.#detachedTimeoutMs);
   }
@@ -453,12 +449,19 @@ export class Session {
   /**
    * The emulator's snapshot at the current stream offset, as JSON text,
    * with that offset and the last grid change in it (null once the
-   * session is over).
+   * session is over). With `lag` (a frame's), it may be of the model as
+   * far as it has parsed, up to `lag` bytes back: its offset says where.
    */
-  async snapshot(historyTail = Infinity): Promise<SessionSnapshot | null> {
-    const offset = this.bytesRead, gridSeq = this.#replay.gridSeq;
-    const snap = await this.#term.snapshot(undefined, historyTail);
-    return snap && { ...snap, offset, gridSeq };
+  async snapshot(
+    historyTail = Infinity,
+    lag = 0,
+  ): Promise<SessionSnapshot | null> {
+    const at = this.bytesRead, gridSeq = this.#replay.gridSeq;
+    const snap = await this.#term.snapshot(undefined, historyTail, lag);
+    if (snap === null) return null;
+    // Output left out comes after any grid change (emulator_host.ts).
+    const { json, droppedLines, unparsed = 0 } = snap;
+    return { json, droppedLines, offset: at - unparsed, gridSeq };
   }
 
   /** The program's process id. */
@@ -554,20 +557,40 @@ export class Session {
   }
 
   /**
-   * Send `w` a snapshot at the current offset; what comes meanwhile waits
-   * in `w.pending` and follows it.
+   * Send `w` a snapshot at the current offset (a frame: see
+   * {@link snapshot}'s `lag`); what comes meanwhile waits in `w.pending`
+   * (after `pending`) and follows it.
    */
-  #sendSnapshot(w: Window, frame = false): void {
-    w.pending = [];
+  #sendSnapshot(
+    w: Window,
+    frame = false,
+    pending: (Uint8Array | ServerMessage)[] = [],
+  ): void {
+    w.pending = pending;
+    // A frame may be of the model as far as it has parsed (reading does
+    // not wait for it), but never older than what the window has; once
+    // the program paused (the read loop waits for it: the end of a flood,
+    // a prompt after Ctrl-C) it is of the model after all of it, so that
+    // the last screen is not a round trip and more of lagging frames away.
+    const lag = frame && !this.#readWaits ? this.bytesRead - w.sent : 0;
     w.sent = w.acked = this.bytesRead;
     const tail = frame ? frameHistoryTail(this.#rows) : Infinity;
-    const sent = this.snapshot(tail).then((snap) => {
+    const sent = this.snapshot(tail, lag).then((snap) => {
       const pending = w.pending ?? [];
       w.pending = null;
       // Without a snapshot (the emulator failed or closed) the window still
       // gets what came meanwhile: it was counted as sent, and bytes it never
       // gets it can never acknowledge (the program held back for good).
       if (snap !== null) {
+        if (frame && !w.stale && snap.offset < this.bytesRead) {
+          // No longer fed frames (the program ended meanwhile): this frame
+          // lacks the end; the whole model instead, then what waited.
+          this.#sendSnapshot(w, false, pending);
+          return;
+        }
+        // A window fed frames gets no bytes (pending holds only messages):
+        // its stream is where the frame is, the bytes after it skipped.
+        if (frame) w.sent = w.acked = snap.offset;
         if (frame && w.behind) {
           // The page keeps its history lines only if no grid change (a
           // reflow, a cleared history) came since it got them.
@@ -586,6 +609,9 @@ export class Session {
     this.#inflight.add(sent);
     sent.finally(() => this.#inflight.delete(sent));
   }
+
+  /** The read loop waits for the program's output (Pty.onReadWait): it paused. */
+  #readWaits = false;
 
   /** Snapshots on their way to windows (the exit waits for them). */
   #inflight = new Set<Promise<void>>();
@@ -1140,19 +1166,6 @@ export class Session {
   }
 
   /**
-   * While windows are fed frames: wait until the session's emulator has at
-   * most {@link FRAMES_BACKLOG} bytes to parse, telling it the output
-   * paused (so it does not hold them for a larger write).
-   */
-  async #modelCloseBy(): Promise<void> {
-    if (this.#term.backlog <= FRAMES_BACKLOG) return;
-    this.#term.idle();
-    while (this.#term.backlog > FRAMES_BACKLOG / 2 && !this.#closing) {
-      await new Promise((r) => setTimeout(r, 4));
-    }
-  }
-
-  /**
    * Window `w` gets no more bytes, from the current offset, until it has
    * processed what it was sent (then a snapshot: {@link ack}); the events
    * in what it skips come as messages, so the tap reads from here.
@@ -1226,13 +1239,12 @@ export class Session {
         await new Promise<void>((r) => this.#resume = r);
         this.#heldMs += now() - this.#pausedAt;
       }
-      // The emulator here must keep up too (emulator_host.ts, EMULATOR_HIGH).
+      // The emulator here must keep up (emulator_host.ts, EMULATOR_HIGH).
+      // Nothing else waits for it: a window fed frames gets the model as
+      // far as it has parsed (#sendSnapshot), any state being a frame.
       if (this.#term.backlog > EMULATOR_HIGH) await this.#term.drained();
-      // A window fed frames waits for the model's next snapshot, which
-      // waits for the emulator's backlog: keep it short meanwhile, so that
-      // the screen after a Ctrl-C is not seconds of parsing away.
-      if (this.#tap !== null) await this.#modelCloseBy();
       const chunk = await this.pty.read();
+      this.#readWaits = false;
       // Another server holds the session now: nothing ends here.
       if (this.#handedOver) return new Promise<ExitStatus>(() => {});
       if (chunk === null) break;
@@ -1268,8 +1280,9 @@ export class Session {
       ...(this.#endReason ? { reason: this.#endReason } : {}),
     });
     await this.pty.close();
-    // Windows waiting for a snapshot get it, and the exit after it.
-    await Promise.all(this.#inflight);
+    // Windows waiting for a snapshot get it, and the exit after it (a
+    // frame that lacked the end is followed by the whole model).
+    while (this.#inflight.size > 0) await Promise.all(this.#inflight);
     this.#term.close();
     this.#replay.close();
     for (const w of this.windows) w.viewer.end("ended");

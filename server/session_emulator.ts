@@ -394,17 +394,26 @@ export class SessionEmulator {
     this.#do((t) => t.setCellSize(width, height));
   }
 
-  /** The emulator's snapshot after everything written so far, as JSON text (null once closed). */
+  /**
+   * The emulator's snapshot after everything written so far, as JSON text
+   * (null once closed); with `lag`, possibly of the model as far as it has
+   * parsed (`EmulatorHost.snapshot`).
+   */
   snapshot(
     maxChars = MAX_SNAPSHOT_CHARS,
     historyTail = Infinity,
+    lag = 0,
   ): Promise<SnapshotText | null> {
     if (this.#closed) return Promise.resolve(null);
     if (this.#waiting === null) {
-      return this.#inner.snapshot(maxChars, historyTail);
+      return this.#inner.snapshot(maxChars, historyTail, lag);
     }
+    // After the move: the output given to the new emulator before it is
+    // what it may leave out, as without a move.
     const { promise, resolve } = Promise.withResolvers<SnapshotText | null>();
-    this.#waiting.push((t) => t.snapshot(maxChars, historyTail).then(resolve));
+    this.#waiting.push((t) =>
+      t.snapshot(maxChars, historyTail, lag).then(resolve)
+    );
     return promise;
   }
 

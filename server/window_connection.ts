@@ -233,7 +233,7 @@ export class WindowConnection implements Viewer {
         : undefined,
     );
     this.#win = win;
-    if (this.#upgrade.direct) s.linkDirect(win);
+    if (this.#upgrade.direct && m.relayed !== true) s.linkDirect(win);
     if (m.colors !== undefined && !this.#readOnly) {
       registry.noteColors(m.colors);
       s.setColors(win, m.colors);

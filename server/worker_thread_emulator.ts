@@ -130,13 +130,17 @@ export class WorkerThreadEmulator implements EmulatorHost {
     this.#post({ t: "colors", id: this.#id, colors });
   }
 
-  /** The emulator's snapshot after everything posted so far, as JSON text (null once closed). */
+  /**
+   * The emulator's snapshot after everything posted so far, as JSON text
+   * (null once closed); with `lag`, see `EmulatorHost.snapshot`.
+   */
   snapshot(
     maxChars = MAX_SNAPSHOT_CHARS,
     historyTail = Infinity,
+    lag = 0,
   ): Promise<SnapshotText | null> {
     if (this.#closed || emulatorThreadFailed()) return Promise.resolve(null);
-    return requestSnapshot(this.#w, this.#id, maxChars, historyTail);
+    return requestSnapshot(this.#w, this.#id, maxChars, historyTail, lag);
   }
 
   /** Forget this emulator; the thread ends with the last one. */

@@ -14,7 +14,8 @@
  * bench says so and runs the rest. `--main`: another checkout's main.ts
  * (its client built) as the domterm to measure. `--only`: floor, domterm,
  * ttyd-dom or ttyd-webgl (repeatable). `--skip`: a comma list of streams,
- * yes, keys, ctrlc, slow.
+ * yes, keys, ctrlc, slow. `--ssh`: also the slow-link figures through
+ * `domterm user@host`, the slow link on the ssh link to a local sshd.
  *
  * Stream figures: the program's start (the wall clock its shell noted just
  * before it) to its marker line on screen, MB of the program's output per
@@ -32,6 +33,7 @@ import {
   marker,
   now,
   openDomterm,
+  openDomtermSsh,
   openFloor,
   openTtyd,
   type Route,
@@ -42,12 +44,15 @@ import {
 } from "./screens.ts";
 import { e2eStream } from "./streams.ts";
 import { slowLink, type WireCount } from "./slow_link.ts";
+import { startSshd } from "../../tests/sshd.ts";
 import { report, type Results } from "./screen_report.ts";
 
 const MB = 1000 * 1000;
 /** The slow link's stream, and the figure of the program's own time. */
 const SLOW_SEQ = "seq 1 10000000 | head -c 2000000";
-const SLOW_OWN = "slow link: the program's own time for 2 MB, s";
+/** The figure of the program's own time over `link` (its floor: the bare PTY's). */
+const ownFigure = (link: string) =>
+  `${link}: the program's own time for 2 MB, s`;
 const ECHO = new URL("./echo_keys.ts", import.meta.url).pathname;
 
 /** The streams of targets 1: name -> the command (BYTES: the size). */
@@ -271,11 +276,16 @@ async function interrupts(
   }
 }
 
-/** Slow link: Ctrl+C in yes, the last screen of 2 MB of seq, bytes on the wire. */
+/**
+ * Slow link: Ctrl+C in yes, the last screen of 2 MB of seq, bytes on the
+ * wire; figures named from `link` ("slow link", or "slow link through
+ * ssh" for the `--ssh` phase).
+ */
 async function slowRuns(
   book: Book,
   screens: { s: Screen; wire: WireCount }[],
   reps: number,
+  link = "slow link",
 ) {
   for (let r = 0; r < reps; r++) {
     for (const { s } of screens) {
@@ -283,7 +293,7 @@ async function slowRuns(
       await interrupt(
         book,
         s,
-        "slow link: Ctrl+C in `yes` -> prompt, ms",
+        `${link}: Ctrl+C in \`yes\` -> prompt, ms`,
         "yes",
         1000,
       );
@@ -300,7 +310,7 @@ async function slowRuns(
       );
       if (Number.isNaN(seen)) {
         await book.timedOut(
-          "slow link: last screen of 2 MB after the program ends, s",
+          `${link}: last screen of 2 MB after the program ends, s`,
           s,
         );
         continue;
@@ -309,29 +319,73 @@ async function slowRuns(
       // tail that follows within a second (acks, frames still in flight).
       await new Promise((ok) => setTimeout(ok, 1000));
       book.add(
-        "slow link: last screen of 2 MB after the program ends, s",
+        `${link}: last screen of 2 MB after the program ends, s`,
         s.kind,
         (seen - end) / 1000,
       );
-      book.add(SLOW_OWN, s.kind, (end - start) / 1000);
+      book.add(ownFigure(link), s.kind, (end - start) / 1000);
       book.add(
-        "slow link: bytes on the wire down for 2 MB, KB",
+        `${link}: bytes on the wire down for 2 MB, KB`,
         s.kind,
         (wire.down - down) / 1000,
       );
       book.add(
-        "slow link: bytes on the wire up for 2 MB, KB",
+        `${link}: bytes on the wire up for 2 MB, KB`,
         s.kind,
         (wire.up - up) / 1000,
       );
       console.error(
-        `  ${s.kind} slow 2 MB: drawn ${
+        `  ${s.kind} ${link} 2 MB: drawn ${
           ((seen - end) / 1000).toFixed(2)
         } s after the end, program ${((end - start) / 1000).toFixed(2)} s, ${
           ((wire.down - down) / 1000).toFixed(0)
         } KB down`,
       );
     }
+  }
+}
+
+/**
+ * The slow-link figures through `domterm user@host`: the local server's
+ * ssh to a local sshd goes through the slow link (the page is on the local
+ * server's loopback), the session runs on the "remote" server.
+ */
+async function sshRuns(
+  book: Book,
+  browser: RawBrowser,
+  base: string,
+  o: Options,
+): Promise<void> {
+  book.lost.clear();
+  const sshd = await startSshd();
+  const links: ReturnType<typeof slowLink>[] = [];
+  try {
+    const s = await openDomtermSsh(browser, base, o.main, sshd, (port) => {
+      const l = slowLink(port);
+      links.push(l);
+      return l.port;
+    });
+    const note =
+      `domterm through ssh: ${s.cols}x${s.rows}, renderer ${s.renderer}`;
+    console.error(`  ${note}`);
+    notes.push(note);
+    try {
+      // All the ssh links' bytes (one per window: there is one).
+      const wire = {
+        get down() {
+          return links.reduce((n, l) => n + l.wire.down, 0);
+        },
+        get up() {
+          return links.reduce((n, l) => n + l.wire.up, 0);
+        },
+      };
+      await slowRuns(book, [{ s, wire }], o.reps, "slow link through ssh");
+    } finally {
+      await s.close();
+    }
+  } finally {
+    for (const l of links) l.close();
+    await sshd.close();
   }
 }
 
@@ -345,6 +399,11 @@ interface Options {
   only: Kind[] | null;
   /** Parts to leave out (--skip streams,yes,keys,ctrlc,slow). */
   skip: Set<string>;
+  /**
+   * Also the slow-link figures through `domterm user@host` with the slow
+   * link on the ssh link (--ssh; domterm only: a local sshd, tests/sshd.ts).
+   */
+  ssh: boolean;
 }
 
 function options(): Options {
@@ -359,6 +418,7 @@ function options(): Options {
       main: { type: "string" },
       only: { type: "string", multiple: true },
       skip: { type: "string", default: "" },
+      ssh: { type: "boolean", default: false },
     },
   });
   const q = values.quick;
@@ -372,6 +432,7 @@ function options(): Options {
     main: values.main,
     only: (values.only as Kind[] | undefined) ?? null,
     skip: new Set(values.skip.split(",").filter((x) => x)),
+    ssh: values.ssh,
   };
 }
 
@@ -501,7 +562,14 @@ async function main(): Promise<number> {
     // The slow-link figure's floor: the same 2 MB on the bare PTY.
     for (let r = 0; r < o.reps && screens[0].kind === "floor"; r++) {
       const { start, end } = await streamRun(screens[0], SLOW_SEQ, 60_000);
-      book.add(SLOW_OWN, "floor", (end - start) / 1000);
+      book.add(ownFigure("slow link"), "floor", (end - start) / 1000);
+      if (o.ssh) {
+        book.add(
+          ownFigure("slow link through ssh"),
+          "floor",
+          (end - start) / 1000,
+        );
+      }
     }
     for (const s of screens) await s.close();
     if (on("slow")) {
@@ -524,6 +592,7 @@ async function main(): Promise<number> {
       for (const l of used) await l.s.close();
       for (const l of links) l.close();
     }
+    if (o.ssh) await sshRuns(book, browser, base, o);
   } finally {
     await browser.close();
     await Deno.remove(base, { recursive: true }).catch(() => {});

@@ -18,6 +18,9 @@
  */
 import type { RawBrowser, RawPage } from "./cdp.ts";
 import { spawnServer } from "../../tests/e2e/domterm.ts";
+import type { Sshd } from "../../tests/sshd.ts";
+import { TEST_DENO_DIR } from "../../tests/runtime_dir.ts";
+import { request, socketPath } from "../../server/control.ts";
 import { Pty } from "../../server/pty/pty.ts";
 import type { Inspected } from "../../client/inspect.ts";
 
@@ -336,6 +339,99 @@ export async function openDomterm(
         server.child.kill("SIGTERM");
       } catch { /* gone */ }
       await server.child.status;
+    },
+  );
+}
+
+/**
+ * domterm through `domterm user@host` (docs/ssh.md): a local server whose
+ * session runs on a "remote" domterm server on this machine, reached only
+ * through ssh to `sshd` (tests/sshd.ts), with `route` on the ssh link (the
+ * page talks to the local server directly). The remote session runs the
+ * loop. Its kind is "domterm": the ssh phase has figures of its own.
+ */
+export async function openDomtermSsh(
+  browser: RawBrowser,
+  base: string,
+  main: string | undefined,
+  sshd: Sshd,
+  route: Route = direct,
+): Promise<Screen> {
+  const dir = await loopDir(base, "domterm-ssh");
+  const remoteDir = await Deno.makeTempDir({ dir: base, prefix: "remote-" });
+  const localDir = await Deno.makeTempDir({ dir: base, prefix: "local-" });
+  const port = route(sshd.port);
+  // The proxy's port is another host:port to ssh: trust the same host key.
+  const hostKey = (await Deno.readTextFile(`${sshd.dir}/host_key.pub`)).trim();
+  await Deno.writeTextFile(
+    `${sshd.dir}/known_hosts`,
+    `[127.0.0.1]:${port} ${hostKey}\n`,
+    { append: true },
+  );
+  const remoteMain = main ?? new URL("../../main.ts", import.meta.url).pathname;
+  const remoteDomterm = [
+    "env",
+    `DOMTERM_RUNTIME_DIR=${remoteDir}`,
+    `DOMTERM_SETTINGS=${remoteDir}/none.toml`,
+    `XDG_STATE_HOME=${remoteDir}/state`,
+    `DENO_DIR=${TEST_DENO_DIR}`,
+    Deno.execPath(),
+    "run",
+    "-A",
+    remoteMain,
+  ].join(" ");
+  const server = await spawnServer(
+    [
+      "--remote-domterm",
+      remoteDomterm,
+      `${sshd.user}@127.0.0.1:${port}`,
+      "--",
+      "/bin/sh",
+      `${dir}/loop.sh`,
+      `${dir}/cmd`,
+      dir,
+    ],
+    {
+      DOMTERM_SSH: sshd.ssh.join(" "),
+      DOMTERM_RUNTIME_DIR: localDir,
+    },
+    main,
+  );
+  const page = await browser.newPage(VIEWPORT);
+  await page.goto(server.url);
+  await page.waitForFunction(
+    () =>
+      "domtermInspect" in globalThis &&
+      (globalThis as unknown as Inspected).domtermInspect.connected,
+    undefined,
+    60_000,
+  );
+  const size = await page.evaluate(() => {
+    const t = (globalThis as unknown as Inspected).domtermInspect.term;
+    return [t.cols, t.rows] as [number, number];
+  });
+  return await pageScreen(
+    "domterm",
+    page,
+    dir,
+    server.child.pid,
+    size,
+    async () => {
+      try {
+        server.child.kill("SIGTERM");
+      } catch { /* gone */ }
+      await server.child.status;
+      // The remote server runs on in the background (ssh-stdio started
+      // it): end it.
+      await request(socketPath(remoteDir), { op: "kill-server" });
+      for (let i = 0; i < 100; i++) {
+        if (
+          await request(socketPath(remoteDir), { op: "info" }, 500) === null
+        ) {
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
     },
   );
 }

@@ -286,6 +286,8 @@ function withKey(text: string, key: string, id: number): string {
     if (m && m.type === "hello") {
       m.key = key;
       m.session = id;
+      // The window is across the ssh link: not loopback (HelloMessage.relayed).
+      m.relayed = true;
       return JSON.stringify(m);
     }
   } catch { /* sent as is: the server reports it */ }
