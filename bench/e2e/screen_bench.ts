@@ -43,7 +43,6 @@ import {
 import { e2eStream } from "./streams.ts";
 import { slowLink, type WireCount } from "./slow_link.ts";
 import { report, type Results } from "./screen_report.ts";
-import { settle } from "./quiet.ts";
 
 const MB = 1000 * 1000;
 /** The slow link's stream, and the figure of the program's own time. */
@@ -201,30 +200,11 @@ async function yesRuns(book: Book, screens: Screen[], reps: number) {
   }
 }
 
-/**
- * Wait until what this bench started is quiet (see bench/e2e/quiet.ts): a
- * terminal lost in a flood leaves work behind (in the full run, keys
- * measured beside it took ~1 s each). Said on stderr and in the report's
- * notes when it waited.
- */
-async function quiet(before: string): Promise<void> {
-  const r = await settle();
-  if (r.waitedMs < 1000 && r.quiet) return;
-  const note = `before ${before}: waited ${
-    (r.waitedMs / 1000).toFixed(1)
-  } s for the browser and servers to go quiet${
-    r.quiet ? "" : " (they did not)"
-  }; busiest: ${r.busiest}`;
-  console.error(`  ${note}`);
-  notes.push(note);
-}
-
 /** Keydown -> echo on screen, `count` keys per page, ms. */
 async function keyRuns(book: Book, screens: Screen[], count: number) {
   const chars = "abcdefghijklmnopqrstuvwxyz0123456789";
   for (const s of screens) {
     if (!s.page || book.lost.has(s.kind)) continue;
-    await quiet(`${s.kind}'s keys`);
     await s.arm("echo-ready", 1);
     const n = upcoming();
     await runCommand(s, `${Deno.execPath()} run -q ${ECHO} ${count}`);
@@ -459,7 +439,6 @@ async function reopenLost(
     console.error(`  ${note}`);
     notes.push(note);
   }
-  await quiet("the next phase");
 }
 
 /** What each terminal was (size, renderer), for the report. */
