@@ -407,8 +407,14 @@ export class RawBrowser {
   async newPage(
     viewport: { width: number; height: number },
   ): Promise<RawPage> {
+    // Each page in its own window, so each is the front tab of its window:
+    // a tab behind another (all pages in one window) got its key echoes
+    // ~1 s late after its first few keys (measured: domterm's keys 8, 7, 6,
+    // then 990-1000 ms with a ttyd page opened after it; the front page
+    // was not affected).
     const { targetId } = await this.#conn.send("Target.createTarget", {
       url: "about:blank",
+      newWindow: true,
     });
     const { sessionId } = await this.#conn.send("Target.attachToTarget", {
       targetId,
