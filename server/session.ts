@@ -70,6 +70,7 @@ import {
 } from "./replay.ts";
 import { SizeSettler } from "./size_settle.ts";
 import { EventTap } from "./frame_events.ts";
+import { echoTrace } from "./echo_trace.ts";
 import {
   DrainMeter,
   frameHistoryTail,
@@ -1233,6 +1234,7 @@ export class Session {
       // the screen after a Ctrl-C is not seconds of parsing away.
       if (this.#tap !== null) await this.#modelCloseBy();
       const chunk = await this.pty.read();
+      echoTrace?.mark(this.pty, "loop");
       // Another server holds the session now: nothing ends here.
       if (this.#handedOver) return new Promise<ExitStatus>(() => {});
       if (chunk === null) break;

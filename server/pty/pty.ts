@@ -17,6 +17,7 @@
 import { setImmediate } from "node:timers";
 import { C, libc, SIZES } from "./libc.ts";
 import { poller } from "./poller.ts";
+import { echoTrace } from "../echo_trace.ts";
 import { reaper } from "./reaper.ts";
 import { pidfdSignal } from "../handover/unix_socket.ts";
 
@@ -406,6 +407,7 @@ export class Pty {
       const n = Number(L.symbols.read(this.#fd, this.#readBuf, BigInt(max)));
       if (n > 0) {
         this.#woken = false;
+        echoTrace?.mark(this, "read");
         // A PTY hands out about 4 KiB per read: take what else is already
         // there, so a flood travels in fewer, larger chunks (and frames).
         let total = n;
@@ -432,6 +434,7 @@ export class Pty {
         // POLLHUP / POLLERR wake it too: the next read() says EIO or EOF.
         await poller().wait(this.#fd, C.POLLIN);
         this.#woken = true;
+        echoTrace?.mark(this, "ready");
       } else if (err === C.EIO) {
         // Linux: every slave fd is closed (macOS reports 0 instead).
         this.#eof = true;
@@ -489,6 +492,7 @@ export class Pty {
       const n = Number(L.symbols.write(this.#fd, rest, BigInt(rest.length)));
       if (n >= 0) {
         offset += n;
+        echoTrace?.mark(this, "write");
         continue;
       }
       const err = L.errno();
