@@ -131,6 +131,64 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10; // USER_HZ = 100
 }
 
+/** A thread's time on a CPU, time runnable but waiting for one (ms), and how many times it ran (/proc/PID/task/TID/schedstat). */
+interface Sched {
+  run: number;
+  wait: number;
+  slices: number;
+}
+
+/** The schedstat of every thread of process `pid`, by thread id. */
+function schedstats(pid: number): Map<number, Sched> {
+  const out = new Map<number, Sched>();
+  for (const e of Deno.readDirSync(`/proc/${pid}/task`)) {
+    try {
+      const [run, wait, slices] = Deno.readTextFileSync(
+        `/proc/${pid}/task/${e.name}/schedstat`,
+      ).trim().split(" ").map(Number);
+      out.set(Number(e.name), { run: run / 1e6, wait: wait / 1e6, slices });
+    } catch { /* gone */ }
+  }
+  return out;
+}
+
+/**
+ * How the server's threads were scheduled between two `schedstats`: its
+ * main thread's time on a CPU and runnable but waiting for one (the
+ * machine's share of an echo's delay), and the other threads' together.
+ */
+function schedLine(
+  pid: number,
+  before: Map<number, Sched>,
+  after: Map<number, Sched>,
+): string {
+  const diff = (tid: number) => {
+    const a = after.get(tid), b = before.get(tid);
+    if (!a) return { run: 0, wait: 0, slices: 0 };
+    return {
+      run: a.run - (b?.run ?? 0),
+      wait: a.wait - (b?.wait ?? 0),
+      slices: a.slices - (b?.slices ?? 0),
+    };
+  };
+  const main = diff(pid);
+  const rest = { run: 0, wait: 0 };
+  for (const tid of after.keys()) {
+    if (tid === pid) continue;
+    const d = diff(tid);
+    rest.run += d.run;
+    rest.wait += d.wait;
+  }
+  const s = (ms: number) => (ms / 1000).toFixed(1);
+  return `  server main thread: on a CPU ${
+    s(main.run)
+  } s, runnable waiting for one ${s(main.wait)} s (${
+    (main.wait / Math.max(1, main.slices)).toFixed(2)
+  } ms a wait, ${main.slices} runs); its other threads: on a CPU ${
+    s(rest.run)
+  } s, waiting ${s(rest.wait)} s`;
+}
+
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
@@ -215,7 +273,9 @@ function peakRss(pid: number): { stop(): number } {
 async function settling(s: Server, times: number[]): Promise<void> {
   const t0 = performance.now();
   for (const t of times) {
-    await new Promise((r) => setTimeout(r, t0 + t - performance.now()));
+    await new Promise((r) =>
+      setTimeout(r, Math.max(0, t0 + t - performance.now()))
+    );
     console.log(`    ${(t / 1000).toFixed(0)} s later: ${await memoryLine(s)}`);
   }
 }
@@ -270,6 +330,7 @@ async function floods(): Promise<void> {
     const rssBefore = rssMb(pid);
     const peak = peakRss(pid);
     const cpu0 = cpuMs(pid);
+    const sched0 = schedstats(pid);
     const t0 = performance.now();
     const times: number[] = [];
     const results = await Promise.all(windows.map(async (w) => {
@@ -283,6 +344,7 @@ async function floods(): Promise<void> {
     }));
     const wall = performance.now() - t0;
     const cpu = cpuMs(pid) - cpu0;
+    const sched = schedLine(pid, sched0, schedstats(pid));
     const rssPeak = peak.stop();
     const typed = await t.stop();
     const latencies = typed.latencies.sort((a, b) => a - b);
@@ -308,6 +370,7 @@ async function floods(): Promise<void> {
         rssPeak.toFixed(0)
       } MB at most during the floods, ${rssMb(pid).toFixed(0)} MB after`,
     );
+    console.log(sched);
     if (server.trace) console.log(echoStages(server.trace, typed.times));
     // What the floods leave, windows still open (the emulators move back
     // from their thread 5 s after their output stopped, then pack).
