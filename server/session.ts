@@ -52,7 +52,7 @@ import {
   type ReadyMessage,
   type ServerMessage,
 } from "../core/protocol.ts";
-import { type BuiltTerminal, EMULATOR_HIGH } from "./emulator_host.ts";
+import type { BuiltTerminal } from "./emulator_host.ts";
 import { SessionEmulator } from "./session_emulator.ts";
 import { eventReport } from "../core/emulator/element_events.ts";
 import { DEFAULT_SCROLLBACK } from "../core/model/buffer.ts";
@@ -1227,8 +1227,9 @@ export class Session {
         await new Promise<void>((r) => this.#resume = r);
         this.#heldMs += now() - this.#pausedAt;
       }
-      // The emulator here must keep up too (emulator_host.ts, EMULATOR_HIGH).
-      if (this.#term.backlog > EMULATOR_HIGH) await this.#term.drained();
+      // The emulator here must keep up too (emulator_backlog.ts:
+      // EMULATOR_HIGH, and SHARED_HIGH for all sessions together).
+      if (this.#term.full) await this.#term.drained();
       // A window fed frames waits for the model's next snapshot, which
       // waits for the emulator's backlog: keep it short meanwhile, so that
       // the screen after a Ctrl-C is not seconds of parsing away.
