@@ -28,7 +28,7 @@ export interface EchoRecord {
   loop?: number;
   /** The first output sent on a window's socket after the read. */
   send?: number;
-  /** The longest gap between two ticks of the 1 ms probe from message to send. */
+  /** The longest gap between two ticks of the 1 ms probe from message to send (the one under way at the send included: no tick at all, the whole time). */
   maxGap: number;
   /** How many input bytes. */
   bytes: number;
@@ -83,6 +83,8 @@ class EchoTrace {
     const r = this.#open.get(key);
     if (!r || r.read === undefined) return;
     r.send = clock();
+    // No tick since the last one: the gap goes on up to now.
+    r.maxGap = Math.max(r.maxGap, r.send - Math.max(this.#lastTick, r.message));
     this.#open.delete(key);
     Deno.writeTextFileSync(this.#file, JSON.stringify(r) + "\n", {
       append: true,
