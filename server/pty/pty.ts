@@ -19,6 +19,7 @@ import { C, libc, SIZES } from "./libc.ts";
 import { poller } from "./poller.ts";
 import { echoTrace } from "../echo_trace.ts";
 import { reaper } from "./reaper.ts";
+import { FloodShare } from "./flood_share.ts";
 import { pidfdSignal } from "../handover/unix_socket.ts";
 
 /** How to start the child process. */
@@ -229,6 +230,8 @@ export class Pty {
   #suspended: PromiseWithResolvers<void> | null = null;
   /** An adopted child's pidfd (see {@link Pty.adopt}), else -1. */
   #pidfd = -1;
+  /** The output rate, and the session's CPU share while it floods. */
+  #share: FloodShare;
   /** An adopted child: its exit is known by its pidfd or the PTY's end, not waitpid. */
   readonly adopted: boolean;
 
@@ -241,6 +244,7 @@ export class Pty {
     this.#fd = fd;
     this.pid = pid;
     this.ttyName = ttyName;
+    this.#share = new FloodShare(pid);
     this.adopted = pidfd !== undefined;
     if (pidfd === undefined) {
       // #status is set in the same step as the reaping: kill() after it
@@ -421,6 +425,7 @@ export class Pty {
           total += m;
         }
         countRead(total);
+        this.#share.read(total);
         return this.#readBuf.slice(0, total);
       }
       if (n === 0) {
@@ -488,6 +493,7 @@ export class Pty {
     while (offset < bytes.length) {
       if (this.#suspended) await this.#suspended.promise;
       if (this.#closing || !live()) return;
+      if (offset === 0) this.#share.input();
       const rest = bytes.subarray(offset);
       const n = Number(L.symbols.write(this.#fd, rest, BigInt(rest.length)));
       if (n >= 0) {
