@@ -13,6 +13,10 @@
  * the program is given input (a key typed in that session, a Ctrl+C). A
  * flooding program is held back by the server's reading anyway; only the
  * server's own turns, and idle sessions' echoes, get the CPU sooner.
+ * Measured (many_sessions_bench --sessions 50, loaded 2-core machine,
+ * alternated runs): a key's echo median 819 -> 512 ms at load 20-25 and
+ * 167 -> 33 ms at load 6; the server's main thread runnable but not
+ * running 77% -> 71% and 54% -> 44% of the run.
  *
  * Without autogroups (no such file, or not root and the kernel's limit of
  * 10 changes a second) nothing changes: the write fails and is retried at
