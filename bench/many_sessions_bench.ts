@@ -18,7 +18,9 @@
  * Run: `deno run -A bench/many_sessions_bench.ts [--main PATH]
  * [--sessions 200] [--lines 200000] [--idle 1,50,200]
  * [--history-lines 10000] [--flood-mb 0] [--at-once] [--heaps]
- * [--timeout 300]`. Exits 0 whatever the figures. The floods' phase also
+ * [--timeout 300] [--trace]`. `--trace`: the server notes each key's way
+ * (server/echo_trace.ts) and the floods' phase prints how long each step of
+ * the echo took (bench/echo_trace_report.ts). Exits 0 whatever the figures. The floods' phase also
  * prints the server's highest RSS while they ran and readings as it
  * settles; `--flood-mb` floods the idle sessions one at a time, or with
  * `--at-once` all together (their windows closed first: nothing
@@ -30,6 +32,7 @@
 import { parseArgs } from "node:util";
 import { spawnServer } from "../tests/e2e/domterm.ts";
 import { Inspector } from "./inspector.ts";
+import { echoStages } from "./echo_trace_report.ts";
 
 const { values } = parseArgs({
   options: {
@@ -44,6 +47,8 @@ const { values } = parseArgs({
     "at-once": { type: "boolean", default: false },
     /** Read the server's V8 heaps (main and emulator thread) through its inspector. */
     heaps: { type: "boolean", default: false },
+    /** Trace the typist's echoes through the server (server/echo_trace.ts) and print where they waited. */
+    trace: { type: "boolean", default: false },
   },
 });
 const MAIN = values.main ?? new URL("../main.ts", import.meta.url).pathname;
@@ -126,6 +131,64 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10; // USER_HZ = 100
 }
 
+/** A thread's time on a CPU, time runnable but waiting for one (ms), and how many times it ran (/proc/PID/task/TID/schedstat). */
+interface Sched {
+  run: number;
+  wait: number;
+  slices: number;
+}
+
+/** The schedstat of every thread of process `pid`, by thread id. */
+function schedstats(pid: number): Map<number, Sched> {
+  const out = new Map<number, Sched>();
+  for (const e of Deno.readDirSync(`/proc/${pid}/task`)) {
+    try {
+      const [run, wait, slices] = Deno.readTextFileSync(
+        `/proc/${pid}/task/${e.name}/schedstat`,
+      ).trim().split(" ").map(Number);
+      out.set(Number(e.name), { run: run / 1e6, wait: wait / 1e6, slices });
+    } catch { /* gone */ }
+  }
+  return out;
+}
+
+/**
+ * How the server's threads were scheduled between two `schedstats`: its
+ * main thread's time on a CPU and runnable but waiting for one (the
+ * machine's share of an echo's delay), and the other threads' together.
+ */
+function schedLine(
+  pid: number,
+  before: Map<number, Sched>,
+  after: Map<number, Sched>,
+): string {
+  const diff = (tid: number) => {
+    const a = after.get(tid), b = before.get(tid);
+    if (!a) return { run: 0, wait: 0, slices: 0 };
+    return {
+      run: a.run - (b?.run ?? 0),
+      wait: a.wait - (b?.wait ?? 0),
+      slices: a.slices - (b?.slices ?? 0),
+    };
+  };
+  const main = diff(pid);
+  const rest = { run: 0, wait: 0 };
+  for (const tid of after.keys()) {
+    if (tid === pid) continue;
+    const d = diff(tid);
+    rest.run += d.run;
+    rest.wait += d.wait;
+  }
+  const s = (ms: number) => (ms / 1000).toFixed(1);
+  return `  server main thread: on a CPU ${
+    s(main.run)
+  } s, runnable waiting for one ${s(main.wait)} s (${
+    (main.wait / Math.max(1, main.slices)).toFixed(2)
+  } ms a wait, ${main.slices} runs); its other threads: on a CPU ${
+    s(rest.run)
+  } s, waiting ${s(rest.wait)} s`;
+}
+
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
@@ -148,26 +211,32 @@ async function mainHeaps(insp: Inspector): Promise<string> {
   } MB`;
 }
 
-/** The server's process, its pid, and its main isolate's heaps with `--heaps`. */
+/** The server's process, its pid, its main isolate's heaps with `--heaps`, its echo trace's file with `--trace`. */
 interface Server {
   url: string;
   pid: number;
   heaps: Inspector | null;
+  trace: string | null;
 }
 
 async function withServer<T>(f: (s: Server) => Promise<T>): Promise<T> {
   const dir = Deno.makeTempDirSync({ prefix: "domterm-bench-" });
   const port = 9000 + Math.floor(Math.random() * 900);
+  const trace = values.trace ? `${dir}/echo_trace.jsonl` : null;
   const { child, url } = await spawnServer(
     ["--", "/bin/sh"],
-    { DOMTERM_RUNTIME_DIR: dir, DOMTERM_SOCKET: "" },
+    {
+      DOMTERM_RUNTIME_DIR: dir,
+      DOMTERM_SOCKET: "",
+      ...(trace ? { DOMTERM_ECHO_TRACE: trace } : {}),
+    },
     MAIN,
     undefined,
     values.heaps ? [`--inspect=127.0.0.1:${port}`] : [],
   );
   const heaps = values.heaps ? await Inspector.connect(port) : null;
   try {
-    return await f({ url, pid: child.pid, heaps });
+    return await f({ url, pid: child.pid, heaps, trace });
   } finally {
     heaps?.close();
     try {
@@ -204,7 +273,9 @@ function peakRss(pid: number): { stop(): number } {
 async function settling(s: Server, times: number[]): Promise<void> {
   const t0 = performance.now();
   for (const t of times) {
-    await new Promise((r) => setTimeout(r, t0 + t - performance.now()));
+    await new Promise((r) =>
+      setTimeout(r, Math.max(0, t0 + t - performance.now()))
+    );
     console.log(`    ${(t / 1000).toFixed(0)} s later: ${await memoryLine(s)}`);
   }
 }
@@ -221,26 +292,32 @@ async function openWindows(url: string, count: number): Promise<Window[]> {
   return windows;
 }
 
-/** Starts the typist (bench/many_sessions_typist.ts) on a new session; `stop()` gives its echo latencies in ms. */
-async function typist(url: string): Promise<{ stop(): Promise<number[]> }> {
+/** What the typist measured: each key's latency (ms), and its send and receive times on the trace's clock. */
+interface Typed {
+  latencies: number[];
+  times: [number, number][];
+}
+
+/** Starts the typist (bench/many_sessions_typist.ts) on a new session; `stop()` gives what it measured. */
+async function typist(url: string): Promise<{ stop(): Promise<Typed> }> {
   const worker = new Worker(
     new URL("./many_sessions_typist.ts", import.meta.url),
     { type: "module" },
   );
   const started = Promise.withResolvers<void>();
-  const result = Promise.withResolvers<number[]>();
+  const result = Promise.withResolvers<Typed>();
   worker.onmessage = (ev) => {
     if (ev.data.started) started.resolve();
-    else result.resolve(ev.data.latencies);
+    else result.resolve(ev.data);
   };
   worker.postMessage({ url });
   await started.promise;
   return {
     async stop() {
       worker.postMessage("stop");
-      const latencies = await result.promise;
+      const typed = await result.promise;
       worker.terminate();
-      return latencies;
+      return typed;
     },
   };
 }
@@ -253,6 +330,7 @@ async function floods(): Promise<void> {
     const rssBefore = rssMb(pid);
     const peak = peakRss(pid);
     const cpu0 = cpuMs(pid);
+    const sched0 = schedstats(pid);
     const t0 = performance.now();
     const times: number[] = [];
     const results = await Promise.all(windows.map(async (w) => {
@@ -266,8 +344,10 @@ async function floods(): Promise<void> {
     }));
     const wall = performance.now() - t0;
     const cpu = cpuMs(pid) - cpu0;
+    const sched = schedLine(pid, sched0, schedstats(pid));
     const rssPeak = peak.stop();
-    const latencies = (await t.stop()).sort((a, b) => a - b);
+    const typed = await t.stop();
+    const latencies = typed.latencies.sort((a, b) => a - b);
     const correct = results.filter((x) => x).length;
     const mb = windows.reduce((n, w) => n + w.bytes, 0) / 1e6;
     console.log(
@@ -290,6 +370,8 @@ async function floods(): Promise<void> {
         rssPeak.toFixed(0)
       } MB at most during the floods, ${rssMb(pid).toFixed(0)} MB after`,
     );
+    console.log(sched);
+    if (server.trace) console.log(echoStages(server.trace, typed.times));
     // What the floods leave, windows still open (the emulators move back
     // from their thread 5 s after their output stopped, then pack).
     await settling(server, [0, 2000, 10_000, 20_000]);

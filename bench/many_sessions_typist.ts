@@ -3,7 +3,10 @@
  * loop, so that the flooding windows in the bench's main thread do not
  * delay what it measures): a window on a new session of the server at the
  * URL it is sent types one key every 100 ms and times each key's echo,
- * until it is sent "stop"; then it posts the latencies (ms) and ends.
+ * until it is sent "stop"; then it posts the latencies (ms), and each key's
+ * send and echo times on the clock the server's echo trace reads
+ * (`performance.timeOrigin + performance.now()`, server/echo_trace.ts), and
+ * ends.
  *
  * @module
  */
@@ -43,6 +46,7 @@ worker.onmessage = async (ev: MessageEvent<{ url: string }>) => {
   worker.onmessage = () => running = false;
   worker.postMessage({ started: true });
   const latencies: number[] = [];
+  const times: [number, number][] = [];
   for (let i = 0; running; i++) {
     const k = String.fromCharCode(0x61 + i % 26);
     const echoed = Promise.withResolvers<void>();
@@ -53,13 +57,15 @@ worker.onmessage = async (ev: MessageEvent<{ url: string }>) => {
     const t0 = performance.now();
     ws.send(encoder.encode(k));
     await echoed.promise;
-    latencies.push(performance.now() - t0);
+    const t1 = performance.now();
+    latencies.push(t1 - t0);
+    times.push([performance.timeOrigin + t0, performance.timeOrigin + t1]);
     clearTimeout(timer);
     onText = null;
     await new Promise((r) => setTimeout(r, 100));
   }
   ws.send(encoder.encode("\x15"));
   ws.close();
-  worker.postMessage({ latencies });
+  worker.postMessage({ latencies, times });
   worker.close();
 };

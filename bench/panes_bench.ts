@@ -14,7 +14,10 @@
  * `--probe`: while the three panes flood, a WebSocket client of this
  * process (bench/many_sessions_typist.ts, in a worker) types into a session
  * of its own too: its echo, late as the page's, puts the time in the
- * server, not in the browser).
+ * server, not in the browser; `--trace`: the server notes each key's way
+ * through it, server/echo_trace.ts, and the bench prints each step of the
+ * echoes while the three panes flood: the page's keys, and the probe's
+ * from its send to its receive).
  *
  * @module
  */
@@ -23,6 +26,7 @@ import { launchChromium } from "../tests/e2e/chromium.ts";
 import { spawnServer } from "../tests/e2e/domterm.ts";
 import type { Inspected } from "../client/inspect.ts";
 import { panes } from "../core/layout.ts";
+import { echoStages } from "./echo_trace_report.ts";
 
 const KEYS = Number(
   Deno.args[Deno.args.indexOf("--keys") + 1] ?? "",
@@ -32,27 +36,36 @@ const MAIN = Deno.args.includes("--main")
   ? Deno.args[Deno.args.indexOf("--main") + 1]
   : undefined;
 const PROBE = Deno.args.includes("--probe");
+const TRACE = Deno.args.includes("--trace")
+  ? Deno.makeTempFileSync({ prefix: "domterm-echo-trace-" })
+  : null;
 
-/** bench/many_sessions_typist.ts on a new session of the server at `url`; `stop()` gives its echo latencies (ms). */
-async function probe(url: string): Promise<{ stop(): Promise<number[]> }> {
+/** What the probe measured: each key's latency (ms), and its send and receive times on the trace's clock. */
+interface Probed {
+  latencies: number[];
+  times: [number, number][];
+}
+
+/** bench/many_sessions_typist.ts on a new session of the server at `url`; `stop()` gives what it measured. */
+async function probe(url: string): Promise<{ stop(): Promise<Probed> }> {
   const w = new Worker(
     new URL("./many_sessions_typist.ts", import.meta.url),
     { type: "module" },
   );
   const started = Promise.withResolvers<void>();
-  const done = Promise.withResolvers<number[]>();
+  const done = Promise.withResolvers<Probed>();
   w.onmessage = (ev) => {
     if (ev.data.started) started.resolve();
-    else done.resolve(ev.data.latencies);
+    else done.resolve(ev.data);
   };
   w.postMessage({ url });
   await started.promise;
   return {
     async stop() {
       w.postMessage("stop");
-      const latencies = await done.promise;
+      const probed = await done.promise;
       w.terminate();
-      return latencies;
+      return probed;
     },
   };
 }
@@ -226,7 +239,7 @@ async function keyToEcho(page: Page, pane: number, n: number) {
 // it must be built: `deno task build` there).
 const { child, url } = await spawnServer(
   ["--", "sh"],
-  { PS1: "$ ", ENV: "" },
+  { PS1: "$ ", ENV: "", ...(TRACE ? { DOMTERM_ECHO_TRACE: TRACE } : {}) },
   MAIN,
 );
 const browser = await launchChromium();
@@ -314,9 +327,12 @@ try {
     arrived: [] as number[],
     sent: [] as number[],
   };
+  // Only the echoes while the three panes flood are traced.
+  if (TRACE) Deno.writeTextFileSync(TRACE, "");
   const lag = await mainThreadLag(page, async () => {
     floodRun = await keyToEcho(page, typist, KEYS);
   });
+  const traced = TRACE ? Deno.readTextFileSync(TRACE) : "";
   const flooded = floodRun.out;
   const probed = await prober?.stop();
 
@@ -377,11 +393,17 @@ try {
     } ms (from there to the echo's arrival: the socket both ways, the server, the program)`,
   );
   if (probed) {
+    const { latencies } = probed;
     console.log(
       `  a WebSocket client of this process typing into another session meanwhile: echo median ${
-        f(median(probed))
-      } ms, p90 ${f(pct(probed, 0.9))} ms (${probed.length} keys)`,
+        f(median(latencies))
+      } ms, p90 ${f(pct(latencies, 0.9))} ms (${latencies.length} keys)`,
     );
+  }
+  if (TRACE) {
+    Deno.writeTextFileSync(TRACE, traced);
+    console.log(echoStages(TRACE));
+    if (probed) console.log(echoStages(TRACE, probed.times));
   }
   console.log(
     `  the page's main thread meanwhile: a task posted ran late by median ${
@@ -403,4 +425,5 @@ try {
     child.kill("SIGTERM");
   } catch { /* already gone */ }
   await child.status;
+  if (TRACE) Deno.removeSync(TRACE);
 }

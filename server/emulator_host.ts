@@ -225,8 +225,15 @@ export interface EmulatorHost {
   /** Bytes written and not parsed yet. */
   readonly backlog: number;
   /**
-   * Resolves once the backlog is down to `EMULATOR_LOW` (at once when it
-   * is, when closed, or when the emulator failed).
+   * The writer should wait for {@link drained}: this emulator's backlog is
+   * over `EMULATOR_HIGH`, or every emulator's together over `SHARED_HIGH`
+   * and this one's over `SHARE_HIGH` (emulator_backlog.ts).
+   */
+  readonly full: boolean;
+  /**
+   * Resolves once the writer may go on (`EmulatorBacklog.drained`: the
+   * backlog down to `EMULATOR_LOW`, and the shared one low enough), at
+   * once when it may, when closed, or when the emulator failed.
    */
   drained(): Promise<void>;
   resize(cols: number, rows: number): void;

@@ -316,9 +316,15 @@ export class MainThreadEmulator implements EmulatorHost {
     return this.#backlog.bytes;
   }
 
+  /** See `EmulatorHost.full`. */
+  get full(): boolean {
+    return this.#backlog.over;
+  }
+
   /**
-   * Resolves once the backlog is down to `EMULATOR_LOW` (at once when
-   * it is, when closed, or when the emulator failed).
+   * Resolves once the writer may go on (`EmulatorBacklog.drained`: the
+   * backlog down to `EMULATOR_LOW`, and the shared one low enough), at
+   * once when it may, when closed, or when the emulator failed.
    */
   drained(): Promise<void> {
     return this.#backlog.drained(this.#term === null);

@@ -52,7 +52,7 @@ import {
   type ReadyMessage,
   type ServerMessage,
 } from "../core/protocol.ts";
-import { type BuiltTerminal, EMULATOR_HIGH } from "./emulator_host.ts";
+import type { BuiltTerminal } from "./emulator_host.ts";
 import { SessionEmulator } from "./session_emulator.ts";
 import { eventReport } from "../core/emulator/element_events.ts";
 import { DEFAULT_SCROLLBACK } from "../core/model/buffer.ts";
@@ -70,6 +70,7 @@ import {
 } from "./replay.ts";
 import { SizeSettler } from "./size_settle.ts";
 import { EventTap } from "./frame_events.ts";
+import { echoTrace } from "./echo_trace.ts";
 import {
   DrainMeter,
   frameHistoryTail,
@@ -1239,12 +1240,14 @@ export class Session {
         await new Promise<void>((r) => this.#resume = r);
         this.#heldMs += now() - this.#pausedAt;
       }
-      // The emulator here must keep up (emulator_host.ts, EMULATOR_HIGH).
-      // Nothing else waits for it: a window fed frames gets the model as
-      // far as it has parsed (#sendSnapshot), any state being a frame.
-      if (this.#term.backlog > EMULATOR_HIGH) await this.#term.drained();
+      // The emulator here must keep up (emulator_backlog.ts: EMULATOR_HIGH,
+      // and SHARED_HIGH for all sessions together). Nothing else waits for
+      // it: a window fed frames gets the model as far as it has parsed
+      // (#sendSnapshot), any state being a frame.
+      if (this.#term.full) await this.#term.drained();
       const chunk = await this.pty.read();
       this.#readWaits = false;
+      echoTrace?.mark(this.pty, "loop");
       // Another server holds the session now: nothing ends here.
       if (this.#handedOver) return new Promise<ExitStatus>(() => {});
       if (chunk === null) break;

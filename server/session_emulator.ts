@@ -31,6 +31,7 @@ import type {
 import { MainThreadEmulator, noteInput } from "./main_thread_emulator.ts";
 import { WorkerThreadEmulator } from "./worker_thread_emulator.ts";
 import { MAX_SNAPSHOT_CHARS } from "./snapshot_cap.ts";
+import { EMULATOR_HIGH } from "./emulator_backlog.ts";
 import {
   BUILTIN_DEFAULT_COLORS,
   type DefaultColors,
@@ -342,6 +343,11 @@ export class SessionEmulator {
   /** Bytes written and not parsed yet. */
   get backlog(): number {
     return this.#inner.backlog + this.#waitingBytes;
+  }
+
+  /** See `EmulatorHost.full` (what waits for a move counts too). */
+  get full(): boolean {
+    return this.#inner.full || this.backlog > EMULATOR_HIGH;
   }
 
   /**

@@ -34,6 +34,7 @@ import {
   windowGone,
 } from "./line_input.ts";
 import { openLink, processCwd } from "./opener.ts";
+import { echoTrace } from "./echo_trace.ts";
 import type { Session } from "./session.ts";
 import type { SessionRegistry } from "./session_registry.ts";
 import type { SessionSnapshot, Viewer, ViewerEnd, Window } from "./viewer.ts";
@@ -115,6 +116,7 @@ export class WindowConnection implements Viewer {
 
   output(data: Uint8Array): void {
     sendBytes(this.#socket, data);
+    if (echoTrace && this.#session) echoTrace.send(this.#session.pty);
   }
 
   snapshot(snap: SessionSnapshot): void {
@@ -178,6 +180,7 @@ export class WindowConnection implements Viewer {
     if (this.#login.watching && this.#login.gone(true)) return;
     if (this.#readOnly && this.#dropReadOnly(data)) return;
     if (typeof data !== "string") {
+      echoTrace?.input(session.pty, data.byteLength);
       void session.input(new Uint8Array(data), win);
       return;
     }

@@ -9,7 +9,7 @@
 import type { DefaultColors } from "../core/emulator/colors.ts";
 import type { MarkRef } from "../core/model/command_groups.ts";
 import { MAX_SNAPSHOT_CHARS } from "./snapshot_cap.ts";
-import { EMULATOR_LOW, EmulatorBacklog } from "./emulator_backlog.ts";
+import { EmulatorBacklog } from "./emulator_backlog.ts";
 import type {
   EmulatorHost,
   EmulatorSetup,
@@ -84,15 +84,21 @@ export class WorkerThreadEmulator implements EmulatorHost {
     return this.#backlog.bytes;
   }
 
+  /** See `EmulatorHost.full`. */
+  get full(): boolean {
+    return this.#backlog.over;
+  }
+
   /**
-   * Resolves once the backlog is down to `EMULATOR_LOW` (at once when
-   * it is, when closed, or when the emulator thread failed).
+   * Resolves once the writer may go on (`EmulatorBacklog.drained`: the
+   * backlog down to `EMULATOR_LOW`, and the shared one low enough), at
+   * once when it may, when closed, or when the emulator failed.
    */
   drained(): Promise<void> {
     const gone = this.#closed || emulatorThreadFailed();
     // Output the thread holds back for a larger write (emulator_worker.ts)
     // must not wait for more: the writer waits for it.
-    if (this.#backlog.bytes > EMULATOR_LOW && !gone) {
+    if (!this.#backlog.low && !gone) {
       this.#post({ t: "flush", id: this.#id });
     }
     return this.#backlog.drained(gone);

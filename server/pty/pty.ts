@@ -17,7 +17,9 @@
 import { setImmediate } from "node:timers";
 import { C, libc, SIZES } from "./libc.ts";
 import { poller } from "./poller.ts";
+import { echoTrace } from "../echo_trace.ts";
 import { reaper } from "./reaper.ts";
+import { FloodShare } from "./flood_share.ts";
 import { pidfdSignal } from "../handover/unix_socket.ts";
 
 /** How to start the child process. */
@@ -228,6 +230,8 @@ export class Pty {
   #suspended: PromiseWithResolvers<void> | null = null;
   /** An adopted child's pidfd (see {@link Pty.adopt}), else -1. */
   #pidfd = -1;
+  /** The output rate, and the session's CPU share while it floods. */
+  #share: FloodShare;
   /** An adopted child: its exit is known by its pidfd or the PTY's end, not waitpid. */
   readonly adopted: boolean;
 
@@ -240,6 +244,7 @@ export class Pty {
     this.#fd = fd;
     this.pid = pid;
     this.ttyName = ttyName;
+    this.#share = new FloodShare(pid);
     this.adopted = pidfd !== undefined;
     if (pidfd === undefined) {
       // #status is set in the same step as the reaping: kill() after it
@@ -406,6 +411,7 @@ export class Pty {
       const n = Number(L.symbols.read(this.#fd, this.#readBuf, BigInt(max)));
       if (n > 0) {
         this.#woken = false;
+        echoTrace?.mark(this, "read");
         // A PTY hands out about 4 KiB per read: take what else is already
         // there, so a flood travels in fewer, larger chunks (and frames).
         let total = n;
@@ -419,6 +425,7 @@ export class Pty {
           total += m;
         }
         countRead(total);
+        this.#share.read(total);
         return this.#readBuf.slice(0, total);
       }
       if (n === 0) {
@@ -432,6 +439,7 @@ export class Pty {
         // POLLHUP / POLLERR wake it too: the next read() says EIO or EOF.
         await poller().wait(this.#fd, C.POLLIN);
         this.#woken = true;
+        echoTrace?.mark(this, "ready");
       } else if (err === C.EIO) {
         // Linux: every slave fd is closed (macOS reports 0 instead).
         this.#eof = true;
@@ -485,10 +493,12 @@ export class Pty {
     while (offset < bytes.length) {
       if (this.#suspended) await this.#suspended.promise;
       if (this.#closing || !live()) return;
+      if (offset === 0) this.#share.input();
       const rest = bytes.subarray(offset);
       const n = Number(L.symbols.write(this.#fd, rest, BigInt(rest.length)));
       if (n >= 0) {
         offset += n;
+        echoTrace?.mark(this, "write");
         continue;
       }
       const err = L.errno();
