@@ -49,8 +49,11 @@ Deno.test("e2e two views: two terminals in one page, each on its own session", a
     await page.waitForFunction(
       () => {
         const d = (globalThis as unknown as Partial<Inspected>).domtermInspect;
+        // Connected, and each grid fitted to its half of the page (the
+        // first view's grid follows the split a resize later).
         return d !== undefined && d.views() === 2 && d.view(0).connected &&
-          d.view(1).connected;
+          d.view(1).connected && d.view(0).term.cols < 80 &&
+          d.view(1).term.cols < 80;
       },
       undefined,
       { timeout: 15_000 },
