@@ -195,6 +195,9 @@ async function fulfilEarlyWindow(url: string): Promise<string | null> {
   const html = e.js.replace(/\.js$/, ".html");
   try {
     await Deno.stat(html); // gone: the browser failed (seen by the process that started it)
+    // It may have failed while we looked (its failure then saw no URL to
+    // report): the usual way instead, which says what failed.
+    if (e.failed) return null;
     e.url = url;
     e.at = performance.now();
     await fulfilLauncher(e.js, url);
