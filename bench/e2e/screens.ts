@@ -315,8 +315,22 @@ export async function openDomterm(
   );
   const url = new URL(server.url);
   url.port = String(route(Number(url.port)));
+  return await domtermScreen(browser, url.href, dir, server.child);
+}
+
+/**
+ * A page on domterm's `url` (its server `child`, the loop in `dir`) as a
+ * screen; closing it ends the server, then runs `after`.
+ */
+async function domtermScreen(
+  browser: RawBrowser,
+  url: string,
+  dir: string,
+  child: Deno.ChildProcess,
+  after: () => Promise<void> = () => Promise.resolve(),
+): Promise<Screen> {
   const page = await browser.newPage(VIEWPORT);
-  await page.goto(url.href);
+  await page.goto(url);
   await page.waitForFunction(
     () =>
       "domtermInspect" in globalThis &&
@@ -328,19 +342,13 @@ export async function openDomterm(
     const t = (globalThis as unknown as Inspected).domtermInspect.term;
     return [t.cols, t.rows] as [number, number];
   });
-  return await pageScreen(
-    "domterm",
-    page,
-    dir,
-    server.child.pid,
-    size,
-    async () => {
-      try {
-        server.child.kill("SIGTERM");
-      } catch { /* gone */ }
-      await server.child.status;
-    },
-  );
+  return await pageScreen("domterm", page, dir, child.pid, size, async () => {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* gone */ }
+    await child.status;
+    await after();
+  });
 }
 
 /**
@@ -397,30 +405,12 @@ export async function openDomtermSsh(
     },
     main,
   );
-  const page = await browser.newPage(VIEWPORT);
-  await page.goto(server.url);
-  await page.waitForFunction(
-    () =>
-      "domtermInspect" in globalThis &&
-      (globalThis as unknown as Inspected).domtermInspect.connected,
-    undefined,
-    60_000,
-  );
-  const size = await page.evaluate(() => {
-    const t = (globalThis as unknown as Inspected).domtermInspect.term;
-    return [t.cols, t.rows] as [number, number];
-  });
-  return await pageScreen(
-    "domterm",
-    page,
+  return await domtermScreen(
+    browser,
+    server.url,
     dir,
-    server.child.pid,
-    size,
+    server.child,
     async () => {
-      try {
-        server.child.kill("SIGTERM");
-      } catch { /* gone */ }
-      await server.child.status;
       // The remote server runs on in the background (ssh-stdio started
       // it): end it.
       await request(socketPath(remoteDir), { op: "kill-server" });
